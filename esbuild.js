@@ -1,0 +1,66 @@
+// Bundles the extension host entry, the CLI, the webview scripts and (with --tests) the
+// extension-host test suite. `--production` minifies; `--watch` rebuilds on change.
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+const { version } = require('./package.json');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  target: 'es2022',
+  define: { CHAINDECK_VERSION: JSON.stringify(version) },
+};
+
+function webviewEntries() {
+  const dir = path.join(__dirname, 'src', 'webview');
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && fs.readFileSync(path.join(dir, f), 'utf8').includes('// entry: webview'))
+    .map((f) => path.join('src', 'webview', f));
+}
+
+function workbenchTestEntries() {
+  const dir = path.join(__dirname, 'test', 'workbench');
+  return fs.readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join('test', 'workbench', f));
+}
+
+const builds = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
+];
+const webviews = webviewEntries();
+if (webviews.length) {
+  builds.push({ ...common, entryPoints: webviews, outdir: 'dist/webview', platform: 'browser', format: 'iife' });
+}
+if (tests) {
+  // Extension-host tests stay unbundled per file so mocha can load them one by one; `vscode`
+  // and mocha are resolved at run time inside the real extension host.
+  builds.push({ ...common, minify: false, sourcemap: 'inline', bundle: false, entryPoints: workbenchTestEntries(), outdir: 'out/test/workbench', outbase: 'test/workbench', platform: 'node', format: 'cjs' });
+}
+
+async function main() {
+  if (watch) {
+    for (const b of builds) {
+      const ctx = await esbuild.context(b);
+      await ctx.watch();
+    }
+    console.log('[watch] building; press Ctrl+C to stop');
+    return;
+  }
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

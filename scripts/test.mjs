@@ -1,0 +1,81 @@
+// The one test command: static checks, then the unit, integration, packaging and workbench
+// layers. `node scripts/test.mjs [layer…]` runs some of them. Ends with one summary line.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const all = ['static', 'unit', 'integration', 'package', 'workbench'];
+const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
+
+function findTests(dir) {
+  const abs = join(root, dir);
+  return readdirSync(abs, { recursive: true })
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => relative(root, join(abs, f)))
+    .sort();
+}
+
+/** Runs a command with inherited env, streams its output, returns {code, output}. */
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const tee = (stream) => (d) => {
+      output += d;
+      stream.write(d);
+    };
+    child.stdout.on('data', tee(process.stdout));
+    child.stderr.on('data', tee(process.stderr));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+/** Reads node:test's spec-reporter totals, or a plain `N passed, N failed` line. */
+function counts(output) {
+  const pass = [...output.matchAll(/^ℹ pass (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  const fail = [...output.matchAll(/^ℹ fail (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  const plain = [...output.matchAll(/^\w+: (\d+) passed, (\d+) failed/gm)];
+  return {
+    passed: pass + plain.reduce((n, m) => n + Number(m[1]), 0),
+    failed: fail + plain.reduce((n, m) => n + Number(m[2]), 0),
+  };
+}
+
+const nodeTest = (files) => ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files];
+
+const layers = {
+  static: async () => {
+    const build = await run('node', ['esbuild.js', '--production']);
+    const types = await run('node', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
+    const lint = await run('node', ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.']);
+    const ok = [build, types, lint].filter((r) => r.code === 0).length;
+    return { code: ok === 3 ? 0 : 1, passed: ok, failed: 3 - ok };
+  },
+  unit: () => run('node', nodeTest(findTests('test/unit'))),
+  integration: () => run('node', ['--import', 'tsx', 'test/integration/harness.ts', ...findTests('test/integration')]),
+  package: () => run('node', nodeTest(findTests('test/package'))),
+  workbench: () => run('node', ['scripts/workbench/run.mjs']),
+};
+
+let passed = 0;
+let failed = 0;
+const times = [];
+for (const name of chosen) {
+  if (!layers[name]) {
+    console.error(`unknown test layer '${name}'; layers: ${all.join(', ')}`);
+    process.exit(2);
+  }
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const result = await layers[name]();
+  const c = result.passed !== undefined ? result : counts(result.output);
+  // A layer that exits non-zero without counting a failure still fails the run.
+  const layerFailed = c.failed + (result.code !== 0 && c.failed === 0 ? 1 : 0);
+  passed += c.passed;
+  failed += layerFailed;
+  times.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)} s (${c.passed} passed, ${layerFailed} failed)`);
+}
+console.log(`\n=== summary ===\n${times.join('\n')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

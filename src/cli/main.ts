@@ -1,0 +1,63 @@
+import { redactText } from '../core/redact';
+
+/** One subcommand of the `chaindeck` command line. */
+export interface CliCommand {
+  name: string;
+  summary: string;
+  usage: string;
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+const commands: CliCommand[] = [];
+
+export function helpText(): string {
+  const width = Math.max(...commands.map((c) => c.name.length), 8);
+  const lines = [
+    'chaindeck: the checks and calls of the Chaindeck VS Code extension, on the command line.',
+    '',
+    'Usage: chaindeck <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `chaindeck <command> --help` for the options of one command.',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+const processIO: CliIO = {
+  out: (t) => process.stdout.write(redactText(t)),
+  err: (t) => process.stderr.write(redactText(t)),
+  env: process.env,
+};
+
+export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(helpText());
+    return name ? 0 : 2;
+  }
+  if (name === '--version') {
+    io.out(`${VERSION}\n`);
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.err(`chaindeck: unknown command '${name}'\n\n${helpText()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(command.usage.trimEnd() + '\n');
+    return 0;
+  }
+  return command.run(rest, io);
+}
+
+declare const CHAINDECK_VERSION: string | undefined;
+const VERSION = typeof CHAINDECK_VERSION === 'string' ? CHAINDECK_VERSION : '0.0.0-dev';
