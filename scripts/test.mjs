@@ -58,6 +58,14 @@ const layers = {
   workbench: () => run('node', ['scripts/workbench/run.mjs']),
 };
 
+// A fresh machine has none of the tools: install what is missing first (quick when all is there).
+const setup = await run('bash', ['scripts/setup.sh']);
+if (setup.code !== 0) {
+  console.error('setup failed: the tests cannot run without their tools');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
 let passed = 0;
 let failed = 0;
 const times = [];

@@ -24,13 +24,34 @@ export function redactUrl(raw: string, knownSecrets: readonly string[] = []): st
   } catch {
     return redactKnown(raw, knownSecrets);
   }
-  if (url.password) url.password = REDACTED;
-  const segments = url.pathname.split('/').map((s) => (looksLikeKey(decodeURIComponent(s)) ? REDACTED : s));
+  let changed = false;
+  if (url.password) {
+    url.password = REDACTED;
+    changed = true;
+  }
+  const segments = url.pathname.split('/').map((s) => {
+    if (!looksLikeKey(safeDecode(s))) return s;
+    changed = true;
+    return REDACTED;
+  });
   url.pathname = segments.join('/');
   for (const name of [...url.searchParams.keys()]) {
-    if (SECRET_QUERY.test(name)) url.searchParams.set(name, REDACTED);
+    if (SECRET_QUERY.test(name)) {
+      url.searchParams.set(name, REDACTED);
+      changed = true;
+    }
   }
-  return redactKnown(url.toString().replace(/%2A%2A%2A/g, REDACTED), knownSecrets);
+  // Untouched URLs keep their exact spelling (URL.toString() would normalise them).
+  const shown = changed ? url.toString().replace(/%2A%2A%2A/g, REDACTED) : raw;
+  return redactKnown(shown, knownSecrets);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** Masks every URL found in free text, and every known secret value wherever it appears. */

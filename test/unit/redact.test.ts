@@ -25,3 +25,12 @@ test('URLs inside text and registered secrets are masked', () => {
   assert.ok(!out.includes('hunter2-very-secret'));
   assert.match(out, /https:\/\/eth\.example\.com\/\*\*\*/);
 });
+
+test('text that only looks like a URL is left exactly as written', () => {
+  assert.equal(redactText('schemes such as https://, ws:// are allowed'), 'schemes such as https://, ws:// are allowed');
+  assert.equal(redactText('node at http://127.0.0.1:8545 answered'), 'node at http://127.0.0.1:8545 answered');
+});
+
+test('a malformed percent-escape in a path does not throw', () => {
+  assert.equal(redactUrl('https://h.example/%E0%A4%A'), 'https://h.example/%E0%A4%A');
+});

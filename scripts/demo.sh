@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# `npm run demo`: Chaindeck in a real VS Code (code-server) in your browser, talking to a local
+# anvil devnet. Installs what is missing, builds and packages the extension, starts anvil and
+# code-server on 127.0.0.1 and runs until Ctrl+C, then stops both.
+#   CHAINDECK_DEMO_PORT   code-server's port (default 8080; a free one if 8080 is taken)
+# Everything it writes stays in .demo/ (gitignored) and the workbench cache
+# (~/.cache/chaindeck-workbench, see scripts/workbench/install.mjs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+DEMO=$ROOT/.demo
+say() { printf '\033[1m[demo]\033[0m %s\n' "$*"; }
+die() { printf '[demo] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# --- 1. What a fresh machine lacks (Debian packages, npm packages, code-server + Node 24) --------
+command -v node >/dev/null || die "Node.js 20 or newer is required (https://nodejs.org)"
+bash scripts/setup.sh --no-browser >&2 || die "installing the tools failed (see above)"
+paths=$(node scripts/workbench/install.mjs) # cached now: just prints the paths
+NODE24=$(sed -n 's/^node24=//p' <<<"$paths")
+CODE_SERVER=$(sed -n 's/^codeServerBin=//p' <<<"$paths")
+
+# --- 3. Build and package -----------------------------------------------------------------------
+say "building and packaging the extension"
+mkdir -p "$DEMO"
+node scripts/package.mjs "$DEMO/chaindeck.vsix" >"$DEMO/vsce.log" 2>&1 \
+  || { cat "$DEMO/vsce.log"; die "packaging the .vsix failed"; }
+
+# --- 4. Processes we start, stopped (whole process groups) on exit or Ctrl+C --------------------
+pids=()
+cleanup() {
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+  sleep 1
+  for pid in "${pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
+  say "stopped"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+port_free() { node -e 'const s=require("net").createServer();s.once("error",()=>process.exit(1));s.listen(+process.argv[1],"127.0.0.1",()=>s.close())' "$1"; }
+free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+# Waits until $1 answers HTTP (any status), failing if process $2 died or after 60 s.
+wait_http() {
+  for _ in $(seq 1 240); do
+    kill -0 "$2" 2>/dev/null || return 1
+    node -e 'fetch(process.argv[1],{signal:AbortSignal.timeout(1000),method:process.argv[2],headers:{"content-type":"application/json"},body:process.argv[3]||undefined}).then(()=>process.exit(0),()=>process.exit(1))' "$1" "${3:-GET}" "${4:-}" && return 0
+    sleep 0.25
+  done
+  return 1
+}
+
+# --- 5. anvil on 8545, or any free port --------------------------------------------------------
+ANVIL_PORT=8545
+port_free "$ANVIL_PORT" || ANVIL_PORT=$(free_port)
+setsid node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil --host 127.0.0.1 --port "$ANVIL_PORT" >"$DEMO/anvil.log" 2>&1 &
+pids+=($!)
+ANVIL_URL=http://127.0.0.1:$ANVIL_PORT
+wait_http "$ANVIL_URL" "${pids[-1]}" POST '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' \
+  || { cat "$DEMO/anvil.log"; die "anvil did not start"; }
+say "anvil devnet at $ANVIL_URL"
+
+# --- 6. The demo workspace ----------------------------------------------------------------------
+WS=$DEMO/workspace
+mkdir -p "$WS/.vscode"
+cat >"$WS/.vscode/settings.json" <<EOF
+{
+  "chaindeck.nodes": [{ "name": "Local anvil", "protocol": "evm", "url": "$ANVIL_URL" }],
+  "chaindeck.defaultNode": "Local anvil"
+}
+EOF
+echo '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' >"$WS/demo.jsonrpc"
+# A fresh VS Code profile each run, with the demo's own user settings: no welcome page or chat,
+# and no prompt about the repository around .demo/.
+rm -rf "$DEMO/user-data" "$DEMO/extensions"
+mkdir -p "$DEMO/user-data/User"
+cat >"$DEMO/user-data/User/settings.json" <<'EOF'
+{
+  "workbench.startupEditor": "none",
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "chat.disableAIFeatures": true,
+  "git.openRepositoryInParentFolders": "never"
+}
+EOF
+
+# --- 7. code-server with the packaged extension -------------------------------------------------
+# HOME/XDG point into .demo: code-server writes its config and caches there, not in your home.
+export HOME=$DEMO/home XDG_CONFIG_HOME=$DEMO/home/.config XDG_DATA_HOME=$DEMO/home/.local/share XDG_CACHE_HOME=$DEMO/home/.cache
+export PATH=$(dirname "$NODE24"):$PATH
+"$NODE24" "$CODE_SERVER" --extensions-dir "$DEMO/extensions" --user-data-dir "$DEMO/user-data" \
+  --install-extension "$DEMO/chaindeck.vsix" >"$DEMO/install-extension.log" 2>&1 \
+  || { cat "$DEMO/install-extension.log"; die "installing the .vsix into code-server failed"; }
+
+if [[ -n ${CHAINDECK_DEMO_PORT:-} ]]; then
+  PORT=$CHAINDECK_DEMO_PORT
+  port_free "$PORT" || die "port $PORT (CHAINDECK_DEMO_PORT) is in use"
+else
+  PORT=8080
+  port_free "$PORT" || PORT=$(free_port)
+fi
+setsid "$NODE24" "$CODE_SERVER" --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry \
+  --disable-update-check --disable-workspace-trust --disable-getting-started-override \
+  --user-data-dir "$DEMO/user-data" --extensions-dir "$DEMO/extensions" "$WS" >"$DEMO/code-server.log" 2>&1 &
+pids+=($!)
+wait_http "http://127.0.0.1:$PORT/healthz" "${pids[-1]}" || { cat "$DEMO/code-server.log"; die "code-server did not start"; }
+
+say "Open http://127.0.0.1:$PORT/?folder=$WS"
+say "(click the Chaindeck icon in the activity bar; logs in .demo/*.log; Ctrl+C to stop)"
+wait "${pids[-1]}" || true
+say "code-server exited"

@@ -1,0 +1,89 @@
+/**
+ * Helpers for UI tests against a real code-server workbench in headless Chromium. The runner
+ * (scripts/workbench/run.mjs) starts code-server with the packaged extension and passes the
+ * workbench URL (with ?folder=) in CHAINDECK_TEST_WORKBENCH_URL.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+export const resultsDir = path.join(root, 'test-results');
+
+// Without the background-networking flags Chromium floods the closed network with retries.
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+
+export function workbenchUrl(): string {
+  const url = process.env.CHAINDECK_TEST_WORKBENCH_URL;
+  if (!url) throw new Error('CHAINDECK_TEST_WORKBENCH_URL is not set; run through scripts/workbench/run.mjs');
+  return url;
+}
+
+/** `ownSignals`: leave SIGINT/SIGTERM to the caller (Playwright would otherwise exit first). */
+export function launchBrowser(ownSignals = false): Promise<Browser> {
+  const signals = ownSignals ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {};
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS, ...signals });
+}
+
+/** Opens the workbench and waits until the extension's activity-bar entry is there. */
+export async function openWorkbench(browser: Browser, url = workbenchUrl()): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await activityItem(page, 'Chaindeck').waitFor({ timeout: 60_000 });
+  return page;
+}
+
+export function activityItem(page: Page, title: string): Locator {
+  return page.locator(`.part.activitybar .action-item [aria-label^="${title}"]`).first();
+}
+
+/** Opens a view container from the activity bar (no-op if it is already open). */
+export async function openContainer(page: Page, title = 'Chaindeck'): Promise<Locator> {
+  const sidebar = page.locator('.part.sidebar');
+  const header = sidebar.locator('.composite.title', { hasText: new RegExp(title, 'i') });
+  if (!(await header.isVisible())) await activityItem(page, title).click();
+  await header.waitFor();
+  return sidebar;
+}
+
+/** The header of a view (pane) in the side bar, by its name. */
+export function viewHeader(page: Page, name: string): Locator {
+  return page.locator('.part.sidebar .pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) });
+}
+
+/** Runs a command from the palette by its title, e.g. 'Chaindeck: Show Log'. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await input.press('Enter');
+}
+
+/** The content frame of the active webview (webviews are two nested iframes). */
+export function webviewFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+}
+
+/** Saves a screenshot to test-results/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Runs `fn`; if it throws, saves test-results/<name>-failure.png first (for diagnosis). */
+export async function screenshotOnFailure<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    await screenshot(page, `${name}-failure`).catch(() => undefined);
+    throw err;
+  }
+}
