@@ -1,8 +1,17 @@
 import * as vscode from 'vscode';
 import { Log } from './editor/log';
+import { registerNodes } from './editor/nodes';
+import type { NodesFeature } from './editor/nodes/feature';
+import { Secrets } from './editor/secrets';
+
+/** What extension-host tests get from `activate`; other callers get nothing. */
+export interface TestApi {
+  nodes: NodesFeature;
+  logUri: vscode.Uri;
+}
 
 /** Builds the shared pieces and registers each feature; nothing else happens here. */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   const log = new Log();
   context.subscriptions.push(
     log,
@@ -11,7 +20,11 @@ export function activate(context: vscode.ExtensionContext): void {
       vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chaindeck.chaindeck'),
     ),
   );
+  const ctx = { extension: context, log, secrets: new Secrets(context.secrets) };
+  const nodes = registerNodes(ctx);
   log.info(`Chaindeck ${context.extension.packageJSON.version} activated`);
+  // Extension-host tests reach the node store through the extension's exports, and only they.
+  return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, logUri: context.logUri } : undefined;
 }
 
 export function deactivate(): void {}

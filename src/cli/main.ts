@@ -1,4 +1,5 @@
 import { redactText } from '../core/redact';
+import { rpcCommand } from './rpc';
 
 /** One subcommand of the `chaindeck` command line. */
 export interface CliCommand {
@@ -14,7 +15,9 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
 }
 
-const commands: CliCommand[] = [];
+const commands: CliCommand[] = [
+  rpcCommand,
+];
 
 export function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 8);

@@ -1,0 +1,149 @@
+/**
+ * The JSON-RPC 2.0 client over HTTP(S): single calls, batches, REST GETs (the beacon API) and the
+ * raw exchange behind the editor's response view. Ids are generated and checked; idempotent
+ * reads are retried on HTTP 429 and 5xx; every attempt has a timeout; every failure is an
+ * RpcFailure with a redacted, actionable message.
+ */
+import type { ResolvedEndpoint } from '../nodes/model';
+import { isIdempotentRead } from '../nodes/reads';
+import { cancelledFailure, failure, httpFailure, notJsonFailure, rpcErrorFailure, type FailureContext } from './failure';
+import { httpExchange, type HttpReply } from './http';
+import { checkSingle, errorOf, isResponse, makeRequest, matchBatch } from './jsonrpc';
+import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry';
+import { DEFAULT_TIMEOUT_MS, type BatchItem, type CallOptions, type JsonRpcResponse, type RawExchange, type RpcCall } from './types';
+
+export type Params = unknown[] | Record<string, unknown>;
+
+export interface ClientOptions {
+  /** Default timeout of each attempt, in ms (the `chaindeck.requestTimeoutMs` setting). */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+/** Options of a raw exchange: by default a POST of the payload to the endpoint's URL. */
+export interface ExchangeOptions extends Omit<CallOptions, 'retries'> {
+  httpMethod?: 'GET' | 'POST';
+  /** Appended to the endpoint's path, e.g. `/eth/v1/node/version` for a beacon node. */
+  path?: string;
+}
+
+/** Params must be a JSON array (positional) or object (named): anything else is refused unsent. */
+export function checkParams(params: unknown, ctx: Pick<FailureContext, 'secrets'> = { secrets: [] }): Params {
+  if (params === undefined) return [];
+  if (typeof params === 'object' && params !== null) return params as Params;
+  throw failure('invalid-request', `Params must be a JSON array (positional) or a JSON object (named), not ${params === null ? 'null' : typeof params}.`, ctx);
+}
+
+/** The endpoint's URL with a REST path appended to its own path (which may hold the key). */
+export function joinPath(baseUrl: string, path: string): string {
+  const url = new URL(baseUrl);
+  const [pathname, query] = path.split('?', 2);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${pathname.replace(/^\/+/, '')}`;
+  if (query !== undefined) url.search = query;
+  return url.toString();
+}
+
+export class RpcClient {
+  private nextId = 1;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryPolicy;
+
+  constructor(
+    readonly endpoint: ResolvedEndpoint,
+    options: ClientOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  /** Calls `method` and returns its result; a JSON-RPC error object rejects as kind 'rpc'. */
+  async call<T = unknown>(method: string, params?: Params, options: CallOptions = {}): Promise<T> {
+    const response = await this.callResponse(method, params, options);
+    const error = errorOf(response);
+    if (error) throw rpcErrorFailure(error, this.context(options));
+    return response.result as T;
+  }
+
+  /** Calls `method` and returns the node's whole response, error object included. */
+  async callResponse(method: string, params?: Params, options: CallOptions = {}): Promise<JsonRpcResponse> {
+    const ctx = this.context(options);
+    const request = makeRequest(this.nextId++, { method, params: checkParams(params, ctx) });
+    const reply = await this.send('POST', this.endpoint.httpUrl, JSON.stringify(request), isIdempotentRead(method), options);
+    if (!isResponse(reply)) throw notJsonFailure({ status: 200, contentType: 'application/json', text: JSON.stringify(reply) }, ctx, true);
+    return checkSingle(request, reply, ctx);
+  }
+
+  /**
+   * Sends the calls as one batch and returns one item per call, in call order, each with its own
+   * result or failure. Retried (on 429/5xx) only when every call is an idempotent read.
+   */
+  async batch(calls: readonly RpcCall[], options: CallOptions = {}): Promise<BatchItem[]> {
+    const ctx = this.context(options);
+    if (calls.length === 0) throw failure('invalid-request', 'A batch needs at least one call.', ctx);
+    const requests = calls.map((c) => makeRequest(this.nextId++, { method: c.method, params: checkParams(c.params, ctx) }));
+    const idempotent = calls.every((c) => isIdempotentRead(c.method));
+    const reply = await this.send('POST', this.endpoint.httpUrl, JSON.stringify(requests), idempotent, options);
+    return matchBatch(requests, reply, ctx);
+  }
+
+  /** GETs a REST path below the endpoint (the beacon API) and returns the JSON body. */
+  async getJson<T = unknown>(path: string, options: CallOptions = {}): Promise<T> {
+    return (await this.send('GET', joinPath(this.endpoint.httpUrl, path), undefined, true, options)) as T;
+  }
+
+  /**
+   * Sends a payload exactly as the user wrote it (a string goes out verbatim, so malformed JSON
+   * can be sent on purpose) and returns the reply as it came. Never retried; HTTP errors are
+   * part of the result, only failures below HTTP reject.
+   */
+  async exchange(payload: string | object | undefined, options: ExchangeOptions = {}): Promise<RawExchange> {
+    const method = options.httpMethod ?? 'POST';
+    const url = options.path ? joinPath(this.endpoint.httpUrl, options.path) : this.endpoint.httpUrl;
+    const body = method === 'GET' || payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload);
+    const reply = await httpExchange(this.httpRequest(method, url, body, false, options), this.context(options, url));
+    return { ...reply, body: parseJson(reply.text) };
+  }
+
+  private context(options: CallOptions, url = this.endpoint.httpUrl): FailureContext {
+    return { url, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: options.timeoutMs ?? this.timeoutMs };
+  }
+
+  private httpRequest(method: 'GET' | 'POST', url: string, body: string | undefined, idempotent: boolean, options: CallOptions) {
+    const headers: Record<string, string> = { Accept: 'application/json', ...this.endpoint.headers };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return { url, method, headers, body, idempotent, timeoutMs: options.timeoutMs ?? this.timeoutMs, signal: options.signal };
+  }
+
+  /** One request with its retries; resolves with the parsed JSON of a 2xx reply. */
+  private async send(method: 'GET' | 'POST', url: string, body: string | undefined, idempotent: boolean, options: CallOptions): Promise<unknown> {
+    const ctx = this.context(options, url);
+    const retries = idempotent ? (options.retries ?? this.retry.retries) : 0;
+    for (let attempt = 0; ; attempt++) {
+      const reply = await httpExchange(this.httpRequest(method, url, body, idempotent, options), ctx);
+      if (reply.status >= 200 && reply.status < 300) {
+        const json = parseJson(reply.text);
+        if (json === undefined) throw notJsonFailure(reply, ctx);
+        return json;
+      }
+      const failed = statusFailure(reply, ctx);
+      if (attempt >= retries || !isRetryableStatus(reply.status)) throw failed;
+      await sleep(retryDelay(attempt, this.retry, failed.retryAfterMs), options.signal, () => cancelledFailure(ctx));
+    }
+  }
+}
+
+/** The failure for a non-2xx reply, with the node's Retry-After and JSON-RPC error when present. */
+function statusFailure(reply: HttpReply, ctx: FailureContext) {
+  const json = parseJson(reply.text);
+  const rpcError = isResponse(json) ? errorOf(json) : undefined;
+  return httpFailure(reply, ctx, parseRetryAfter(reply.headers['retry-after']), rpcError);
+}
+
+function parseJson(text: string): unknown {
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

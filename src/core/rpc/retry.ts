@@ -1,0 +1,56 @@
+/**
+ * When and how long to wait before sending an idempotent read again: only after HTTP 429 or 5xx,
+ * with exponential backoff and jitter (so many clients do not retry in step), or after the
+ * node's Retry-After when it sends one, capped so a huge value cannot stall the editor.
+ */
+
+export interface RetryPolicy {
+  /** How many times a failed read is sent again. */
+  retries: number;
+  /** Delay before the first retry; doubles for each further one. */
+  baseDelayMs: number;
+  /** Upper bound of any delay, the node's Retry-After included. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 2, baseDelayMs: 250, maxDelayMs: 10_000 };
+
+/** The statuses worth retrying: the node is busy (429) or its server failed (5xx). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || (status >= 500 && status <= 599);
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Delay before retry number `retry` (0 for the first): the node's Retry-After when given,
+ * otherwise base × 2^retry with "equal jitter" (between half and all of it); always capped.
+ */
+export function retryDelay(retry: number, policy: RetryPolicy, retryAfterMs?: number, random: () => number = Math.random): number {
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxDelayMs);
+  const full = Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
+  return Math.round(full / 2 + (random() * full) / 2);
+}
+
+/** Waits `ms`, or rejects with `onAbort()` as soon as the signal fires. */
+export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(onAbort());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(onAbort());
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}

@@ -1,0 +1,82 @@
+/** JSON-RPC 2.0 wire shapes (spec: "JSON-RPC request", "JSON-RPC response"). */
+import type { RpcFailure } from './failure';
+
+export type JsonRpcId = number | string | null;
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  method: string;
+  params: unknown[] | Record<string, unknown>;
+  id: number;
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JsonRpcResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result?: unknown;
+  error?: JsonRpcErrorObject;
+}
+
+/** Why a call failed, so the editor and the CLI can say what to do about it. */
+export type RpcFailureKind =
+  | 'unreachable'
+  | 'tls'
+  | 'timeout'
+  | 'cancelled'
+  | 'auth'
+  | 'rate-limited'
+  | 'server'
+  | 'http'
+  | 'not-json'
+  | 'mismatch'
+  | 'rpc'
+  | 'invalid-request';
+
+/** One call of a batch, or the method and params of a single call. */
+export interface RpcCall {
+  method: string;
+  /** Omitted means no params: sent as an empty array. */
+  params?: unknown[] | Record<string, unknown>;
+}
+
+/** The answer to one element of a batch: its own result or its own failure. */
+export type BatchItem =
+  | { result: unknown; response: JsonRpcResponse }
+  /** `response` is absent when the node's reply held no answer for this element. */
+  | { error: RpcFailure; response?: JsonRpcResponse };
+
+/** What a raw exchange shows in the response view: the reply as it came, and its measurements. */
+export interface RawExchange {
+  status: number;
+  statusText: string;
+  /** From sending the request to the last byte of the reply. */
+  timeMs: number;
+  /** Size of the reply body. */
+  bytes: number;
+  contentType: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  body: unknown;
+  text: string;
+  headers: Record<string, string>;
+}
+
+/** Limits of one call; unset fields take the client's defaults. */
+export interface CallOptions {
+  /** Abandon an attempt after this long (default 15 000 ms, the `chaindeck.requestTimeoutMs` setting). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Retries of an idempotent read after HTTP 429 or 5xx (default 2). Writes are never retried. */
+  retries?: number;
+}
+
+/** The default of `CallOptions.timeoutMs`, the same as the setting's default. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** The setting that raises the timeout; failure messages name it. */
+export const TIMEOUT_SETTING = 'chaindeck.requestTimeoutMs';

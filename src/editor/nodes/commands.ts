@@ -1,0 +1,277 @@
+/**
+ * The node commands: add, edit, rename, remove, copy the endpoint, set the default, refresh, and
+ * choose the status bar's node. Each is a small function over the store; parsing and
+ * redaction of endpoints are core's.
+ */
+import * as vscode from 'vscode';
+import { deriveWsUrl, displayUrl, EndpointError, isLoopback, KEY_PLACEHOLDER, parseEndpoint, type NodeConfig, type NodeSecret, type ParsedEndpoint } from '../../core/nodes';
+import { describeAuth } from '../../core/rpc/failure';
+import { reportError } from './calls';
+import type { NodesFeature } from './feature';
+import { PROTOCOL_UI } from './labels';
+import { askBasicCredentials, askNodeName, pickOne, pickProtocol, resolveNode } from './pickers';
+import { SELECT_COMMAND } from './statusBar';
+
+export function registerNodeCommands(f: NodesFeature): vscode.Disposable[] {
+  // Every command reports its own failures: an exception must never escape to the host.
+  const command = (id: string, run: (arg?: unknown) => Promise<unknown> | unknown) =>
+    vscode.commands.registerCommand(id, async (arg?: unknown) => {
+      try {
+        await run(arg);
+      } catch (error) {
+        reportError(f.log, id, error);
+      }
+    });
+
+  return [
+    command('chaindeck.nodes.add', () => addNode(f)),
+    command('chaindeck.nodes.edit', async (arg) => editNode(f, await resolveNode(f.store, arg, 'Edit Which Node?'))),
+    command('chaindeck.nodes.rename', async (arg) => renameNode(f, await resolveNode(f.store, arg, 'Rename Which Node?'))),
+    command('chaindeck.nodes.remove', async (arg) => removeNode(f, await resolveNode(f.store, arg, 'Remove Which Node?'))),
+    command('chaindeck.nodes.copyEndpoint', async (arg) => copyEndpoint(await resolveNode(f.store, arg, 'Copy the Endpoint of Which Node?'))),
+    command('chaindeck.nodes.copyEndpointWithKey', async (arg) => copyEndpointWithKey(f, await resolveNode(f.store, arg, 'Copy the Endpoint (with Key) of Which Node?'))),
+    command('chaindeck.nodes.setDefault', async (arg) => {
+      const node = await resolveNode(f.store, arg, 'Set Which Node as Default?');
+      if (node) await f.store.setDefault(node);
+    }),
+    command('chaindeck.nodes.refresh', () => {
+      f.tree.refresh();
+      f.statusBar.update();
+    }),
+    command('chaindeck.nodes.refreshNode', async (arg) => {
+      const node = await resolveNode(f.store, arg, 'Refresh Which Node?');
+      if (node) f.tree.refresh(node);
+    }),
+    command(SELECT_COMMAND, async (arg) => {
+      const node = await resolveNode(f.store, arg, 'Show Which Node in the Status Bar?', f.statusBar.node());
+      if (node) await f.statusBar.select(node);
+    }),
+  ];
+}
+
+/** A message for the endpoint box, live as the user types; undefined when it parses. */
+function endpointProblem(text: string): string | undefined {
+  try {
+    parseEndpoint(text);
+    return undefined;
+  } catch (error) {
+    return error instanceof EndpointError ? error.message : String(error);
+  }
+}
+
+async function askEndpoint(title: string, value = ''): Promise<ParsedEndpoint | undefined> {
+  const pasted = await vscode.window.showInputBox({
+    title,
+    prompt: "Paste the node's HTTPS or WSS endpoint from your provider's console. A key in it goes to the system's secret storage, not to settings.",
+    placeHolder: 'https://ethereum-mainnet.core.example.com/<key>',
+    value,
+    ignoreFocusOut: true,
+    validateInput: endpointProblem,
+  });
+  return pasted === undefined ? undefined : parseEndpoint(pasted);
+}
+
+/** The WS URL worth keeping in settings: only one that differs from what would be derived. */
+function keptWsUrl(endpoint: ParsedEndpoint): string | undefined {
+  return endpoint.wsUrl === deriveWsUrl(endpoint.url) ? undefined : endpoint.wsUrl;
+}
+
+/**
+ * The credentials of a pasted endpoint. A plain URL may still need a username and password
+ * (form B): ask, unless it is a local node (or `ask` says to ask anyway).
+ */
+async function credentialsFor(
+  title: string,
+  endpoint: ParsedEndpoint,
+  { current, ask = false }: { current?: NodeSecret; ask?: boolean } = {},
+): Promise<{ auth: NodeConfig['auth']; secret: NodeSecret } | undefined> {
+  if (endpoint.auth === 'key') return { auth: 'key', secret: endpoint.secret };
+  if (endpoint.auth === 'basic' && endpoint.secret.password) return { auth: 'basic', secret: endpoint.secret };
+  if (endpoint.auth === 'none' && isLoopback(endpoint.url) && !ask) return { auth: 'none', secret: {} };
+  if (endpoint.auth === 'none') {
+    const items = [
+      { label: 'No credentials', detail: 'The endpoint is open, or the key is already in its URL', basic: false },
+      { label: 'Username and password', detail: 'HTTP Basic authentication, with credentials from the console', basic: true },
+    ];
+    const chosen = await pickOne(items, { title, placeholder: 'How does this node check who is calling?', active: items[0] });
+    if (!chosen) return undefined;
+    if (!chosen.basic) return { auth: 'none', secret: {} };
+  }
+  const basic = await askBasicCredentials(title, endpoint.secret.username ?? current?.username);
+  return basic && { auth: 'basic', secret: basic };
+}
+
+/** A name for a new node: the network from the host, else "Local node" or the host name. */
+function suggestedName(f: NodesFeature, endpoint: ParsedEndpoint): string {
+  const base = endpoint.network ?? (isLoopback(endpoint.url) ? 'Local node' : new URL(endpoint.url).hostname);
+  let name = base;
+  for (let n = 2; f.store.byName(name); n++) name = `${base} ${n}`;
+  return name;
+}
+
+async function addNode(f: NodesFeature): Promise<void> {
+  const title = 'Add Node';
+  const endpoint = await askEndpoint(title);
+  if (!endpoint) return;
+  const name = await askNodeName(f.store, title, suggestedName(f, endpoint));
+  if (!name) return;
+  const protocol = await pickProtocol(title, endpoint.protocol);
+  if (!protocol) return;
+  const credentials = await credentialsFor(title, endpoint);
+  if (!credentials) return;
+  const node = await f.store.add(
+    { name, protocol, network: endpoint.network, url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth },
+    credentials.secret,
+  );
+  f.log.info(`Added node ${node.name} (${protocol}) at ${displayUrl(node)}; credentials: ${describeAuth(node.auth)}`);
+  const where = node.auth === 'none' ? '' : ` Its ${node.auth === 'key' ? 'key' : 'password'} is in the system's secret storage.`;
+  void vscode.window.showInformationMessage(`Added node "${node.name}".${where}`);
+}
+
+async function editNode(f: NodesFeature, node: NodeConfig | undefined): Promise<void> {
+  if (!node) return;
+  const title = `Edit ${node.name}`;
+  const items = [
+    { label: '$(link) Endpoint URL', detail: displayUrl(node), edit: editEndpoint },
+    { label: '$(key) Credentials', detail: describeAuth(node.auth), edit: editCredentials },
+    { label: '$(symbol-interface) Protocol', detail: PROTOCOL_UI[node.protocol].label, edit: editProtocol },
+    { label: '$(globe) Network label', detail: node.network ?? 'none', edit: editNetwork },
+  ];
+  const chosen = await pickOne(items, { title, placeholder: 'What do you want to change?' });
+  if (!chosen) return;
+  if (await chosen.edit(f, node, title)) f.log.info(`Edited node ${node.name}: ${chosen.label.replace(/^\$\([^)]*\) /, '')}`);
+}
+
+async function editEndpoint(f: NodesFeature, node: NodeConfig, title: string): Promise<boolean> {
+  const pasted = await vscode.window.showInputBox({
+    title,
+    prompt: `Paste the new endpoint. Keep ${KEY_PLACEHOLDER} where the stored key goes, or paste the URL with a new key.`,
+    value: node.url,
+    ignoreFocusOut: true,
+    validateInput: (text) => endpointProblem(text.split(KEY_PLACEHOLDER).join('stored-key-0123456789')),
+  });
+  if (pasted === undefined) return false;
+  if (pasted.includes(KEY_PLACEHOLDER)) {
+    // Still the stored key: only the rest of the URL changes.
+    const url = pasted.trim();
+    await f.store.update(node.id, { url, wsUrl: undefined, auth: 'key' });
+    return true;
+  }
+  const endpoint = parseEndpoint(pasted);
+  const keepsBasic = endpoint.auth === 'none' && node.auth === 'basic';
+  const credentials = keepsBasic ? { auth: 'basic' as const, secret: await f.store.secretOf(node) } : await credentialsFor(title, endpoint);
+  if (!credentials) return false;
+  await f.store.update(node.id, { url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth }, credentials.secret);
+  return true;
+}
+
+async function editCredentials(f: NodesFeature, node: NodeConfig, title: string): Promise<boolean> {
+  if (node.auth === 'key') {
+    const key = await vscode.window.showInputBox({
+      title,
+      prompt: `The new access key; it replaces ${KEY_PLACEHOLDER} in the URL and is kept in the system's secret storage`,
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (k) => (k.trim() ? undefined : 'Enter the access key.'),
+    });
+    if (key === undefined) return false;
+    await f.store.update(node.id, {}, { key: key.trim() });
+    return true;
+  }
+  const endpoint = parseEndpoint(node.url);
+  const credentials = await credentialsFor(title, { ...endpoint, auth: 'none', secret: {} }, { current: await f.store.secretOf(node), ask: true });
+  if (!credentials) return false;
+  await f.store.update(node.id, { auth: credentials.auth }, credentials.secret);
+  return true;
+}
+
+async function editProtocol(f: NodesFeature, node: NodeConfig, title: string): Promise<boolean> {
+  const protocol = await pickProtocol(title, node.protocol);
+  if (!protocol || protocol === node.protocol) return false;
+  await f.store.update(node.id, { protocol });
+  return true;
+}
+
+async function editNetwork(f: NodesFeature, node: NodeConfig, title: string): Promise<boolean> {
+  const network = await vscode.window.showInputBox({ title, prompt: 'Network label, e.g. ethereum-mainnet (empty for none)', value: node.network ?? '' });
+  if (network === undefined) return false;
+  await f.store.update(node.id, { network: network.trim() || undefined });
+  return true;
+}
+
+async function renameNode(f: NodesFeature, node: NodeConfig | undefined): Promise<void> {
+  if (!node) return;
+  const name = await askNodeName(f.store, `Rename ${node.name}`, node.name, node.id);
+  if (!name || name === node.name) return;
+  await f.store.update(node.id, { name });
+  f.log.info(`Renamed node ${node.name} to ${name}`);
+}
+
+async function removeNode(f: NodesFeature, node: NodeConfig | undefined): Promise<void> {
+  if (!node) return;
+  const detail = node.auth === 'none' ? undefined : `Its ${describeAuth(node.auth)} will be deleted from the system's secret storage.`;
+  const remove = await vscode.window.showWarningMessage(`Remove node "${node.name}"?`, { modal: true, detail }, 'Remove');
+  if (remove !== 'Remove') return;
+  await f.store.remove(node.id);
+  f.log.info(`Removed node ${node.name}`);
+}
+
+async function copyEndpoint(node: NodeConfig | undefined): Promise<void> {
+  if (!node) return;
+  const url = displayUrl(node);
+  await vscode.env.clipboard.writeText(url);
+  void vscode.window.showInformationMessage(`Copied ${url}${node.auth === 'none' ? '' : ' (credentials hidden)'}.`);
+}
+
+async function copyEndpointWithKey(f: NodesFeature, node: NodeConfig | undefined): Promise<void> {
+  if (!node) return;
+  if (node.auth === 'none') return copyEndpoint(node);
+  const what = node.auth === 'key' ? 'its access key' : 'its username and password';
+  const copy = await vscode.window.showWarningMessage(
+    `Copy the endpoint of "${node.name}" with ${what}?`,
+    { modal: true, detail: 'Anyone who sees the copied URL can use your node and its quota. Paste it only where it stays private, and never into a shared file or chat.' },
+    'Copy with Key',
+  );
+  if (copy !== 'Copy with Key') return;
+  const endpoint = await f.store.resolve(node);
+  let url = endpoint.httpUrl;
+  if (node.auth === 'basic') {
+    // Form B as one URL: user:password@host, the way consoles show it.
+    const secret = await f.store.secretOf(node);
+    const withUser = new URL(url);
+    withUser.username = encodeURIComponent(secret.username ?? '');
+    withUser.password = encodeURIComponent(secret.password ?? '');
+    url = withUser.toString();
+  }
+  await vscode.env.clipboard.writeText(url);
+  f.log.info(`Copied the endpoint of ${node.name} with its credentials to the clipboard`);
+  void vscode.window.showInformationMessage(`Copied the endpoint of "${node.name}" with ${what}.`);
+}
+
+/**
+ * A key typed into `chaindeck.nodes` by hand must not stay there: offer, once per node and
+ * session, to move it into secret storage.
+ */
+export function offerToMoveCredentials(f: NodesFeature): vscode.Disposable {
+  const offered = new Set<string>();
+  const check = async () => {
+    for (const node of f.store.withCredentialInSettings()) {
+      if (offered.has(node.id)) continue;
+      offered.add(node.id);
+      const move = await vscode.window.showWarningMessage(
+        `The URL of node "${node.name}" in your settings contains a key or password. Settings are plain text (and may be shared or synced); move it to the system's secret storage?`,
+        'Move to Secret Storage',
+      );
+      if (!move) continue;
+      try {
+        await f.store.moveCredentialToSecrets(node);
+        f.log.info(`Moved the credentials of node ${node.name} from settings to secret storage`);
+        void vscode.window.showInformationMessage(`The settings of "${node.name}" no longer hold its credentials.`);
+      } catch (error) {
+        reportError(f.log, `Moving the credentials of ${node.name}`, error);
+      }
+    }
+  };
+  void check();
+  return f.store.onDidChange(() => void check());
+}

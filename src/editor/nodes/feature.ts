@@ -1,0 +1,14 @@
+import type { Log } from '../log';
+import type { ResponseView } from './responseView';
+import type { NodeStatusBar } from './statusBar';
+import type { NodeStore } from './store';
+import type { NodesTree } from './tree';
+
+/** The pieces of the Nodes feature that its commands work with. */
+export interface NodesFeature {
+  store: NodeStore;
+  log: Log;
+  tree: NodesTree;
+  statusBar: NodeStatusBar;
+  responses: ResponseView;
+}

@@ -1,0 +1,38 @@
+/** The Nodes feature: the tree, the status bar, the commands, Call Method… and request files. */
+import * as vscode from 'vscode';
+import type { Log } from '../log';
+import type { Secrets } from '../secrets';
+import { callMethod, CALL_METHOD_COMMAND } from './callMethod';
+import { reportError } from './calls';
+import { offerToMoveCredentials, registerNodeCommands } from './commands';
+import type { NodesFeature } from './feature';
+import { registerRequestFiles } from './requestFiles';
+import { ResponseView } from './responseView';
+import { NodeStatusBar } from './statusBar';
+import { NodeStore } from './store';
+import { NodesTree } from './tree';
+
+export interface NodesContext {
+  extension: vscode.ExtensionContext;
+  log: Log;
+  secrets: Secrets;
+}
+
+/** Registers everything of the feature; returns its pieces (extension-host tests use them). */
+export function registerNodes({ extension, log, secrets }: NodesContext): NodesFeature {
+  const store = new NodeStore(secrets);
+  const tree = new NodesTree(store);
+  const f: NodesFeature = { store, log, tree, statusBar: new NodeStatusBar(store, extension.workspaceState), responses: new ResponseView() };
+  extension.subscriptions.push(
+    store,
+    tree,
+    f.statusBar,
+    f.responses,
+    vscode.window.createTreeView('chaindeck.nodes', { treeDataProvider: tree, showCollapseAll: true }),
+    vscode.commands.registerCommand(CALL_METHOD_COMMAND, (arg?: unknown) => callMethod(f, arg).catch((error) => reportError(log, CALL_METHOD_COMMAND, error))),
+    ...registerNodeCommands(f),
+    ...registerRequestFiles(f),
+    offerToMoveCredentials(f),
+  );
+  return f;
+}

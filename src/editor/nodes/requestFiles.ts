@@ -1,0 +1,179 @@
+/**
+ * Request files (`*.jsonrpc`, parsed by core/rpc/requestFile): a "Send" and "Copy as curl" lens
+ * above each request, a "Node: …" lens at the top that writes the `# @node` line, and
+ * diagnostics for JSON errors and unknown node names.
+ */
+import * as vscode from 'vscode';
+import type { NodeConfig } from '../../core/nodes';
+import { toCurl } from '../../core/rpc/curl';
+import { nodeDirective, parseRequestFile, requestAt, type FileRequest, type RequestFile, type TextPosition } from '../../core/rpc/requestFile';
+import { reportError, sendAndShow } from './calls';
+import type { NodesFeature } from './feature';
+import { pickOne, resolveNode } from './pickers';
+
+export const LANGUAGE_ID = 'jsonrpc';
+const SEND = 'chaindeck.requests.send';
+const COPY_AS_CURL = 'chaindeck.requests.copyAsCurl';
+const CHOOSE_NODE = 'chaindeck.requests.chooseNode';
+
+const toPosition = (p: TextPosition) => new vscode.Position(p.line, p.character);
+
+export function registerRequestFiles(f: NodesFeature): vscode.Disposable[] {
+  const files = new RequestFiles(f);
+  const command = (id: string, run: (uri?: vscode.Uri, index?: number) => Promise<unknown>) =>
+    vscode.commands.registerCommand(id, async (uri?: unknown, index?: unknown) => {
+      try {
+        await run(uri instanceof vscode.Uri ? uri : undefined, typeof index === 'number' ? index : undefined);
+      } catch (error) {
+        reportError(f.log, id, error);
+      }
+    });
+  return [
+    files,
+    vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, files),
+    command(SEND, (uri, index) => files.send(uri, index)),
+    command(COPY_AS_CURL, (uri, index) => files.copyAsCurl(uri, index)),
+    command(CHOOSE_NODE, (uri) => files.chooseNode(uri)),
+  ];
+}
+
+class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly parsed = new WeakMap<vscode.TextDocument, { version: number; file: RequestFile }>();
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('chaindeck');
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly f: NodesFeature) {
+    this.subscriptions = [
+      vscode.workspace.onDidOpenTextDocument((d) => this.check(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.check(e.document)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.diagnostics.delete(d.uri)),
+      // Node names and the default node show in the lenses and decide the diagnostics.
+      f.store.onDidChange(() => {
+        this.lensesChanged.fire();
+        vscode.workspace.textDocuments.forEach((d) => this.check(d));
+      }),
+    ];
+    vscode.workspace.textDocuments.forEach((d) => this.check(d));
+  }
+
+  private fileOf(document: vscode.TextDocument): RequestFile {
+    const cached = this.parsed.get(document);
+    if (cached?.version === document.version) return cached.file;
+    const file = parseRequestFile(document.getText());
+    this.parsed.set(document, { version: document.version, file });
+    return file;
+  }
+
+  /** The node a file's requests go to: its `# @node`, else the default node. */
+  private nodeOf(file: RequestFile): NodeConfig | undefined {
+    return file.node ? this.f.store.byName(file.node.name) : this.f.store.defaultNode();
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const file = this.fileOf(document);
+    const node = this.nodeOf(file);
+    const top = new vscode.Range(0, 0, 0, 0);
+    const nodeTitle = node ? `$(server) Node: ${node.name}` : file.node ? `$(warning) Node: no node named "${file.node.name}"` : '$(server) Node: choose…';
+    const lenses = [new vscode.CodeLens(top, { title: nodeTitle, command: CHOOSE_NODE, arguments: [document.uri], tooltip: 'Choose the node this file sends to' })];
+    file.requests.forEach((request, index) => {
+      if (!request.payload) return;
+      const at = new vscode.Range(toPosition(request.range.start), toPosition(request.range.start));
+      const what = Array.isArray(request.payload) ? `batch of ${request.payload.length}` : request.payload.method;
+      lenses.push(
+        new vscode.CodeLens(at, { title: '$(play) Send', command: SEND, arguments: [document.uri, index], tooltip: `Send ${what}${node ? ` to ${node.name}` : ''}` }),
+        new vscode.CodeLens(at, { title: 'Copy as curl', command: COPY_AS_CURL, arguments: [document.uri, index] }),
+      );
+    });
+    return lenses;
+  }
+
+  private check(document: vscode.TextDocument): void {
+    if (document.languageId !== LANGUAGE_ID) return;
+    const file = this.fileOf(document);
+    const problems = file.requests.flatMap((request) => {
+      if (!request.parseError) return [];
+      const at = toPosition(request.parseError.position);
+      const range = document.getWordRangeAtPosition(at) ?? new vscode.Range(at, at.translate(0, 1));
+      return [diagnostic(range, request.parseError.message, vscode.DiagnosticSeverity.Error)];
+    });
+    if (file.node && !this.f.store.byName(file.node.name)) {
+      const line = document.lineAt(file.node.line).range;
+      problems.push(diagnostic(line, `No node named "${file.node.name}" in chaindeck.nodes. Choose one with the "Node:" lens at the top.`, vscode.DiagnosticSeverity.Warning));
+    }
+    this.diagnostics.set(document.uri, problems);
+  }
+
+  /** The document, request and node a send or copy is about: from the lens, or the cursor. */
+  private async target(uri: vscode.Uri | undefined, index: number | undefined): Promise<{ request: FileRequest; node: NodeConfig } | undefined> {
+    const editor = vscode.window.activeTextEditor;
+    const document = uri ? await vscode.workspace.openTextDocument(uri) : editor?.document;
+    if (!document || document.languageId !== LANGUAGE_ID) {
+      void vscode.window.showInformationMessage('Open a .jsonrpc request file and put the cursor in a request.');
+      return undefined;
+    }
+    const file = this.fileOf(document);
+    const cursorLine = editor?.document === document ? editor.selection.active.line : 0;
+    const request = index !== undefined ? file.requests[index] : requestAt(file, cursorLine);
+    if (!request) {
+      void vscode.window.showInformationMessage('This file has no request yet; write one, like {"method": "eth_blockNumber"}.');
+      return undefined;
+    }
+    if (request.parseError) {
+      const { line, character } = request.parseError.position;
+      throw new Error(`The request at line ${line + 1}, column ${character + 1} cannot be sent: ${request.parseError.message}`);
+    }
+    const node = this.nodeOf(file) ?? (await this.chooseNode(document.uri));
+    return node && { request, node };
+  }
+
+  async send(uri?: vscode.Uri, index?: number): Promise<void> {
+    const target = await this.target(uri, index);
+    if (!target) return;
+    const { payload, title } = target.request;
+    const label = Array.isArray(payload) ? `batch of ${payload!.length}` : (payload?.method ?? title ?? 'request');
+    await sendAndShow(this.f, target.node, label, payload);
+  }
+
+  async copyAsCurl(uri?: vscode.Uri, index?: number): Promise<void> {
+    const target = await this.target(uri, index);
+    if (!target) return;
+    const items = [
+      { label: 'Copy as curl', detail: 'The key and password appear as ***: safe to share', reveal: false },
+      { label: 'Copy as curl with key', detail: 'The command holds your credentials: anyone who sees it can use your node', reveal: true },
+    ];
+    const chosen = target.node.auth === 'none' ? items[0] : await pickOne(items, { title: `Copy as curl: ${target.node.name}`, active: items[0] });
+    if (!chosen) return;
+    const endpoint = await this.f.store.resolve(target.node);
+    await vscode.env.clipboard.writeText(toCurl(endpoint, target.request.payload!, { revealSecrets: chosen.reveal }));
+    void vscode.window.showInformationMessage(chosen.reveal ? 'Copied the curl command with your credentials.' : 'Copied the curl command (credentials hidden).');
+  }
+
+  /** Picks a node for the file and writes it as the file's `# @node` line. */
+  async chooseNode(uri?: vscode.Uri): Promise<NodeConfig | undefined> {
+    const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+    if (!document || document.languageId !== LANGUAGE_ID) return undefined;
+    const file = this.fileOf(document);
+    const node = await resolveNode(this.f.store, undefined, 'Send This File\'s Requests to Which Node?', this.nodeOf(file));
+    if (!node) return undefined;
+    const edit = new vscode.WorkspaceEdit();
+    const line = nodeDirective(node.name);
+    if (file.node) edit.replace(document.uri, document.lineAt(file.node.line).range, line);
+    else edit.insert(document.uri, new vscode.Position(0, 0), `${line}\n`);
+    await vscode.workspace.applyEdit(edit);
+    return node;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.diagnostics.dispose();
+    this.lensesChanged.dispose();
+  }
+}
+
+function diagnostic(range: vscode.Range, message: string, severity: vscode.DiagnosticSeverity): vscode.Diagnostic {
+  const d = new vscode.Diagnostic(range, message, severity);
+  d.source = 'chaindeck';
+  return d;
+}

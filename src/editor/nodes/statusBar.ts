@@ -1,0 +1,112 @@
+/**
+ * The status-bar item `$(pulse) Local anvil #1234`: the selected node's latest block, refreshed
+ * every `chaindeck.statusBar.refreshSeconds` while the window has focus (an unfocused window
+ * costs the node nothing). The selection is kept per workspace; without one, the default node.
+ */
+import * as vscode from 'vscode';
+import type { NodeConfig } from '../../core/nodes';
+import { redactText } from '../../core/redact';
+import { config } from '../config';
+import { factsOf } from './calls';
+import type { NodeStore } from './store';
+
+const SELECTED_KEY = 'chaindeck.statusBar.nodeId';
+export const SELECT_COMMAND = 'chaindeck.nodes.select';
+
+export class NodeStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('chaindeck.node', vscode.StatusBarAlignment.Left, 10);
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private inFlight: AbortController | undefined;
+  private shownNodeId: string | undefined;
+  private lastUpdate = 0;
+
+  constructor(
+    private readonly store: NodeStore,
+    private readonly state: vscode.Memento,
+  ) {
+    this.item.name = 'Chaindeck Node';
+    this.item.command = SELECT_COMMAND;
+    this.subscriptions.push(
+      store.onDidChange(() => this.update()),
+      vscode.window.onDidChangeWindowState((s) => (s.focused ? this.resume() : this.stop())),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (config.affects(e, 'statusBar')) this.update();
+      }),
+    );
+    this.update();
+  }
+
+  /** The node shown: the one picked for this workspace, else the default node. */
+  node(): NodeConfig | undefined {
+    const id = this.state.get<string>(SELECTED_KEY);
+    return (id ? this.store.byId(id) : undefined) ?? this.store.defaultNode();
+  }
+
+  async select(node: NodeConfig): Promise<void> {
+    await this.state.update(SELECTED_KEY, node.id);
+    this.update();
+  }
+
+  /** Fetches the latest block now, then again after the interval while the window is focused. */
+  update(): void {
+    this.stop();
+    const node = this.node();
+    if (!node || config.statusBarRefreshSeconds() === 0) return this.item.hide();
+    if (this.shownNodeId !== node.id) this.show(node, 'pulse', undefined, `${node.name}: fetching the latest block…`);
+    this.item.show();
+    this.lastUpdate = Date.now();
+
+    const cancel = new AbortController();
+    this.inFlight = cancel;
+    factsOf(this.store, node, cancel.signal)
+      .then((facts) => {
+        const block = facts.latestBlock;
+        if (!block) this.show(node, 'pulse', undefined, `${node.name}: this protocol has no latest block`);
+        else if ('error' in block) this.show(node, 'warning', undefined, block.error);
+        else this.show(node, 'pulse', block.value, `${node.name}: latest block ${block.value} at ${new Date().toLocaleTimeString()}`);
+      })
+      .catch((error: unknown) => {
+        if (!cancel.signal.aborted) this.show(node, 'warning', undefined, redactText(error instanceof Error ? error.message : String(error)));
+      })
+      .finally(() => {
+        if (this.inFlight !== cancel) return;
+        this.inFlight = undefined;
+        if (vscode.window.state.focused) this.schedule(config.statusBarRefreshSeconds() * 1000);
+      });
+  }
+
+  /** Back in focus: update when the interval has passed, not on every switch of windows. */
+  private resume(): void {
+    if (this.timer || this.inFlight) return;
+    const seconds = config.statusBarRefreshSeconds();
+    if (seconds > 0) this.schedule(Math.max(0, this.lastUpdate + seconds * 1000 - Date.now()));
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.update();
+    }, delayMs);
+  }
+
+  private show(node: NodeConfig, icon: string, block: string | undefined, detail: string): void {
+    this.shownNodeId = node.id;
+    this.item.text = `$(${icon}) ${node.name}${block ? ` #${block}` : ''}`;
+    this.item.tooltip = `${detail}\nClick to choose the node shown here.`;
+  }
+
+  private stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.inFlight?.abort();
+    this.inFlight = undefined;
+  }
+
+  dispose(): void {
+    this.stop();
+    for (const s of this.subscriptions) s.dispose();
+    this.item.dispose();
+  }
+}

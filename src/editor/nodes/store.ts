@@ -1,0 +1,160 @@
+/**
+ * The configured nodes: their settings (`chaindeck.nodes`, `chaindeck.defaultNode`) and their
+ * credentials (SecretStorage, under a key built from the node id). The one place that writes
+ * either, so a credential can never end up in settings by another path.
+ */
+import * as vscode from 'vscode';
+import { parseEndpoint, resolveEndpoint, type NodeConfig, type NodeSecret, type ParsedEndpoint, type ResolvedEndpoint } from '../../core/nodes';
+import { config, idFromName } from '../config';
+import type { Secrets } from '../secrets';
+
+export type NewNode = Omit<NodeConfig, 'id'>;
+
+const secretKey = (id: string) => `chaindeck.node.${id}`;
+
+export class NodeStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when nodes are added, changed or removed, or the default changes. */
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly secrets: Secrets) {
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (config.affects(e, 'nodes') || config.affects(e, 'defaultNode')) this.changed.fire();
+    });
+  }
+
+  all(): NodeConfig[] {
+    return config.nodes();
+  }
+
+  byId(id: string): NodeConfig | undefined {
+    return this.all().find((n) => n.id === id);
+  }
+
+  byName(name: string): NodeConfig | undefined {
+    const wanted = name.trim().toLowerCase();
+    return this.all().find((n) => n.name.toLowerCase() === wanted);
+  }
+
+  /** The node named by `chaindeck.defaultNode`, or the only node when there is just one. */
+  defaultNode(): NodeConfig | undefined {
+    const name = config.defaultNode();
+    const nodes = this.all();
+    return (name ? this.byName(name) : undefined) ?? (nodes.length === 1 ? nodes[0] : undefined);
+  }
+
+  isDefault(node: NodeConfig): boolean {
+    return this.defaultNode()?.id === node.id;
+  }
+
+  /** A message when `name` cannot be used for a node (empty, or taken by another node). */
+  nameProblem(name: string, exceptId?: string): string | undefined {
+    if (!name.trim()) return 'Give the node a name.';
+    const other = this.byName(name);
+    if (other && other.id !== exceptId) return `A node named "${other.name}" already exists.`;
+    return undefined;
+  }
+
+  /** Adds a node. A credential left in its URL is moved into its secret, never into settings. */
+  async add(node: NewNode, secret: NodeSecret = {}): Promise<NodeConfig> {
+    const nodes = this.all();
+    const clean = separateCredentials(node, secret);
+    const added: NodeConfig = { ...node, ...clean.node, name: node.name.trim(), id: uniqueId(idFromName(node.name), nodes) };
+    // The secret first: a node in settings whose secret is missing would fail confusingly.
+    await this.secrets.set(secretKey(added.id), clean.secret);
+    await config.setNodes([...nodes, added]);
+    if (!config.defaultNode()) await config.setDefaultNode(added.name);
+    return added;
+  }
+
+  /**
+   * Changes a node's settings; `secret`, when given, replaces its credentials. A credential in
+   * a changed URL is moved into the secret, as in `add`.
+   */
+  async update(id: string, changes: Partial<NewNode>, secret?: NodeSecret): Promise<NodeConfig> {
+    const nodes = this.all();
+    const old = nodes.find((n) => n.id === id);
+    if (!old) throw new Error('This node is no longer in the settings.');
+    const clean = separateCredentials(changes, secret ?? (await this.secretOf(old)));
+    const updated: NodeConfig = { ...old, ...changes, ...clean.node, id };
+    if (secret || clean.moved) await this.secrets.set(secretKey(id), clean.secret);
+    // Writing every entry back also records derived ids, which keeps secrets attached on rename.
+    await config.setNodes(nodes.map((n) => (n.id === id ? updated : n)));
+    if (old.name !== updated.name && config.defaultNode()?.toLowerCase() === old.name.toLowerCase()) {
+      await config.setDefaultNode(updated.name);
+    }
+    return updated;
+  }
+
+  async remove(id: string): Promise<void> {
+    const node = this.byId(id);
+    await config.setNodes(this.all().filter((n) => n.id !== id));
+    await this.secrets.delete(secretKey(id));
+    if (node && config.defaultNode()?.toLowerCase() === node.name.toLowerCase()) await config.setDefaultNode(undefined);
+  }
+
+  setDefault(node: NodeConfig): Thenable<void> {
+    return config.setDefaultNode(node.name);
+  }
+
+  async secretOf(node: NodeConfig): Promise<NodeSecret> {
+    return (await this.secrets.get<NodeSecret>(secretKey(node.id))) ?? {};
+  }
+
+  /** The URLs and headers to call the node with, credentials included. */
+  async resolve(node: NodeConfig): Promise<ResolvedEndpoint> {
+    return resolveEndpoint(node, await this.secretOf(node));
+  }
+
+  /** Nodes whose URL in settings holds a credential (written by hand): they should be moved. */
+  withCredentialInSettings(): NodeConfig[] {
+    return this.all().filter((n) => separateCredentials(n, {}).moved);
+  }
+
+  /** Moves the credential out of a node's URLs in settings into SecretStorage. */
+  async moveCredentialToSecrets(node: NodeConfig): Promise<void> {
+    await this.update(node.id, { url: node.url, wsUrl: node.wsUrl });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/**
+ * Takes any credential out of the URLs in `node` (an access key in the path, user:password@)
+ * and adds it to `secret`, leaving the `{key}` form in the URL. URLs core cannot parse are left
+ * as they are: they hold nothing it recognises as a credential.
+ */
+function separateCredentials(node: Partial<NewNode>, secret: NodeSecret): { node: Partial<NewNode>; secret: NodeSecret; moved: boolean } {
+  const clean: Partial<NewNode> = {};
+  let merged = { ...secret };
+  for (const field of ['url', 'wsUrl'] as const) {
+    const url = node[field];
+    if (!url) continue;
+    let parsed: ParsedEndpoint;
+    try {
+      parsed = parseEndpoint(url);
+    } catch {
+      continue;
+    }
+    if (parsed.auth === 'none') continue;
+    clean[field] = field === 'url' ? parsed.url : parsed.wsUrl;
+    clean.auth = parsed.auth;
+    merged = { ...merged, ...withoutEmpty(parsed.secret) };
+  }
+  return { node: clean, secret: merged, moved: clean.auth !== undefined };
+}
+
+function withoutEmpty(secret: NodeSecret): NodeSecret {
+  return Object.fromEntries(Object.entries(secret).filter(([, v]) => v)) as NodeSecret;
+}
+
+function uniqueId(base: string, nodes: readonly NodeConfig[]): string {
+  const taken = new Set(nodes.map((n) => n.id));
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  return id;
+}

@@ -1,0 +1,205 @@
+/**
+ * A real loopback HTTP server in front of a real node (anvil, ganache), standing in for the
+ * provider's gateway: it can demand an access key in the path (/<KEY>, /ws/<KEY>) or HTTP Basic
+ * auth, add latency, answer with faults (any status, HTML, garbage, a reset connection, a
+ * rewritten reply), pass WebSocket upgrades through, and drop every open connection on demand.
+ */
+import * as http from 'node:http';
+import * as net from 'node:net';
+
+export type Fault =
+  /** Answer with this instead of forwarding. */
+  | { status: number; headers?: Record<string, string>; body?: string }
+  /** Destroy the connection without answering. */
+  | { reset: true }
+  /** Hold the request this long, then forward it. */
+  | { delayMs: number }
+  /** Forward, then rewrite the node's JSON reply. */
+  | { rewrite(reply: unknown): unknown };
+
+export interface ProxyOptions {
+  /** The node's HTTP URL, e.g. http://127.0.0.1:8545. */
+  target: string;
+  /** Latency added to every HTTP request. */
+  delayMs?: number;
+  /** Demand these Basic credentials (HTTP and WebSocket upgrade). */
+  basicAuth?: { username: string; password: string };
+  /** Demand this key as the path: /<key> for HTTP, /ws/<key> for WebSocket. */
+  key?: string;
+}
+
+export interface RecordedRequest {
+  path: string;
+  /** JSON-RPC method names in the body (several for a batch). */
+  methods: string[];
+  authorization?: string;
+}
+
+export interface Proxy {
+  url: string;
+  wsUrl: string;
+  port: number;
+  /** HTTP requests received since start or the last clear(). */
+  readonly requests: RecordedRequest[];
+  /** TCP connections accepted since start or the last clear(). */
+  readonly connections: number;
+  /** WebSocket upgrades passed through since start or the last clear(). */
+  readonly upgrades: number;
+  /** Queues faults: each one answers the next HTTP request, in order. */
+  fail(...faults: Fault[]): void;
+  /** Forgets queued faults and counters. */
+  clear(): void;
+  /** Destroys every open connection, HTTP keep-alive and WebSocket alike. */
+  dropConnections(): void;
+  close(): Promise<void>;
+}
+
+function methodsOf(body: string): string[] {
+  try {
+    const json = JSON.parse(body) as unknown;
+    const list = Array.isArray(json) ? json : [json];
+    return list.map((r) => String((r as { method?: unknown })?.method ?? ''));
+  } catch {
+    return [];
+  }
+}
+
+export async function startProxy(options: ProxyOptions): Promise<Proxy> {
+  const target = new URL(options.target);
+  const upstream = new http.Agent({ keepAlive: true });
+  const sockets = new Set<net.Socket>();
+  let faults: Fault[] = [];
+  let requests: RecordedRequest[] = [];
+  let connections = 0;
+  let upgrades = 0;
+
+  /** Why a request is refused (401), or undefined when its credentials are right. */
+  const refusal = (req: http.IncomingMessage, upgrade: boolean): string | undefined => {
+    if (options.key !== undefined && req.url !== `${upgrade ? '/ws' : ''}/${options.key}`) return 'invalid or missing access key';
+    if (options.basicAuth) {
+      const { username, password } = options.basicAuth;
+      if (req.headers.authorization !== `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`) return 'bad username or password';
+    }
+    return undefined;
+  };
+
+  const forward = (body: string, res: http.ServerResponse, rewrite?: (reply: unknown) => unknown) => {
+    const out = http.request(
+      { host: target.hostname, port: target.port, path: '/', method: 'POST', agent: upstream, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (up) => {
+        const chunks: Buffer[] = [];
+        up.on('data', (c: Buffer) => chunks.push(c));
+        up.on('end', () => {
+          let text = Buffer.concat(chunks).toString('utf8');
+          if (rewrite) text = JSON.stringify(rewrite(JSON.parse(text)));
+          if (res.destroyed) return;
+          res.writeHead(up.statusCode ?? 502, { 'content-type': up.headers['content-type'] ?? 'application/json' });
+          res.end(text);
+        });
+      },
+    );
+    out.on('error', (err) => {
+      if (!res.destroyed) res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${err.message}`);
+    });
+    out.end(body);
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push({ path: req.url ?? '', methods: methodsOf(body), authorization: req.headers.authorization });
+      const handle = () => {
+        const refused = refusal(req, false);
+        if (refused) {
+          res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Basic realm="node"' }).end(refused);
+          return;
+        }
+        const fault = faults.shift();
+        if (!fault) return forward(body, res);
+        if ('status' in fault) {
+          res.writeHead(fault.status, { 'content-type': 'text/plain', ...fault.headers }).end(fault.body ?? '');
+        } else if ('reset' in fault) {
+          req.socket.destroy();
+        } else if ('delayMs' in fault) {
+          setTimeout(() => forward(body, res), fault.delayMs);
+        } else {
+          forward(body, res, fault.rewrite);
+        }
+      };
+      if (options.delayMs) setTimeout(handle, options.delayMs);
+      else handle();
+    });
+  });
+
+  server.on('connection', (socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  // WebSocket: check the credentials, then splice the client's socket to the node's.
+  server.on('upgrade', (req, socket: net.Socket, head: Buffer) => {
+    const refused = refusal(req, true);
+    if (refused) {
+      socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nContent-Length: ${refused.length}\r\nConnection: close\r\n\r\n${refused}`);
+      return;
+    }
+    upgrades++;
+    const node = net.connect(Number(target.port), target.hostname, () => {
+      const lines = [`GET / HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const name = req.rawHeaders[i];
+        if (name.toLowerCase() === 'authorization') continue;
+        lines.push(`${name}: ${name.toLowerCase() === 'host' ? target.host : req.rawHeaders[i + 1]}`);
+      }
+      node.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) node.write(head);
+      socket.pipe(node).pipe(socket);
+    });
+    sockets.add(node);
+    node.on('close', () => {
+      sockets.delete(node);
+      socket.destroy();
+    });
+    socket.on('close', () => node.destroy());
+    node.on('error', () => socket.destroy());
+    socket.on('error', () => node.destroy());
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  const keyPath = options.key !== undefined ? `/${options.key}` : '/';
+  return {
+    url: `http://127.0.0.1:${port}${keyPath}`,
+    wsUrl: `ws://127.0.0.1:${port}${options.key !== undefined ? `/ws/${options.key}` : '/'}`,
+    port,
+    get requests() {
+      return requests;
+    },
+    get connections() {
+      return connections;
+    },
+    get upgrades() {
+      return upgrades;
+    },
+    fail: (...more) => {
+      faults.push(...more);
+    },
+    clear: () => {
+      faults = [];
+      requests = [];
+      connections = 0;
+      upgrades = 0;
+    },
+    dropConnections: () => {
+      for (const s of sockets) s.destroy();
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      upstream.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The Nodes feature inside the real extension host, against the runner's anvil (the workspace
+ * configures it as "Local anvil", the default node). Nodes added here are removed again: the
+ * UI tests run on the same workspace afterwards.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../../src/extension';
+
+const ID = 'chaindeck.chaindeck';
+/** Shaped like a provider's access key, so the redactor and the endpoint parser treat it as one. */
+const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
+
+/** Polls `probe` until it returns something, or fails after `timeoutMs`. */
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function savedNodes(): { name: string; url: string; auth?: string }[] {
+  return vscode.workspace.getConfiguration('chaindeck').get('nodes') ?? [];
+}
+
+describe('nodes', () => {
+  let api: TestApi;
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<TestApi | undefined>(ID);
+    assert.ok(ext, `${ID} is not installed`);
+    const exported = await ext.activate();
+    assert.ok(exported?.nodes, 'activate() returned no test API: is the extension host running tests (ExtensionMode.Test)?');
+    api = exported;
+  });
+
+  it('shows the configured node in the tree, with its latest block and chain', async () => {
+    const { tree } = api.nodes;
+    const roots = await tree.getChildren();
+    const anvil = roots.find((e) => e.kind === 'node' && e.node.name === 'Local anvil');
+    assert.ok(anvil, `no "Local anvil" among ${roots.length} tree items`);
+    const item = tree.getTreeItem(anvil);
+    assert.equal(item.label, 'Local anvil');
+    assert.equal(item.contextValue, 'node.default');
+
+    const facts = (await tree.getChildren(anvil)).map((e) => tree.getTreeItem(e));
+    const fact = (label: string) => facts.find((f) => f.label === label)?.description;
+    assert.match(String(fact('Latest block')), /^\d+ \(0x[0-9a-f]+\)$/, `facts: ${JSON.stringify(facts.map((f) => [f.label, f.description]))}`);
+    assert.match(String(fact('Chain')), /^31337\b/);
+    assert.match(String(fact('Client version')), /anvil/i);
+  });
+
+  it('keeps an access key out of settings and in secret storage', async () => {
+    const { store } = api.nodes;
+    const url = `https://ethereum-mainnet.core.example.com/${KEY}`;
+    const node = await store.add({ name: 'Keyed test node', protocol: 'evm', url, auth: 'none' });
+    try {
+      const saved = savedNodes();
+      assert.ok(!JSON.stringify(saved).includes(KEY), 'the key is in chaindeck.nodes');
+      const entry = saved.find((n) => n.name === 'Keyed test node');
+      assert.equal(entry?.url, 'https://ethereum-mainnet.core.example.com/{key}');
+      assert.equal(entry?.auth, 'key');
+      const settingsFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
+      assert.ok(!fs.readFileSync(settingsFile, 'utf8').includes(KEY), 'the key is in .vscode/settings.json');
+
+      assert.equal((await store.secretOf(node)).key, KEY);
+      assert.equal((await store.resolve(node)).httpUrl, url);
+    } finally {
+      await store.remove(node.id);
+    }
+    assert.equal((await store.secretOf(node)).key, undefined, 'removing the node left its key in secret storage');
+    assert.ok(!savedNodes().some((n) => n.name === 'Keyed test node'));
+  });
+
+  it('moves a key typed into settings by hand to secret storage', async () => {
+    const { store } = api.nodes;
+    const settings = vscode.workspace.getConfiguration('chaindeck');
+    const before = settings.inspect<unknown[]>('nodes')?.workspaceValue ?? [];
+    // As a user might write it: no id, no auth, the key right in the URL.
+    await settings.update('nodes', [...before, { name: 'Hand-written node', protocol: 'evm', url: `https://eth.example.com/${KEY}` }], vscode.ConfigurationTarget.Workspace);
+    const node = store.byName('Hand-written node');
+    try {
+      assert.ok(node, 'the hand-written entry was not read');
+      assert.equal(node.id, 'hand-written-node');
+      assert.ok(store.withCredentialInSettings().some((n) => n.id === node.id), 'the key in settings went unnoticed');
+
+      await store.moveCredentialToSecrets(node);
+      assert.ok(!JSON.stringify(savedNodes()).includes(KEY), 'the key is still in chaindeck.nodes');
+      assert.equal(savedNodes().find((n) => n.name === 'Hand-written node')?.url, 'https://eth.example.com/{key}');
+      assert.equal((await store.secretOf(node)).key, KEY);
+    } finally {
+      if (node) await store.remove(node.id);
+    }
+  });
+
+  it('never writes the key to the log, even when a call with it fails', async () => {
+    const { store } = api.nodes;
+    // Nothing listens on port 9: the call fails, and the failure names the URL.
+    const node = await store.add({ name: 'Unreachable keyed node', protocol: 'evm', url: `http://127.0.0.1:9/${KEY}`, auth: 'none' });
+    try {
+      const document = await vscode.workspace.openTextDocument({ language: 'jsonrpc', content: '# @node Unreachable keyed node\n{"method": "eth_blockNumber"}\n' });
+      await vscode.commands.executeCommand('chaindeck.requests.send', document.uri, 0);
+
+      const logFile = path.join(api.logUri.fsPath, 'Chaindeck.log');
+      const log = await until('the failure in the log', () => {
+        const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+        return text.includes('on Unreachable keyed node') ? text : undefined;
+      });
+      assert.ok(!log.includes(KEY), 'the key is in the log');
+      assert.match(log, /127\.0\.0\.1:9\/\*\*\*/, 'the failure should name the URL, redacted');
+    } finally {
+      await store.remove(node.id);
+    }
+  });
+
+  it('sends the request of a request file and shows the response beside it', async () => {
+    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'demo.jsonrpc');
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.languageId, 'jsonrpc');
+    await vscode.window.showTextDocument(document);
+
+    // Through the lenses the user clicks: "Node: Local anvil" at the top, "Send" above the request.
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+    assert.ok(lenses.some((l) => l.command?.title.includes('Node: Local anvil')), 'no "Node: Local anvil" lens');
+    const send = lenses.find((l) => l.command?.command === 'chaindeck.requests.send');
+    assert.ok(send?.command, 'no Send lens');
+    await vscode.commands.executeCommand(send.command.command, ...(send.command.arguments ?? []));
+
+    const response = await until('the response document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'chaindeck-response' && d.getText().includes('"result"')),
+    );
+    assert.match(response.getText(), /^\/\/ HTTP 200 OK · \d+ ms · \d+ B · Local anvil · eth_blockNumber\n/);
+    assert.equal(response.languageId, 'jsonc');
+    assert.match(JSON.parse(response.getText().replace(/^\/\/.*\n/gm, '')).result, /^0x[0-9a-f]+$/);
+  });
+
+  it('marks a JSON error in a request file where it is', async () => {
+    const document = await vscode.workspace.openTextDocument({ language: 'jsonrpc', content: '### broken\n{"method": "eth_chainId",}\n' });
+    const [problem] = await until('a diagnostic', () => {
+      const found = vscode.languages.getDiagnostics(document.uri);
+      return found.length ? found : undefined;
+    });
+    assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(problem.range.start.line, 1);
+    assert.match(problem.message, /trailing comma/);
+  });
+});
