@@ -2,6 +2,7 @@ import type { Log } from '../log';
 import type { ResponseView } from './responseView';
 import type { NodeStatusBar } from './statusBar';
 import type { NodeStore } from './store';
+import type { Subscriptions } from './subscriptions';
 import type { NodesTree } from './tree';
 
 /** The pieces of the Nodes feature that its commands work with. */
@@ -11,4 +12,5 @@ export interface NodesFeature {
   tree: NodesTree;
   statusBar: NodeStatusBar;
   responses: ResponseView;
+  subscriptions: Subscriptions;
 }

@@ -11,6 +11,7 @@ import { ResponseView } from './responseView';
 import { NodeStatusBar } from './statusBar';
 import { NodeStore } from './store';
 import { NodesTree } from './tree';
+import { SUBSCRIBE_COMMAND, Subscriptions, UNSUBSCRIBE_COMMAND } from './subscriptions';
 
 export interface NodesContext {
   extension: vscode.ExtensionContext;
@@ -22,14 +23,19 @@ export interface NodesContext {
 export function registerNodes({ extension, log, secrets }: NodesContext): NodesFeature {
   const store = new NodeStore(secrets);
   const tree = new NodesTree(store);
-  const f: NodesFeature = { store, log, tree, statusBar: new NodeStatusBar(store, extension.workspaceState), responses: new ResponseView() };
+  const f: NodesFeature = { store, log, tree, statusBar: new NodeStatusBar(store, extension.workspaceState), responses: new ResponseView(), subscriptions: new Subscriptions(store, log) };
   extension.subscriptions.push(
     store,
     tree,
     f.statusBar,
     f.responses,
+    f.subscriptions,
     vscode.window.createTreeView('chaindeck.nodes', { treeDataProvider: tree, showCollapseAll: true }),
     vscode.commands.registerCommand(CALL_METHOD_COMMAND, (arg?: unknown) => callMethod(f, arg).catch((error) => reportError(log, CALL_METHOD_COMMAND, error))),
+    vscode.commands.registerCommand(SUBSCRIBE_COMMAND, (arg?: unknown, preset?: { kind: string; params?: unknown[] }) =>
+      f.subscriptions.subscribe(arg, preset).catch((error) => reportError(log, SUBSCRIBE_COMMAND, error)),
+    ),
+    vscode.commands.registerCommand(UNSUBSCRIBE_COMMAND, (title?: string) => f.subscriptions.unsubscribe(title).catch((error) => reportError(log, UNSUBSCRIBE_COMMAND, error))),
     ...registerNodeCommands(f),
     ...registerRequestFiles(f),
     offerToMoveCredentials(f),

@@ -149,4 +149,18 @@ describe('nodes', () => {
     assert.equal(problem.range.start.line, 1);
     assert.match(problem.message, /trailing comma/);
   });
+
+  it('streams new block headers over the WebSocket and stops on request', async () => {
+    const { subscriptions, store } = api.nodes;
+    const anvil = store.all().find((n) => n.name === 'Local anvil');
+    assert.ok(anvil);
+    const title = await vscode.commands.executeCommand<string | undefined>('chaindeck.subscribe', anvil, { kind: 'newHeads' });
+    assert.equal(title, 'Local anvil newHeads');
+    const url = process.env.CHAINDECK_TEST_ANVIL_URL;
+    assert.ok(url, 'the runner passes the anvil URL');
+    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }) });
+    await until('a newHeads notification', () => subscriptions.running.find((s) => s.title === title && s.received > 0));
+    await vscode.commands.executeCommand('chaindeck.unsubscribe', title);
+    assert.deepEqual(subscriptions.running, []);
+  });
 });
