@@ -49,6 +49,9 @@ if (tests) {
 }
 
 async function main() {
+  // A production build starts from an empty dist/, so no stale file (a dev build's source maps)
+  // can slip into the package.
+  if (production) fs.rmSync(path.join(__dirname, 'dist'), { recursive: true, force: true });
   if (watch) {
     for (const b of builds) {
       const ctx = await esbuild.context(b);

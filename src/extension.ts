@@ -3,6 +3,7 @@ import { Log } from './editor/log';
 import { registerNodes } from './editor/nodes';
 import type { NodesFeature } from './editor/nodes/feature';
 import { Secrets } from './editor/secrets';
+import { registerStorage } from './editor/storage';
 
 /** What extension-host tests get from `activate`; other callers get nothing. */
 export interface TestApi {
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   );
   const ctx = { extension: context, log, secrets: new Secrets(context.secrets) };
   const nodes = registerNodes(ctx);
+  registerStorage(ctx, nodes);
   log.info(`Chaindeck ${context.extension.packageJSON.version} activated`);
   // Extension-host tests reach the node store through the extension's exports, and only they.
   return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, logUri: context.logUri } : undefined;

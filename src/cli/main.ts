@@ -1,5 +1,6 @@
 import { redactText } from '../core/redact';
 import { rpcCommand } from './rpc';
+import { storageCommand } from './storage';
 
 /** One subcommand of the `chaindeck` command line. */
 export interface CliCommand {
@@ -17,6 +18,7 @@ export interface CliIO {
 
 const commands: CliCommand[] = [
   rpcCommand,
+  storageCommand,
 ];
 
 export function helpText(): string {

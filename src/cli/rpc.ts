@@ -3,18 +3,15 @@
  * password only ever comes from the environment, and every secret is registered for redaction,
  * so nothing printed holds the key or the password.
  */
-import { EndpointError, parseEndpoint, resolveEndpoint } from '../core/nodes/endpoint';
-import type { AuthForm, NodeConfig, NodeSecret } from '../core/nodes/model';
+import { EndpointError } from '../core/nodes/endpoint';
 import { RpcClient } from '../core/rpc/client';
 import { RpcFailure } from '../core/rpc/failure';
 import { closeIdleConnections } from '../core/rpc/http';
 import { parseParams } from '../core/rpc/params';
 import type { BatchItem, JsonRpcResponse, RpcCall } from '../core/rpc/types';
 import { WsRpcClient } from '../core/rpc/ws';
-import { registerSecret } from '../core/redact';
+import { endpointFromFlags, parseTimeout, PASSWORD_ENV, refusePasswordFlag, UsageError } from './endpointFlags';
 import type { CliCommand, CliIO } from './main';
-
-const PASSWORD_ENV = 'CHAINDECK_PASSWORD';
 
 const usage = `Usage: chaindeck rpc --url URL [--timeout MS] [--user NAME] METHOD [PARAMS_JSON]
        chaindeck rpc --url URL [--timeout MS] [--user NAME] --batch BATCH_JSON
@@ -48,8 +45,6 @@ interface RpcArgs {
   params?: string;
 }
 
-class UsageError extends Error {}
-
 function parseArgs(args: string[]): RpcArgs {
   const flags: Record<string, string> = {};
   const positional: string[] = [];
@@ -62,20 +57,14 @@ function parseArgs(args: string[]): RpcArgs {
     }
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
-    if (name === 'password') {
-      throw new UsageError(`--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable ${PASSWORD_ENV} and pass --user NAME.`);
-    }
+    refusePasswordFlag(name);
     if (!['url', 'timeout', 'user', 'batch'].includes(name)) throw new UsageError(`unknown option --${name}`);
     const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
     if (value === undefined) throw new UsageError(`--${name} needs a value`);
     flags[name] = value;
   }
   if (!flags.url) throw new UsageError('--url is required');
-  let timeoutMs: number | undefined;
-  if (flags.timeout !== undefined) {
-    timeoutMs = Number(flags.timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout needs a positive number of milliseconds, not '${flags.timeout}'`);
-  }
+  const timeoutMs = parseTimeout(flags.timeout);
   if (flags.batch !== undefined && positional.length) throw new UsageError('--batch takes the calls as its value: give no METHOD');
   if (flags.batch === undefined && !positional.length) throw new UsageError('METHOD is required');
   if (positional.length > 2) throw new UsageError(`too many arguments: PARAMS_JSON must be one argument (quote it): ${positional.slice(2).join(' ')}`);
@@ -95,43 +84,18 @@ function parseBatch(text: string): RpcCall[] {
   });
 }
 
-/** The node config and secret the flags describe; refuses passwords anywhere but the environment. */
-function endpointFrom(args: RpcArgs, env: NodeJS.ProcessEnv) {
-  const parsed = parseEndpoint(args.url);
-  registerSecret(parsed.secret.key);
-  registerSecret(parsed.secret.password);
-  if (parsed.auth === 'basic') {
-    throw new UsageError(`put the username in --user and the password in the environment variable ${PASSWORD_ENV}, not in the URL`);
-  }
-  let secret: NodeSecret = parsed.secret;
-  let auth: AuthForm = parsed.auth;
-  if (args.user !== undefined) {
-    if (parsed.auth === 'key') throw new UsageError('the URL already holds an access key: use either the key or --user, not both');
-    const password = env[PASSWORD_ENV];
-    if (password === undefined) throw new UsageError(`--user needs the password in the environment variable ${PASSWORD_ENV}`);
-    registerSecret(password);
-    secret = { username: args.user, password };
-    auth = 'basic';
-  }
-  const isWs = /^wss?:/i.test(args.url);
-  const config: NodeConfig = { id: 'cli', name: 'command line', protocol: parsed.protocol, url: parsed.url, wsUrl: parsed.wsUrl, auth };
-  const endpoint = resolveEndpoint(config, secret);
-  for (const s of endpoint.secrets) registerSecret(s);
-  return { endpoint, isWs };
-}
-
 function printJson(io: CliIO, value: unknown): void {
   io.out(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 async function run(argv: string[], io: CliIO): Promise<number> {
   let args: RpcArgs;
-  let target: ReturnType<typeof endpointFrom>;
+  let target: ReturnType<typeof endpointFromFlags>;
   let calls: RpcCall[] | undefined;
   let params;
   try {
     args = parseArgs(argv);
-    target = endpointFrom(args, io.env);
+    target = endpointFromFlags(args.url, args.user, io.env);
     if (args.batch !== undefined) calls = parseBatch(args.batch);
     else params = parseParams(args.params ?? '');
   } catch (err) {

@@ -28,6 +28,15 @@ export interface ProxyOptions {
   key?: string;
 }
 
+/** A JSON-RPC call as the proxy sees it, for call rules. */
+export interface SeenCall {
+  method: string;
+  params: unknown;
+}
+
+/** Decides, per JSON-RPC call (alone or inside a batch), an error to answer instead of the node's reply. */
+export type CallRule = (call: SeenCall) => { code: number; message: string } | undefined;
+
 export interface RecordedRequest {
   path: string;
   /** JSON-RPC method names in the body (several for a batch). */
@@ -47,7 +56,14 @@ export interface Proxy {
   readonly upgrades: number;
   /** Queues faults: each one answers the next HTTP request, in order. */
   fail(...faults: Fault[]): void;
-  /** Forgets queued faults and counters. */
+  /**
+   * Until cleared: every call the rule picks, alone or inside a batch, is answered with the
+   * rule's error object (same id) instead of the node's reply; the others pass through.
+   */
+  failCalls(rule: CallRule | undefined): void;
+  /** Until cleared: every batch (array body) is answered with this instead of being forwarded. */
+  refuseBatches(reply: { status: number; body?: string } | undefined): void;
+  /** Forgets queued faults, call rules, batch refusal and counters. */
   clear(): void;
   /** Destroys every open connection, HTTP keep-alive and WebSocket alike. */
   dropConnections(): void;
@@ -64,11 +80,29 @@ function methodsOf(body: string): string[] {
   }
 }
 
+/** The node's reply with the calls the rule picks answered by the rule's error instead. */
+function applyCallRule(body: string, reply: unknown, rule: CallRule): unknown {
+  const sent = JSON.parse(body) as unknown;
+  const calls = (Array.isArray(sent) ? sent : [sent]) as { id?: unknown; method?: unknown; params?: unknown }[];
+  const errorFor = new Map<unknown, { code: number; message: string }>();
+  for (const c of calls) {
+    const error = c && typeof c === 'object' ? rule({ method: String(c.method), params: c.params }) : undefined;
+    if (error) errorFor.set(c.id, error);
+  }
+  const swap = (r: unknown) => {
+    const id = (r as { id?: unknown })?.id;
+    return errorFor.has(id) ? { jsonrpc: '2.0', id, error: errorFor.get(id) } : r;
+  };
+  return Array.isArray(reply) ? reply.map(swap) : swap(reply);
+}
+
 export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const target = new URL(options.target);
   const upstream = new http.Agent({ keepAlive: true });
   const sockets = new Set<net.Socket>();
   let faults: Fault[] = [];
+  let callRule: CallRule | undefined;
+  let batchRefusal: { status: number; body?: string } | undefined;
   let requests: RecordedRequest[] = [];
   let connections = 0;
   let upgrades = 0;
@@ -117,7 +151,11 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
           return;
         }
         const fault = faults.shift();
-        if (!fault) return forward(body, res);
+        if (!fault && batchRefusal && body.trimStart().startsWith('[')) {
+          res.writeHead(batchRefusal.status, { 'content-type': 'application/json' }).end(batchRefusal.body ?? '');
+          return;
+        }
+        if (!fault) return forward(body, res, callRule ? (reply) => applyCallRule(body, reply, callRule!) : undefined);
         if ('status' in fault) {
           res.writeHead(fault.status, { 'content-type': 'text/plain', ...fault.headers }).end(fault.body ?? '');
         } else if ('reset' in fault) {
@@ -184,11 +222,19 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     get upgrades() {
       return upgrades;
     },
+    failCalls: (rule) => {
+      callRule = rule;
+    },
+    refuseBatches: (reply) => {
+      batchRefusal = reply;
+    },
     fail: (...more) => {
       faults.push(...more);
     },
     clear: () => {
       faults = [];
+      callRule = undefined;
+      batchRefusal = undefined;
       requests = [];
       connections = 0;
       upgrades = 0;

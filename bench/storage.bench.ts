@@ -1,0 +1,182 @@
+/**
+ * The storage-range emulation against anvil behind the loopback proxy, which adds 20 ms to every
+ * HTTP request (a stand-in for a network round trip): the one-slot-at-a-time reference vs the
+ * fast scan, pages of max 10. Prints each page's time and HTTP requests (the block lookup
+ * included) for both, checks that both printed the same page, and the ratios. The fast scan is
+ * timed twice: with the block given by number (its first batch goes out together with the
+ * lookup: 2 sequential round trips for 3 requests) and by hash (the lookup must answer first),
+ * each the median of FAST_RUNS runs.
+ *
+ * Two layouts, reported separately because they behave differently:
+ *  - sparse, about one non-zero slot in twenty: the 10 × max cap (100 reads) usually ends a page
+ *    with ~5 entries and nextKey null, so each page starts 100 slots after the previous start
+ *    (where a user would go on);
+ *  - dense, about one in four: pages end on max results and the next starts at nextKey.
+ *
+ * Run through `npm run bench` (scripts/bench.mjs starts anvil), or alone with
+ * `node --import tsx bench/storage.bench.ts` (starts its own anvil).
+ */
+import { getAddress } from 'ethers';
+import { resolveEndpoint } from '../src/core/nodes/endpoint';
+import { RpcClient } from '../src/core/rpc/client';
+import { closeIdleConnections } from '../src/core/rpc/http';
+import { word } from '../src/core/storage/inputs';
+import { storageRange, toSpecOutput, type StorageRangeOptions } from '../src/core/storage/range';
+import { startDevnet, type Devnet } from '../test/support/devnets';
+import { startProxy, type Proxy } from '../test/support/proxy';
+
+const LATENCY_MS = 20;
+const MAX = 10;
+const PAGES = 5;
+const SLOTS = 2000;
+/** Fast pages take ~50 ms, so one noisy run (a busy machine) skews them: the median of a few. */
+const FAST_RUNS = 5;
+
+/** mulberry32, seeded: the same layouts every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const client = (url: string) => new RpcClient(resolveEndpoint({ id: 'b', name: 'bench', protocol: 'evm', url, auth: 'none' }, {}));
+
+interface Layout {
+  name: string;
+  address: string;
+  block: number;
+  /** How the next page's start follows from a page. */
+  next(start: bigint, nextKey: string | null): bigint | undefined;
+}
+
+async function writeLayout(direct: RpcClient, name: string, density: number, seed: number, tag: string): Promise<Omit<Layout, 'next'> & { hash: string; count: number }> {
+  const rand = prng(seed);
+  const address = getAddress(`0x${tag.padEnd(40, '0')}`);
+  const calls = [];
+  for (let s = 0; s < SLOTS; s++) {
+    if (rand() < density) calls.push({ method: 'anvil_setStorageAt', params: [address, word(BigInt(s)), word(BigInt(s) * 31n + 1n)] });
+  }
+  for (let i = 0; i < calls.length; i += 500) {
+    for (const item of await direct.batch(calls.slice(i, i + 500))) if ('error' in item) throw item.error;
+  }
+  await direct.call('evm_mine');
+  const latest = await direct.call<{ number: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);
+  await direct.call('evm_mine'); // fixes the state of that block (anvil writes into the latest block until the next is mined)
+  return { name, address, block: Number(BigInt(latest.number)), hash: latest.hash, count: calls.length };
+}
+
+interface PageRun {
+  ms: number;
+  trips: number;
+  entries: number;
+  nextKey: string | null;
+  output: string;
+}
+
+async function page(proxy: Proxy, layout: Layout, start: bigint, emulation: StorageRangeOptions['emulation'], block: number | string = layout.block): Promise<PageRun> {
+  const c = client(proxy.url);
+  proxy.clear();
+  const started = performance.now();
+  const r = await storageRange(c, { block, address: layout.address, startKey: start.toString(16), maxResults: MAX, mode: 'emulate', emulation });
+  const ms = performance.now() - started;
+  return { ms, trips: proxy.requests.length, entries: Object.keys(r.storage).length, nextKey: r.nextKey, output: JSON.stringify(toSpecOutput(r)) };
+}
+
+async function median(run: () => Promise<PageRun>): Promise<PageRun> {
+  const runs: PageRun[] = [];
+  for (let i = 0; i < FAST_RUNS; i++) runs.push(await run());
+  return runs.sort((a, b) => a.ms - b.ms)[Math.floor(FAST_RUNS / 2)];
+}
+
+interface Totals {
+  reference: number;
+  fast: number;
+  fastByHash: number;
+  maxRequests: number;
+  worstRatio: number;
+}
+
+async function bench(proxy: Proxy, layout: Layout & { hash: string }): Promise<Totals> {
+  console.log(`\n${layout.name}`);
+  console.log(`  page  start   entries  nextKey   one-by-one (requests)   fast, by number (requests)   fast, by hash (requests)`);
+  let start: bigint | undefined = 0n;
+  const t: Totals = { reference: 0, fast: 0, fastByHash: 0, maxRequests: 0, worstRatio: Infinity };
+  const ms = (v: number) => `${v.toFixed(0).padStart(4)} ms`;
+  for (let i = 1; i <= PAGES && start !== undefined; i++) {
+    const ref = await page(proxy, layout, start, 'one-by-one');
+    const quick = await median(() => page(proxy, layout, start!, 'fast'));
+    const byHash = await median(() => page(proxy, layout, start!, 'fast', layout.hash));
+    for (const r of [quick, byHash]) if (r.output !== ref.output) throw new Error(`${layout.name} page ${i}: the fast scan printed another page than the reference`);
+    t.reference += ref.ms;
+    t.fast += quick.ms;
+    t.fastByHash += byHash.ms;
+    t.maxRequests = Math.max(t.maxRequests, quick.trips, byHash.trips);
+    t.worstRatio = Math.min(t.worstRatio, ref.ms / quick.ms);
+    console.log(
+      `  ${String(i).padStart(4)}  ${('0x' + start.toString(16)).padEnd(6)}  ${String(quick.entries).padStart(7)}  ${String(quick.nextKey).padEnd(8)}` +
+        `  ${(ref.ms / 1000).toFixed(2).padStart(6)} s (${String(ref.trips).padStart(3)})      ` +
+        `  ${ms(quick.ms)} (${quick.trips}) ${(ref.ms / quick.ms).toFixed(1).padStart(5)}×       ` +
+        `  ${ms(byHash.ms)} (${byHash.trips}) ${(ref.ms / byHash.ms).toFixed(1).padStart(5)}×`,
+    );
+    start = layout.next(start, quick.nextKey);
+  }
+  console.log(
+    `  total: one-by-one ${(t.reference / 1000).toFixed(2)} s; fast by number ${(t.fast / 1000).toFixed(2)} s (${(t.reference / t.fast).toFixed(1)}×), ` +
+      `by hash ${(t.fastByHash / 1000).toFixed(2)} s (${(t.reference / t.fastByHash).toFixed(1)}×); at most ${t.maxRequests} requests per fast page`,
+  );
+  return t;
+}
+
+async function main(): Promise<void> {
+  let own: Devnet | undefined;
+  let anvil = process.env.CHAINDECK_BENCH_ANVIL_URL;
+  if (!anvil) {
+    own = await startDevnet('anvil');
+    anvil = own.url;
+  }
+  const proxy = await startProxy({ target: anvil, delayMs: LATENCY_MS });
+  try {
+    const direct = client(anvil);
+    const sparse = await writeLayout(direct, 'sparse', 1 / 20, 20, 'b0a1');
+    const dense = await writeLayout(direct, 'dense', 1 / 4, 4, 'b0a2');
+    console.log(`storage: emulated pages of max ${MAX} on anvil through a loopback proxy adding ${LATENCY_MS} ms per HTTP request; round trips include the block lookup`);
+    const results = [
+      await bench(proxy, {
+        ...sparse,
+        name: `sparse: ${sparse.count} non-zero of ${SLOTS} slots (~1 in 20); each page starts 100 slots on (nextKey is null)`,
+        next: (start) => start + BigInt(10 * MAX),
+      }),
+      await bench(proxy, {
+        ...dense,
+        name: `dense: ${dense.count} non-zero of ${SLOTS} slots (~1 in 4); each page starts at the previous nextKey`,
+        next: (_start, nextKey) => (nextKey === null ? undefined : BigInt(nextKey)),
+      }),
+    ];
+
+    // auto mode asks for the native method once per client: one more round trip on the first page.
+    const c = client(proxy.url);
+    for (const label of ['first', 'second']) {
+      proxy.clear();
+      const started = performance.now();
+      const r = await storageRange(c, { block: sparse.block, address: sparse.address, maxResults: MAX });
+      console.log(`\nauto mode, ${label} page on one client: ${(performance.now() - started).toFixed(0)} ms, ${proxy.requests.length} round trips (${r.mode})`);
+    }
+    const worst = Math.max(...results.map((r) => r.maxRequests));
+    const ratio = (r: Totals) => `${(r.reference / r.fast).toFixed(1)}× by number (worst page ${r.worstRatio.toFixed(1)}×), ${(r.reference / r.fastByHash).toFixed(1)}× by hash`;
+    console.log(`\ntargets: ≤ 3 round trips per page: ${worst <= 3 ? 'met' : `NOT met (${worst} requests)`}; ≥ 20× faster than one-by-one: sparse ${ratio(results[0])}; dense ${ratio(results[1])}`);
+  } finally {
+    closeIdleConnections();
+    await proxy.close();
+    await own?.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`storage bench failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,47 @@
+/**
+ * Emulation step 1 (and the native method's block hash): the block is looked up first. A node
+ * that gives no JSON-RPC answer at all fails with the spec's `Failed to connect to Ethereum
+ * node`; a lookup the node answers with an error, or with no block, fails with `Failed to get
+ * block: <reason>`.
+ */
+import { RpcFailure } from '../rpc/failure';
+import { BLOCK_FAILED_PREFIX, cancelledError, CONNECT_FAILED, StorageRangeError } from './errors';
+import { describeBlock, minimalHex, type BlockRef } from './inputs';
+import type { StorageRpc } from './types';
+
+export interface BlockInfo {
+  number: number;
+  hash: string;
+}
+
+/**
+ * Failures where the node never answered as a JSON-RPC node (no connection, TLS, silence, an
+ * HTTP error or a page that is not JSON): "cannot be reached" in the spec's sense, like a
+ * client's is-connected check failing. A JSON-RPC error object means the node was reached.
+ */
+export function isConnectFailure(failure: RpcFailure): boolean {
+  return failure.kind !== 'rpc' && failure.kind !== 'mismatch' && failure.kind !== 'cancelled' && failure.kind !== 'invalid-request';
+}
+
+export async function lookupBlock(rpc: StorageRpc, ref: BlockRef, signal?: AbortSignal): Promise<BlockInfo> {
+  const [method, params] =
+    ref.kind === 'hash' ? ['eth_getBlockByHash', [ref.hash, false]] : ['eth_getBlockByNumber', [ref.kind === 'tag' ? ref.tag : minimalHex(ref.number), false]];
+  let block: unknown;
+  try {
+    block = await rpc.call(method, params, { signal });
+  } catch (err) {
+    if (!(err instanceof RpcFailure)) throw err;
+    if (err.kind === 'cancelled') throw cancelledError();
+    if (isConnectFailure(err)) throw new StorageRangeError(CONNECT_FAILED, 'connect', err.message);
+    throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}${err.message}`, 'block');
+  }
+  if (block === null || block === undefined) {
+    throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}block ${describeBlock(ref)} not found`, 'block');
+  }
+  const b = block as { number?: unknown; hash?: unknown };
+  if (typeof b.number !== 'string' || !/^0x[0-9a-f]+$/i.test(b.number) || typeof b.hash !== 'string' || !/^0x[0-9a-f]{64}$/i.test(b.hash)) {
+    // e.g. a pending block, whose number and hash are null
+    throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}the node's answer for block ${describeBlock(ref)} has no number and hash: ${JSON.stringify(block).slice(0, 120)}`, 'block');
+  }
+  return { number: Number(BigInt(b.number)), hash: b.hash.toLowerCase() };
+}

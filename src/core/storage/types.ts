@@ -1,0 +1,40 @@
+/** Shapes shared by the storage-range modes (spec: "Storage-range result", native and emulation). */
+import type { Params } from '../rpc/client';
+import type { BatchItem, CallOptions, RpcCall } from '../rpc/types';
+
+/**
+ * What the storage range needs from a JSON-RPC client: single calls and batches with the
+ * semantics of RpcClient (a JSON-RPC error rejects with an RpcFailure of kind 'rpc'; a batch
+ * answers one item per call). RpcClient and WsRpcClient both fit.
+ */
+export interface StorageRpc {
+  call<T = unknown>(method: string, params?: Params, options?: CallOptions): Promise<T>;
+  batch(calls: readonly RpcCall[], options?: CallOptions): Promise<BatchItem[]>;
+}
+
+/** One entry of a range. Native: keyed by hashed slot, `key` the preimage when known. Emulation: keyed by slot, `key` null. */
+export interface StorageEntry {
+  key: string | null;
+  value: string;
+}
+
+export type StorageMode = 'native' | 'emulate';
+
+/** How the emulation read the slots: the reference one at a time, or the fast strategies it fell back through. */
+export type ReadStrategy = 'batch' | 'concurrent' | 'one-by-one';
+
+/** Progress of an emulation run, for a progress bar: reads done (of at most maxReads) and entries found (of maxResults). */
+export interface StorageProgress {
+  slotsRead: number;
+  entriesFound: number;
+  maxReads: number;
+  maxResults: number;
+}
+
+/** Hooks of an emulation run. */
+export interface ScanHooks {
+  signal?: AbortSignal;
+  /** Called with each warning line (a failed read, skipped), in slot order. */
+  onWarning?: (line: string) => void;
+  onProgress?: (progress: StorageProgress) => void;
+}

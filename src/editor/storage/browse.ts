@@ -1,0 +1,74 @@
+/**
+ * "Chaindeck: Browse Storage…": opens a Storage panel with its form prefilled (the node it was
+ * run on, else the default; latest block; start 0; the page size and mode from settings). With
+ * options `{node, address, block, txIndex, start, max, mode}` (tests, other extensions) it reads
+ * the first page at once and resolves with core's result and the page shown.
+ */
+import * as vscode from 'vscode';
+import type { StorageForm, StorageMode } from '../../webview/protocol';
+import { nodeOf } from '../nodes/pickers';
+import type { StorageFeature } from './feature';
+import { StoragePanel, type Shown } from './panel';
+
+export const BROWSE_COMMAND = 'chaindeck.storage.browse';
+
+export interface BrowseOptions {
+  /** Name or id of the node; default: the default node. */
+  node?: string;
+  address?: string;
+  block?: string | number;
+  txIndex?: number;
+  start?: string;
+  max?: number;
+  mode?: StorageMode;
+}
+
+const MODES: readonly StorageMode[] = ['auto', 'native', 'emulate'];
+
+/** The open panels: a request for a contract already shown reuses its panel. */
+export class Panels implements vscode.Disposable {
+  private readonly open = new Set<StoragePanel>();
+
+  add(panel: StoragePanel): StoragePanel {
+    this.open.add(panel);
+    panel.onDidDispose(() => this.open.delete(panel));
+    return panel;
+  }
+
+  showing(form: StorageForm): StoragePanel | undefined {
+    return [...this.open].find((p) => p.shows(form));
+  }
+
+  dispose(): void {
+    for (const p of this.open) p.dispose();
+  }
+}
+
+export async function browse(f: StorageFeature, panels: Panels, arg?: unknown): Promise<Shown | undefined> {
+  const treeNode = nodeOf(arg);
+  const options = treeNode ? {} : ((arg ?? {}) as BrowseOptions);
+  const named = options.node ? (f.store.byName(options.node) ?? f.store.byId(options.node)) : undefined;
+  if (options.node && !named) throw new Error(`No node named '${options.node}'.`);
+  const node = treeNode ?? named;
+  if (node && node.protocol !== 'evm') {
+    void vscode.window.showWarningMessage(`${node.name} is not an EVM node: contract storage is read with eth_getStorageAt or debug_storageRangeAt.`);
+    return undefined;
+  }
+  const evm = f.store.all().filter((n) => n.protocol === 'evm');
+  const fallback = [f.selectedNode(), f.store.defaultNode()].find((n) => n?.protocol === 'evm') ?? evm[0];
+  const settings = vscode.workspace.getConfiguration('chaindeck.storage');
+  const mode = options.mode ?? settings.get<StorageMode>('mode', 'auto');
+  const form: StorageForm = {
+    nodeId: (node ?? fallback)?.id ?? '',
+    address: options.address?.trim() ?? '',
+    block: String(options.block ?? 'latest'),
+    txIndex: String(options.txIndex ?? 0),
+    start: options.start ?? '0',
+    max: String(options.max ?? settings.get<number>('pageSize', 10)),
+    mode: MODES.includes(mode) ? mode : 'auto',
+  };
+  const existing = form.address ? panels.showing(form) : undefined;
+  existing?.reveal();
+  const panel = existing ?? panels.add(new StoragePanel(f, form));
+  return panel.open(form, form.address !== '');
+}

@@ -1,0 +1,149 @@
+/**
+ * Every message the extension host and the webview panels exchange: the one module both sides
+ * import. Messaging is a tiny typed RPC: the webview sends requests with a sequence number and
+ * the host answers each with a reply carrying `res` or `err`; the host also posts notifications.
+ * A panel's first request is always `ready`, whose reply is everything it needs to draw itself;
+ * notifications follow only after that, so none is lost to a page still loading.
+ */
+
+// ---- the envelope ----------------------------------------------------------------------------
+
+export interface RequestMessage {
+  kind: 'request';
+  seq: number;
+  method: string;
+  params: unknown;
+}
+
+export interface ReplyMessage {
+  kind: 'reply';
+  seq: number;
+  res?: unknown;
+  /** A message fit for the user (already redacted); present when the request failed. */
+  err?: string;
+}
+
+export interface NotifyMessage {
+  kind: 'notify';
+  method: string;
+  params: unknown;
+}
+
+export type ToHost = RequestMessage;
+export type ToWebview = ReplyMessage | NotifyMessage;
+
+/** A panel's contract: what the webview may ask (params → result) and what the host may post. */
+export interface Contract {
+  requests: Record<string, { params: unknown; result: unknown }>;
+  notifications: Record<string, unknown>;
+}
+
+export type RequestName<C extends Contract> = keyof C['requests'] & string;
+export type ParamsOf<C extends Contract, M extends RequestName<C>> = C['requests'][M]['params'];
+export type ResultOf<C extends Contract, M extends RequestName<C>> = C['requests'][M]['result'];
+export type NotificationName<C extends Contract> = keyof C['notifications'] & string;
+
+// ---- the table (generic: storage today, subgraph query results later) -------------------------
+
+export interface TableColumn {
+  id: string;
+  title: string;
+  /** Width in CSS pixels; the table scrolls sideways when the columns are wider than the panel. */
+  width: number;
+  /** Shown on hover of the header. */
+  description?: string;
+  /**
+   * Where a value too long for the column is cut: at the end (default), or at the start for
+   * values whose tail matters most, such as zero-padded hex words.
+   */
+  truncate?: 'start' | 'end';
+}
+
+/** Rows are plain strings, one per column, in column order: the webview only ever shows text. */
+export interface TableData {
+  columns: TableColumn[];
+  rows: string[][];
+}
+
+export type ExportFormat = 'csv' | 'json';
+
+// ---- the storage panel ------------------------------------------------------------------------
+
+export type StorageMode = 'auto' | 'native' | 'emulate';
+
+/** The form as typed: the host parses and checks it (the webview holds no validation logic). */
+export interface StorageForm {
+  nodeId: string;
+  address: string;
+  /** `latest`, a block number, or a block hash. */
+  block: string;
+  txIndex: string;
+  start: string;
+  max: string;
+  mode: StorageMode;
+}
+
+/** A node the form offers: its name and redacted URL only, never a credential. */
+export interface NodeChoice {
+  id: string;
+  name: string;
+  url: string;
+}
+
+export interface StoragePage {
+  table: TableData;
+  /** The mode that produced the page (`auto` resolves to one of these). */
+  mode: 'native' | 'emulate';
+  address: string;
+  nodeName: string;
+  block: { number: string; hash: string };
+  /** 1-based: the depth in the stack of visited pages. */
+  pageNumber: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  /** Caveats of the mode, in plain words, for the banner. */
+  notes: string[];
+  /** What went wrong on the way without failing the page (e.g. skipped slot reads). */
+  warnings: string[];
+  /** The contract whose storage layout labelled the rows, when one matched. */
+  layout?: string;
+}
+
+export interface StorageStatus {
+  busy: boolean;
+  /** What the running read has done so far, e.g. "120 reads, 8 entries". */
+  progress?: string;
+  error?: string;
+}
+
+/** The form as the host last set it; the version tells the page whether its own draft is newer. */
+export interface VersionedForm {
+  form: StorageForm;
+  version: number;
+}
+
+export interface StorageSnapshot extends VersionedForm {
+  nodes: NodeChoice[];
+  page?: StoragePage;
+  status: StorageStatus;
+}
+
+export interface StorageContract extends Contract {
+  requests: {
+    ready: { params: undefined; result: StorageSnapshot };
+    /** Reads the first page of the form's query; progress and the page arrive as notifications. */
+    load: { params: StorageForm; result: undefined };
+    next: { params: undefined; result: undefined };
+    previous: { params: undefined; result: undefined };
+    cancel: { params: undefined; result: undefined };
+    copy: { params: { text: string }; result: undefined };
+    /** Saves the shown page; resolves with the path written, or nothing when the user cancelled. */
+    export: { params: { format: ExportFormat }; result: { path?: string } };
+  };
+  notifications: {
+    nodes: NodeChoice[];
+    form: VersionedForm;
+    page: StoragePage | null;
+    status: StorageStatus;
+  };
+}

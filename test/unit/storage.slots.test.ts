@@ -1,0 +1,145 @@
+/**
+ * Slot arithmetic and word decoding: mapping slots checked against keccak256 of the
+ * concatenation built by hand here, published vectors for keccak256(slot), the well-known
+ * EIP-1967 constants, and decodeWord on each kind of word the storage table shows.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { keccak256 } from 'ethers';
+import {
+  arrayElementSlot,
+  decodeWord,
+  dynamicDataSlot,
+  EIP1967_ADMIN_SLOT,
+  EIP1967_BEACON_SLOT,
+  EIP1967_IMPLEMENTATION_SLOT,
+  eip1967Slot,
+  mappingSlot,
+  nestedMappingSlot,
+  sliceWord,
+  toSlot,
+} from '../../src/core/storage/slots';
+
+const pad = (hexDigits: string) => hexDigits.padStart(64, '0');
+const ALICE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+describe('mapping slots', () => {
+  test('address key: keccak256(left-padded key ‖ slot), computed here by hand', () => {
+    const byHand = keccak256(`0x${pad(ALICE.slice(2).toLowerCase())}${pad('3')}`);
+    assert.equal(mappingSlot(3, ALICE, 'address'), byHand);
+    assert.equal(mappingSlot('0x3', ALICE.toLowerCase(), 'address'), byHand, 'any spelling of slot and address');
+  });
+
+  test('keccak256 of 64 zero bytes is the slot of m[0] for a mapping at slot 0 (published vector)', () => {
+    assert.equal(mappingSlot(0, 0, 'uint256'), '0xad3228b676f7d3cd4284a5443f17f1962b36e491b30a40b2405849e597ba5fb5');
+  });
+
+  test('value-type keys are ABI-encoded: ints sign-extended, bytesN right-padded, bool as 0/1', () => {
+    assert.equal(mappingSlot(1, -1, 'int256'), keccak256(`0x${'f'.repeat(64)}${pad('1')}`));
+    assert.equal(mappingSlot(1, -2, 'int8'), keccak256(`0x${'f'.repeat(63)}e${pad('1')}`));
+    assert.equal(mappingSlot(1, 255n, 'uint8'), keccak256(`0x${pad('ff')}${pad('1')}`));
+    assert.equal(mappingSlot(2, '0x12345678', 'bytes4'), keccak256(`0x12345678${'0'.repeat(56)}${pad('2')}`));
+    const b32 = `0x${'ab'.repeat(32)}`;
+    assert.equal(mappingSlot(2, b32, 'bytes32'), keccak256(`${b32}${pad('2')}`));
+    assert.equal(mappingSlot(4, true, 'bool'), keccak256(`0x${pad('1')}${pad('4')}`));
+    assert.equal(mappingSlot(4, false, 'bool'), keccak256(`0x${pad('0')}${pad('4')}`));
+  });
+
+  test('string and bytes keys are hashed raw, not padded', () => {
+    // "abc" = 0x616263
+    assert.equal(mappingSlot(5, 'abc', 'string'), keccak256(`0x616263${pad('5')}`));
+    assert.equal(mappingSlot(5, '0x616263', 'bytes'), keccak256(`0x616263${pad('5')}`));
+    assert.equal(mappingSlot(5, '', 'string'), keccak256(`0x${pad('5')}`));
+  });
+
+  test('nested mappings apply the keys in order', () => {
+    const inner = mappingSlot(7, ALICE, 'address');
+    const expected = keccak256(`0x${pad('2a')}${inner.slice(2)}`);
+    assert.equal(nestedMappingSlot(7, [{ key: ALICE, type: 'address' }, { key: 42, type: 'uint256' }]), expected);
+    assert.equal(nestedMappingSlot(7, []), `0x${pad('7')}`);
+  });
+
+  test('bad keys and key types are refused', () => {
+    assert.throws(() => mappingSlot(0, 1, 'uint7' as 'uint8'), /Unsupported mapping key type 'uint7'/);
+    assert.throws(() => mappingSlot(0, '0x1234', 'address'), /invalid address/);
+    assert.throws(() => mappingSlot(-1, 1, 'uint256'), /between 0 and 2\^256/);
+    assert.throws(() => toSlot('12ab'), /Not a slot/);
+  });
+});
+
+describe('dynamic arrays', () => {
+  test('data starts at keccak256(slot): published vectors for slots 0 and 5', () => {
+    assert.equal(dynamicDataSlot(0), '0x290decd9548b62a8d60345a988386fc84ba6bc95484008f6362f93160ef3e563');
+    assert.equal(dynamicDataSlot(5), '0x036b6384b5eca791c62761152d0c79bb0604c104a5fb6f4eb0703f3154bb3db0');
+  });
+
+  test('element i at keccak256(slot) + i × slots per element, wrapping at 2^256', () => {
+    const base = BigInt(dynamicDataSlot(5));
+    assert.equal(arrayElementSlot(5, 0), dynamicDataSlot(5));
+    assert.equal(BigInt(arrayElementSlot(5, 3)), base + 3n);
+    assert.equal(BigInt(arrayElementSlot(5, 3, 2)), base + 6n);
+    const huge = (1n << 256n) - base; // index that wraps exactly to 0
+    assert.equal(arrayElementSlot(5, huge), `0x${pad('0')}`);
+    assert.throws(() => arrayElementSlot(5, 1, 0), /elementSlots must be a positive integer/);
+  });
+});
+
+describe('EIP-1967 slots', () => {
+  test('computed as keccak256(label) − 1, equal to the well-known values', () => {
+    assert.equal(EIP1967_IMPLEMENTATION_SLOT, '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc');
+    assert.equal(EIP1967_ADMIN_SLOT, '0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103');
+    assert.equal(EIP1967_BEACON_SLOT, '0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50');
+    assert.equal(eip1967Slot('eip1967.proxy.implementation'), EIP1967_IMPLEMENTATION_SLOT);
+  });
+});
+
+describe('decodeWord', () => {
+  test('a number: hex, decimal, and (upper 12 bytes zero) an address reading', () => {
+    const d = decodeWord(`0x${pad('2a')}`);
+    assert.equal(d.hex, `0x${pad('2a')}`);
+    assert.equal(d.decimal, '42');
+    assert.equal(d.address, '0x000000000000000000000000000000000000002A');
+    assert.equal(d.text, undefined, '0x2a is "*" but behind zeros: not text');
+  });
+
+  test('an address is checksummed', () => {
+    const d = decodeWord(`0x${pad(ALICE.slice(2).toLowerCase())}`);
+    assert.equal(d.address, ALICE);
+    assert.equal(d.decimal, BigInt(ALICE).toString());
+  });
+
+  test('zero: decimal 0, no address, no text; short answers are padded ("0x" is zero)', () => {
+    for (const z of ['0x', '0x0', `0x${pad('0')}`]) assert.deepEqual(decodeWord(z), { hex: `0x${pad('0')}`, decimal: '0' });
+  });
+
+  test('Solidity short string: data left-aligned, last byte 2 × length', () => {
+    // "hello" = 68656c6c6f, length 5 → last byte 0x0a
+    const d = decodeWord(`0x68656c6c6f${'0'.repeat(52)}0a`);
+    assert.equal(d.text, 'hello');
+    assert.equal(d.address, undefined, 'upper bytes are not zero');
+  });
+
+  test('plain ASCII bytes32 (right-padded with zeros)', () => {
+    assert.equal(decodeWord(`0x${Buffer.from('Chaindeck').toString('hex').padEnd(64, '0')}`).text, 'Chaindeck');
+    assert.equal(decodeWord(`0x${Buffer.from('x'.repeat(32)).toString('hex')}`).text, 'x'.repeat(32));
+  });
+
+  test('binary data has no text', () => {
+    assert.equal(decodeWord(`0x${'ff'.repeat(32)}`).text, undefined);
+    assert.equal(decodeWord(`0x${'ff'.repeat(32)}`).decimal, ((1n << 256n) - 1n).toString());
+    assert.equal(decodeWord(`0x${'ff'.repeat(32)}`).address, undefined);
+  });
+
+  test('not a word: refused', () => {
+    assert.throws(() => decodeWord('42'), /Not a storage word/);
+    assert.throws(() => decodeWord(`0x${'0'.repeat(66)}`), /Not a storage word/);
+  });
+
+  test('sliceWord picks a packed field by offset from the right', () => {
+    // owner (20 bytes, offset 0) and paused (1 byte, offset 20) share one slot
+    const slot = `0x${'0'.repeat(22)}01${ALICE.slice(2).toLowerCase()}`;
+    assert.equal(sliceWord(slot, 0, 20), ALICE.toLowerCase());
+    assert.equal(sliceWord(slot, 20, 1), '0x01');
+    assert.throws(() => sliceWord(slot, 30, 4), /within 32 bytes/);
+  });
+});
