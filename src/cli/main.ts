@@ -1,4 +1,5 @@
 import { redactText } from '../core/redact';
+import { platformCommand } from './platform';
 import { rpcCommand } from './rpc';
 import { storageCommand } from './storage';
 
@@ -18,6 +19,7 @@ export interface CliIO {
 
 const commands: CliCommand[] = [
   rpcCommand,
+  platformCommand,
   storageCommand,
 ];
 

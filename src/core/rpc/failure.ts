@@ -47,6 +47,8 @@ export interface FailureContext {
   auth: AuthForm;
   secrets: readonly string[];
   timeoutMs: number;
+  /** Who answers at the URL, as messages name it: 'the node' unless given (e.g. 'the platform API'). */
+  peer?: string;
 }
 
 /** Builds a failure whose message is scrubbed of the context's secrets and of keys in URLs. */
@@ -166,13 +168,14 @@ function tlsDetail(err: Error): string {
 /** A request that failed below HTTP: no connection, TLS, a reset. */
 export function networkFailure(err: unknown, ctx: FailureContext): RpcFailure {
   const url = shownUrl(ctx);
+  const peer = ctx.peer ?? 'the node';
   const code = errorCode(err) ?? 'unknown';
   const message = err instanceof Error ? err.message : String(err);
   const details = { errno: code };
   if (TLS_CODE.test(code) || /certificate|ssl|tls/i.test(message)) {
     return failure(
       'tls',
-      `TLS failure talking to ${url}: ${tlsDetail(err instanceof Error ? err : new Error(message))} (${code}). The certificate is not trusted or the TLS handshake failed; check that the URL's scheme (https or http) is right and that the node's certificate is valid.`,
+      `TLS failure talking to ${url}: ${tlsDetail(err instanceof Error ? err : new Error(message))} (${code}). The certificate is not trusted or the TLS handshake failed; check that the URL's scheme (https or http) is right and that ${peer}'s certificate is valid.`,
       ctx,
       details,
     );
@@ -184,15 +187,15 @@ export function networkFailure(err: unknown, ctx: FailureContext): RpcFailure {
     // keep the whole (redacted) URL
   }
   const reasons: Record<string, string> = {
-    ECONNREFUSED: `connection refused (ECONNREFUSED). Is the node running, and are the host and port right?`,
+    ECONNREFUSED: `connection refused (ECONNREFUSED). Is ${peer} running, and are the host and port right?`,
     ENOTFOUND: `the host name ${host} was not found (ENOTFOUND). Check the host name in the URL, and your network or DNS.`,
     EAI_AGAIN: `the host name ${host} could not be looked up (EAI_AGAIN). Check your network or DNS.`,
     EHOSTUNREACH: `there is no route to ${host} (EHOSTUNREACH). Check your network, VPN or firewall.`,
     ENETUNREACH: `the network is unreachable (ENETUNREACH). Check your network, VPN or firewall.`,
     ETIMEDOUT: `connecting to ${host} timed out (ETIMEDOUT). Check your network, VPN or firewall.`,
-    ECONNRESET: `the connection was reset before the node answered (ECONNRESET): the node, a proxy or a firewall closed it. Try again.`,
+    ECONNRESET: `the connection was reset before ${peer} answered (ECONNRESET): ${peer}, a proxy or a firewall closed it. Try again.`,
     EPIPE: `the connection was closed while the request was being sent (EPIPE). Try again.`,
   };
   const reason = reasons[code] ?? `${message} (${code}).`;
-  return failure('unreachable', `Cannot reach the node at ${url}: ${reason}`, ctx, details);
+  return failure('unreachable', `Cannot reach ${peer} at ${url}: ${reason}`, ctx, details);
 }

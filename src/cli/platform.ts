@@ -1,0 +1,257 @@
+/**
+ * `chaindeck platform`: lists (or gets by id) the organization, projects, networks, nodes and
+ * identities of the platform API, as an aligned table or as JSON. The API key only ever comes
+ * from the environment and is registered for redaction, so nothing printed holds it; node
+ * credentials are masked too unless --show-secrets is given.
+ */
+import { DEFAULT_API_URL, PlatformClient, type PlatformClientOptions } from '../core/platform/client';
+import { PlatformError } from '../core/platform/errors';
+import { maskValues, redactSecrets, secretsOf } from '../core/platform/secrets';
+import {
+  LIST_FILTERS,
+  PLATFORM_KINDS,
+  type FilterName,
+  type Identity,
+  type ListKind,
+  type ListQuery,
+  type Network,
+  type Organization,
+  type PlatformKind,
+  type PlatformNode,
+  type Project,
+} from '../core/platform/types';
+import { closeIdleConnections } from '../core/rpc/http';
+import { registerSecret } from '../core/redact';
+import type { CliCommand, CliIO } from './main';
+
+const KEY_ENV = 'CHAINDECK_API_KEY';
+
+const usage = `Usage: chaindeck platform <organization|projects|networks|nodes|identities> [ID] [options]
+
+Lists the objects of your organization on the platform API (every page), or shows one by ID.
+The API key is read from the environment variable ${KEY_ENV} (never from a flag).
+
+  --api-url URL         the API's base URL (default ${DEFAULT_API_URL})
+  --format table|json   aligned columns (default) or the objects as JSON
+  --show-secrets        show node credentials (access keys, passwords); the API key never
+  --timeout MS          give up each request after MS milliseconds (default 15000)
+  --order-by FIELD      name or created_at; a leading - for descending (e.g. -created_at)
+  --organization ID     filters: projects, networks, nodes, identities
+  --project ID          filters: networks, nodes
+  --network ID          filter: nodes
+  --protocol NAME       filters: networks, nodes (e.g. ethereum)
+  --status STATUS       filters: networks, nodes (e.g. running)
+
+Exit status: 0 on success, 1 on any failure (message on stderr), 2 on a usage error.
+
+Examples:
+  ${KEY_ENV}=… chaindeck platform nodes --status running
+  ${KEY_ENV}=… chaindeck platform networks --project PR-123-456 --format json
+  ${KEY_ENV}=… chaindeck platform nodes ND-123-456-789
+`;
+
+class UsageError extends Error {}
+
+type Format = 'table' | 'json';
+
+interface PlatformArgs {
+  kind: PlatformKind;
+  id?: string;
+  apiUrl: string;
+  format: Format;
+  showSecrets: boolean;
+  timeoutMs?: number;
+  query: ListQuery;
+}
+
+const FILTER_FLAGS: readonly FilterName[] = ['organization', 'project', 'network', 'protocol', 'status'];
+const VALUE_FLAGS = ['api-url', 'format', 'timeout', 'order-by', ...FILTER_FLAGS];
+
+function parseArgs(args: string[]): PlatformArgs {
+  const flags: Record<string, string> = {};
+  const positional: string[] = [];
+  let showSecrets = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+    if (name === 'show-secrets' && eq < 0) {
+      showSecrets = true;
+      continue;
+    }
+    if (name === 'api-key' || name === 'key') {
+      throw new UsageError(`--${name} is not accepted: a key on the command line shows in the process list and the shell history. Set the environment variable ${KEY_ENV}.`);
+    }
+    if (!VALUE_FLAGS.includes(name)) throw new UsageError(`unknown option --${name}`);
+    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    flags[name] = value;
+  }
+
+  const [kindText, id, ...extra] = positional;
+  if (!kindText) throw new UsageError(`name what to list: ${PLATFORM_KINDS.join(', ')}`);
+  const kind = PLATFORM_KINDS.find((k) => k === kindText);
+  if (!kind) throw new UsageError(`unknown object '${kindText}': choose ${PLATFORM_KINDS.join(', ')}`);
+  if (extra.length) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
+  if (id !== undefined && kind === 'organization') throw new UsageError('organization takes no ID: the API key belongs to one organization');
+
+  const format = (flags.format ?? 'table') as Format;
+  if (format !== 'table' && format !== 'json') throw new UsageError(`--format is table or json, not '${flags.format}'`);
+  let timeoutMs: number | undefined;
+  if (flags.timeout !== undefined) {
+    timeoutMs = Number(flags.timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout needs a positive number of milliseconds, not '${flags.timeout}'`);
+  }
+
+  const query: ListQuery = {};
+  for (const filter of FILTER_FLAGS) {
+    if (flags[filter] === undefined) continue;
+    if (kind === 'organization' || id !== undefined) throw new UsageError(`--${filter} filters a list; it does not apply to ${id !== undefined ? 'one object by ID' : 'the organization'}`);
+    const allowed = LIST_FILTERS[kind];
+    if (!allowed.includes(filter)) throw new UsageError(`${kind} cannot be filtered by --${filter}; ${kind} take ${allowed.map((f) => `--${f}`).join(', ') || 'no filter'}`);
+    query[filter] = flags[filter];
+  }
+  if (flags['order-by'] !== undefined) {
+    if (kind === 'organization' || id !== undefined) throw new UsageError('--order-by orders a list');
+    if (!/^-?[A-Za-z_]+$/.test(flags['order-by'])) throw new UsageError(`--order-by takes a field name such as name or -created_at, not '${flags['order-by']}'`);
+    query.order_by = flags['order-by'];
+  }
+  return { kind, id, apiUrl: flags['api-url'] ?? DEFAULT_API_URL, format, showSecrets, timeoutMs, query };
+}
+
+/** One column of a table: a title and how to get a cell from an object. */
+interface Column<T> {
+  title: string;
+  cell(item: T): unknown;
+}
+
+const cellText = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)).replace(/\s+/g, ' ');
+const count = (v: unknown[] | undefined) => (v ? String(v.length) : '');
+const date = (v: string | undefined) => (v ? v.replace(/T(\d\d:\d\d).*$/, ' $1') : '');
+
+/** Aligned columns: a header, then one line per object; trailing spaces trimmed. */
+export function renderTable<T>(columns: readonly Column<T>[], items: readonly T[]): string {
+  const rows = [columns.map((c) => c.title), ...items.map((item) => columns.map((c) => cellText(c.cell(item))))];
+  const widths = columns.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+const PROJECT_COLUMNS: Column<Project>[] = [
+  { title: 'ID', cell: (p) => p.id },
+  { title: 'NAME', cell: (p) => p.name },
+  { title: 'TYPE', cell: (p) => p.type },
+  { title: 'NETWORKS', cell: (p) => count(p.networks) },
+  { title: 'CREATED', cell: (p) => date(p.created_at) },
+  { title: 'DESCRIPTION', cell: (p) => p.description },
+];
+
+const NETWORK_COLUMNS: Column<Network>[] = [
+  { title: 'ID', cell: (n) => n.id },
+  { title: 'NAME', cell: (n) => n.name },
+  { title: 'PROTOCOL', cell: (n) => n.protocol },
+  { title: 'NETWORK', cell: (n) => n.configuration?.network },
+  { title: 'PROJECT', cell: (n) => n.project },
+  { title: 'STATUS', cell: (n) => n.status },
+  { title: 'NODES', cell: (n) => count(n.nodes) },
+];
+
+/** The endpoint column shows what it is given: redacted, unless the user asked for secrets. */
+const NODE_COLUMNS: Column<PlatformNode>[] = [
+  { title: 'ID', cell: (n) => n.id },
+  { title: 'NAME', cell: (n) => n.name },
+  { title: 'STATUS', cell: (n) => n.status },
+  { title: 'TYPE', cell: (n) => n.type },
+  { title: 'REGION', cell: (n) => n.region },
+  { title: 'NETWORK', cell: (n) => n.network },
+  { title: 'HTTPS ENDPOINT', cell: (n) => n.details?.https_endpoint },
+];
+
+const NODE_SECRET_COLUMNS: Column<PlatformNode>[] = [
+  { title: 'ACCESS KEY', cell: (n) => n.details?.auth_key },
+  { title: 'USERNAME', cell: (n) => n.details?.auth_username },
+  { title: 'PASSWORD', cell: (n) => n.details?.auth_password },
+];
+
+const IDENTITY_COLUMNS: Column<Identity>[] = [
+  { title: 'ID', cell: (i) => i.id },
+  { title: 'NAME', cell: (i) => i.name },
+  { title: 'TYPE', cell: (i) => i.type },
+  { title: 'STATUS', cell: (i) => i.status },
+  { title: 'CREATED', cell: (i) => date(i.created_at) },
+];
+
+const ORGANIZATION_COLUMNS: Column<Organization>[] = [
+  { title: 'ID', cell: (o) => o.id },
+  { title: 'NAME', cell: (o) => o.name },
+];
+
+function table(kind: PlatformKind, items: readonly unknown[], showSecrets: boolean): string {
+  switch (kind) {
+    case 'organization':
+      return renderTable(ORGANIZATION_COLUMNS, items as Organization[]);
+    case 'projects':
+      return renderTable(PROJECT_COLUMNS, items as Project[]);
+    case 'networks':
+      return renderTable(NETWORK_COLUMNS, items as Network[]);
+    case 'nodes':
+      return renderTable(showSecrets ? [...NODE_COLUMNS, ...NODE_SECRET_COLUMNS] : NODE_COLUMNS, items as PlatformNode[]);
+    case 'identities':
+      return renderTable(IDENTITY_COLUMNS, items as Identity[]);
+  }
+}
+
+async function run(argv: string[], io: CliIO): Promise<number> {
+  let args: PlatformArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`chaindeck platform: ${err.message}\n\n${usage}`);
+    return 2;
+  }
+  const apiKey = io.env[KEY_ENV]?.trim();
+  if (!apiKey) {
+    io.err(`chaindeck platform: no API key: set the environment variable ${KEY_ENV} to your platform API key (create one in the provider's console, under Settings → API keys).\n`);
+    return 1;
+  }
+  registerSecret(apiKey);
+
+  const options: PlatformClientOptions = { apiKey, apiUrl: args.apiUrl, timeoutMs: args.timeoutMs, keyHint: `set a new one in the environment variable ${KEY_ENV}` };
+  try {
+    const client = new PlatformClient(options);
+    const found: unknown =
+      args.kind === 'organization' ? await client.organization() : args.id !== undefined ? await client.get(args.kind, args.id) : await client.list(args.kind as ListKind, args.query);
+    const items = Array.isArray(found) ? found : [found];
+    if (!args.showSecrets) {
+      // Belt and braces: the printed text is masked of these too, wherever they might appear.
+      for (const secret of secretsOf(items)) registerSecret(secret);
+    }
+    // The API key is never shown; node credentials only when asked for.
+    const shown = args.showSecrets ? maskValues(items, [apiKey]) : redactSecrets(items, [apiKey]);
+    if (args.format === 'json') {
+      io.out(`${JSON.stringify(Array.isArray(found) ? shown : shown[0], null, 2)}\n`);
+    } else if (shown.length === 0) {
+      io.out(`No ${args.kind} found.\n`);
+    } else {
+      io.out(table(args.kind, shown, args.showSecrets));
+    }
+    return 0;
+  } catch (err) {
+    if (!(err instanceof PlatformError)) throw err;
+    io.err(`chaindeck platform: ${err.message}\n`);
+    return 1;
+  } finally {
+    closeIdleConnections();
+  }
+}
+
+export const platformCommand: CliCommand = {
+  name: 'platform',
+  summary: 'List the organization, projects, networks, nodes or identities of the platform API',
+  usage,
+  run,
+};
