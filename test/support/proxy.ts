@@ -155,7 +155,9 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
           res.writeHead(batchRefusal.status, { 'content-type': 'application/json' }).end(batchRefusal.body ?? '');
           return;
         }
-        if (!fault) return forward(body, res, callRule ? (reply) => applyCallRule(body, reply, callRule!) : undefined);
+        // The rule as it stands when the request arrives: a test may clear it before the reply.
+        const rule = callRule;
+        if (!fault) return forward(body, res, rule ? (reply) => applyCallRule(body, reply, rule) : undefined);
         if ('status' in fault) {
           res.writeHead(fault.status, { 'content-type': 'text/plain', ...fault.headers }).end(fault.body ?? '');
         } else if ('reset' in fault) {
