@@ -34,6 +34,9 @@ function workbenchTestEntries() {
     .map((f) => path.join('test', 'workbench', f));
 }
 
+// Loopback servers that extension-host tests start in-process, compiled beside them (out/test/support).
+const workbenchSupport = ['test/support/platformServer.ts', 'test/support/proxy.ts'];
+
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
@@ -45,7 +48,7 @@ if (webviews.length) {
 if (tests) {
   // Extension-host tests stay unbundled per file so mocha can load them one by one; `vscode`
   // and mocha are resolved at run time inside the real extension host.
-  builds.push({ ...common, minify: false, sourcemap: 'inline', bundle: false, entryPoints: workbenchTestEntries(), outdir: 'out/test/workbench', outbase: 'test/workbench', platform: 'node', format: 'cjs' });
+  builds.push({ ...common, minify: false, sourcemap: 'inline', bundle: false, entryPoints: [...workbenchTestEntries(), ...workbenchSupport], outdir: 'out/test', outbase: 'test', platform: 'node', format: 'cjs' });
 }
 
 async function main() {

@@ -2,12 +2,15 @@ import * as vscode from 'vscode';
 import { Log } from './editor/log';
 import { registerNodes } from './editor/nodes';
 import type { NodesFeature } from './editor/nodes/feature';
+import { registerPlatform } from './editor/platform';
+import type { PlatformFeature } from './editor/platform/feature';
 import { Secrets } from './editor/secrets';
 import { registerStorage } from './editor/storage';
 
 /** What extension-host tests get from `activate`; other callers get nothing. */
 export interface TestApi {
   nodes: NodesFeature;
+  platform: PlatformFeature;
   logUri: vscode.Uri;
 }
 
@@ -24,9 +27,10 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const ctx = { extension: context, log, secrets: new Secrets(context.secrets) };
   const nodes = registerNodes(ctx);
   registerStorage(ctx, nodes);
+  const platform = registerPlatform(ctx, nodes);
   log.info(`Chaindeck ${context.extension.packageJSON.version} activated`);
   // Extension-host tests reach the node store through the extension's exports, and only they.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, logUri: context.logUri } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, platform, logUri: context.logUri } : undefined;
 }
 
 export function deactivate(): void {}

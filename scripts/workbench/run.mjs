@@ -5,7 +5,7 @@
 //       the packaged .vsix installed.
 // Usage: node scripts/workbench/run.mjs   (expects dist/ to be built; prints a last line
 // `workbench: N passed, M failed` and exits non-zero on any failure).
-// Env: CHAINDECK_WORKBENCH_TIMEOUT_MS (per phase, default 180000), CHROMIUM_PATH.
+// Env: CHAINDECK_WORKBENCH_TIMEOUT_MS (per phase, default 900000: the UI phase clicks through every feature), CHROMIUM_PATH.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -15,7 +15,7 @@ import { require as tsRequire } from 'tsx/cjs/api';
 import { ensureWorkbench } from './install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TIMEOUT_MS = Number(process.env.CHAINDECK_WORKBENCH_TIMEOUT_MS || 180_000);
+const TIMEOUT_MS = Number(process.env.CHAINDECK_WORKBENCH_TIMEOUT_MS || 900_000);
 const totals = { passed: 0, failed: 0 };
 const times = {};
 

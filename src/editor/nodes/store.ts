@@ -56,11 +56,14 @@ export class NodeStore implements vscode.Disposable {
     return undefined;
   }
 
-  /** Adds a node. A credential left in its URL is moved into its secret, never into settings. */
-  async add(node: NewNode, secret: NodeSecret = {}): Promise<NodeConfig> {
+  /**
+   * Adds a node. A credential left in its URL is moved into its secret, never into settings.
+   * `id` asks for that id (made unique); by default it is derived from the name.
+   */
+  async add(node: NewNode, secret: NodeSecret = {}, id?: string): Promise<NodeConfig> {
     const nodes = this.all();
     const clean = separateCredentials(node, secret);
-    const added: NodeConfig = { ...node, ...clean.node, name: node.name.trim(), id: uniqueId(idFromName(node.name), nodes) };
+    const added: NodeConfig = { ...node, ...clean.node, name: node.name.trim(), id: uniqueId(id ?? idFromName(node.name), nodes) };
     // The secret first: a node in settings whose secret is missing would fail confusingly.
     await this.secrets.set(secretKey(added.id), clean.secret);
     await config.setNodes([...nodes, added]);
@@ -85,6 +88,17 @@ export class NodeStore implements vscode.Disposable {
       await config.setDefaultNode(updated.name);
     }
     return updated;
+  }
+
+  /**
+   * The node with `node.id` updated (settings and credentials replaced), or added under that id
+   * when there is none: a node imported twice stays one node.
+   */
+  async upsert(node: NodeConfig, secret: NodeSecret): Promise<{ node: NodeConfig; added: boolean }> {
+    const { id, ...fields } = node;
+    // Optional fields the new config lacks are cleared, not kept from the old one.
+    if (this.byId(id)) return { node: await this.update(id, { network: undefined, wsUrl: undefined, ...fields }, secret), added: false };
+    return { node: await this.add(fields, secret, id), added: true };
   }
 
   async remove(id: string): Promise<void> {

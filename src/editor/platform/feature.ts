@@ -1,0 +1,13 @@
+import type { Log } from '../log';
+import type { NodesFeature } from '../nodes/feature';
+import type { PlatformSession } from './session';
+import type { PlatformTree } from './tree';
+
+/** The pieces of the Platform feature that its commands work with (and extension-host tests reach). */
+export interface PlatformFeature {
+  session: PlatformSession;
+  tree: PlatformTree;
+  /** Imports land in the Nodes feature's store. */
+  nodes: NodesFeature;
+  log: Log;
+}

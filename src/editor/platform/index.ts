@@ -1,0 +1,29 @@
+/** The Platform feature: the API key, the Platform view, and importing its nodes into the Nodes view. */
+import * as vscode from 'vscode';
+import type { Log } from '../log';
+import type { NodesFeature } from '../nodes/feature';
+import type { Secrets } from '../secrets';
+import { registerPlatformCommands } from './commands';
+import type { PlatformFeature } from './feature';
+import { PlatformSession } from './session';
+import { PLATFORM_VIEW, PlatformTree } from './tree';
+
+export interface PlatformContext {
+  extension: vscode.ExtensionContext;
+  log: Log;
+  secrets: Secrets;
+}
+
+/** Registers everything of the feature; returns its pieces (extension-host tests use them). */
+export function registerPlatform({ extension, log, secrets }: PlatformContext, nodes: NodesFeature): PlatformFeature {
+  const session = new PlatformSession(secrets, extension.secrets);
+  const tree = new PlatformTree(session);
+  const f: PlatformFeature = { session, tree, nodes, log };
+  extension.subscriptions.push(
+    session,
+    tree,
+    vscode.window.createTreeView(PLATFORM_VIEW, { treeDataProvider: tree, showCollapseAll: true }),
+    ...registerPlatformCommands(f),
+  );
+  return f;
+}

@@ -1,0 +1,266 @@
+/**
+ * The Platform view: the organization → its projects → each project's networks → each network's
+ * nodes, and the identities beside them. Each level is read when it is first expanded (with the
+ * API's project= and network= filters) and kept until refreshed. A failed read becomes an item
+ * with core's actionable message, never an exception; with no API key the tree is empty, so the
+ * welcome view offers to set one.
+ */
+import * as vscode from 'vscode';
+import { PlatformError, redactSecrets, type Identity, type Network, type Organization, type PlatformClient, type PlatformNode, type Project } from '../../core/platform';
+import { redactText } from '../../core/redact';
+import { identityHover, joined, networkHover, nodeDescription, nodeHover, organizationHover, projectHover, statusIcon } from './labels';
+import type { PlatformSession } from './session';
+
+export const PLATFORM_VIEW = 'chaindeck.platform';
+export const SET_KEY_COMMAND = 'chaindeck.platform.setApiKey';
+
+export interface OrganizationElement {
+  kind: 'organization';
+  organization: Organization;
+}
+export interface ProjectElement {
+  kind: 'project';
+  project: Project;
+}
+export interface NetworkElement {
+  kind: 'network';
+  network: Network;
+}
+export interface NodeElement {
+  kind: 'node';
+  node: PlatformNode;
+  /** The network it was listed under: it decides the protocol of the imported node. */
+  network?: Network;
+}
+interface IdentitiesElement {
+  kind: 'identities';
+}
+interface IdentityElement {
+  kind: 'identity';
+  identity: Identity;
+}
+/** A note in place of children: "no nodes", or a failure with what to do about it. */
+export interface MessageElement {
+  kind: 'message';
+  id: string;
+  text: string;
+  error?: PlatformError | Error;
+}
+
+export type PlatformElement = OrganizationElement | ProjectElement | NetworkElement | NodeElement | IdentitiesElement | IdentityElement | MessageElement;
+
+type Loader = (client: PlatformClient, signal: AbortSignal) => Promise<PlatformElement[]>;
+
+/** A stable key per element: tree item ids and the children cache use it. */
+function keyOf(element: PlatformElement | undefined): string {
+  switch (element?.kind) {
+    case undefined:
+      return 'root';
+    case 'organization':
+      return `organization:${element.organization.id}`;
+    case 'project':
+      return `project:${element.project.id}`;
+    case 'network':
+      return `network:${element.network.id}`;
+    case 'node':
+      return `node:${element.node.id}`;
+    case 'identities':
+      return 'identities';
+    case 'identity':
+      return `identity:${element.identity.id}`;
+    case 'message':
+      return element.id;
+  }
+}
+
+export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<PlatformElement | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly children = new Map<string, Promise<PlatformElement[]>>();
+  private cancel = new AbortController();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly session: PlatformSession) {
+    this.subscription = session.onDidChange(() => this.refresh());
+  }
+
+  /** Forgets everything read, cancels reads under way, and redraws. */
+  refresh(): void {
+    this.cancel.abort();
+    this.cancel = new AbortController();
+    this.children.clear();
+    this.changed.fire(undefined);
+  }
+
+  getChildren(element?: PlatformElement): Promise<PlatformElement[]> {
+    const key = keyOf(element);
+    let entry = this.children.get(key);
+    if (!entry) {
+      entry = this.load(element, key);
+      this.children.set(key, entry);
+    }
+    return entry;
+  }
+
+  private async load(element: PlatformElement | undefined, key: string): Promise<PlatformElement[]> {
+    const loader = this.loaderFor(element);
+    if (!loader) return [];
+    const signal = this.cancel.signal;
+    try {
+      const client = await this.session.client();
+      if (!client) return [];
+      // Shown on the view itself: the user sees which tree is busy, nothing pops up.
+      return await vscode.window.withProgress({ location: { viewId: PLATFORM_VIEW } }, () => loader(client, signal));
+    } catch (error) {
+      return [messageOf(key, error)];
+    }
+  }
+
+  private loaderFor(element: PlatformElement | undefined): Loader | undefined {
+    switch (element?.kind) {
+      case undefined:
+        return async (client, signal) => [{ kind: 'organization', organization: await client.organization({ signal }) }, { kind: 'identities' }];
+      case 'organization':
+        return (client, signal) =>
+          listed(keyOf(element), 'No projects in this organization.', client.listProjects({}, { signal }), (project) => ({ kind: 'project', project }));
+      case 'project':
+        return (client, signal) =>
+          listed(keyOf(element), 'No networks in this project.', client.listNetworks({ project: element.project.id }, { signal }), (network) => ({ kind: 'network', network }));
+      case 'network':
+        return (client, signal) =>
+          listed(keyOf(element), 'No nodes in this network.', client.listNodes({ network: element.network.id }, { signal }), (node) => ({ kind: 'node', node, network: element.network }));
+      case 'identities':
+        return (client, signal) => listed(keyOf(element), 'No identities.', client.listIdentities({}, { signal }), (identity) => ({ kind: 'identity', identity }));
+      default:
+        return undefined;
+    }
+  }
+
+  getTreeItem(element: PlatformElement): vscode.TreeItem {
+    const item = this.itemOf(element);
+    item.id = keyOf(element);
+    return item;
+  }
+
+  private itemOf(element: PlatformElement): vscode.TreeItem {
+    const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
+    switch (element.kind) {
+      case 'organization': {
+        const org = redactSecrets(element.organization);
+        const item = new vscode.TreeItem(org.name ?? org.id, Expanded);
+        item.description = org.name ? org.id : undefined;
+        item.tooltip = organizationHover(element.organization);
+        item.iconPath = new vscode.ThemeIcon('organization');
+        item.contextValue = 'platform.organization';
+        return item;
+      }
+      case 'project': {
+        const project = redactSecrets(element.project);
+        const item = new vscode.TreeItem(project.name ?? project.id, Collapsed);
+        item.description = project.id;
+        item.tooltip = projectHover(element.project);
+        item.iconPath = new vscode.ThemeIcon('project');
+        item.contextValue = 'platform.project';
+        return item;
+      }
+      case 'network': {
+        const network = redactSecrets(element.network);
+        const item = new vscode.TreeItem(network.name ?? network.id, Collapsed);
+        item.description = joined(network.protocol, network.configuration?.network, network.status && network.status !== 'running' ? network.status : undefined);
+        item.tooltip = networkHover(element.network);
+        item.iconPath = new vscode.ThemeIcon('globe');
+        item.contextValue = 'platform.network';
+        return item;
+      }
+      case 'node': {
+        const node = redactSecrets(element.node);
+        const item = new vscode.TreeItem(node.name ?? node.id, None);
+        item.description = nodeDescription(node);
+        item.tooltip = nodeHover(element.node);
+        item.iconPath = statusIcon(node.status);
+        item.contextValue = 'platform.node';
+        return item;
+      }
+      case 'identities': {
+        const item = new vscode.TreeItem('Identities', Collapsed);
+        item.iconPath = new vscode.ThemeIcon('person');
+        item.contextValue = 'platform.identities';
+        return item;
+      }
+      case 'identity': {
+        const identity = redactSecrets(element.identity);
+        const item = new vscode.TreeItem(identity.name ?? identity.id, None);
+        item.description = joined(identity.type, identity.status);
+        item.tooltip = identityHover(element.identity);
+        item.iconPath = new vscode.ThemeIcon('account');
+        item.contextValue = 'platform.identity';
+        return item;
+      }
+      case 'message':
+        return messageItem(element);
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.cancel.abort();
+    this.changed.dispose();
+  }
+}
+
+/**
+ * The children of one list. A list that failed after some pages shows those (core hands them
+ * over as `partial`) followed by the failure, so what was read is not hidden by one bad page.
+ */
+async function listed<T>(parentKey: string, empty: string, list: Promise<T[]>, toElement: (item: T) => PlatformElement): Promise<PlatformElement[]> {
+  try {
+    const items = await list;
+    return items.length ? items.map(toElement) : [{ kind: 'message', id: `${parentKey}:empty`, text: empty }];
+  } catch (error) {
+    const partial = error instanceof PlatformError && error.partial ? (error.partial as T[]).map(toElement) : [];
+    return [...partial, messageOf(parentKey, error)];
+  }
+}
+
+function messageOf(parentKey: string, error: unknown): MessageElement {
+  const err = error instanceof Error ? error : new Error(String(error));
+  // Core's messages are redacted already; anything else is redacted here.
+  return { kind: 'message', id: `${parentKey}:error`, text: redactText(err.message), error: err };
+}
+
+/** What clicking a failure does: set the key (401), open the API URL setting, or try again. */
+function remedyOf(error: Error): vscode.Command {
+  const kind = error instanceof PlatformError ? error.kind : undefined;
+  if (kind === 'auth') return { title: 'Set Platform API Key…', command: SET_KEY_COMMAND };
+  if (kind === 'unreachable' || kind === 'tls' || kind === 'not-json' || kind === 'invalid-request' || (kind === 'not-found' && !/No such/.test(error.message))) {
+    return { title: 'Open the API URL Setting', command: 'workbench.action.openSettings', arguments: ['chaindeck.platform.apiUrl'] };
+  }
+  return { title: 'Refresh', command: 'chaindeck.platform.refresh' };
+}
+
+/** Short words for the label; the whole message is the description and the hover. */
+const HEADLINES: Partial<Record<PlatformError['kind'], string>> = {
+  auth: 'API key not accepted: set a new one',
+  forbidden: 'Not allowed for this API key',
+  'rate-limited': 'Rate limited: try again later',
+  unreachable: 'Platform API unreachable',
+  timeout: 'Platform API timed out',
+  tls: 'TLS failure',
+  server: 'Platform API server error',
+};
+
+function messageItem(element: MessageElement): vscode.TreeItem {
+  if (!element.error) {
+    const item = new vscode.TreeItem(element.text);
+    item.iconPath = new vscode.ThemeIcon('info');
+    return item;
+  }
+  const headline = element.error instanceof PlatformError ? HEADLINES[element.error.kind] : undefined;
+  const item = new vscode.TreeItem(headline ?? element.text);
+  if (headline) item.description = element.text;
+  item.tooltip = element.text;
+  item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsIcon.errorForeground'));
+  item.command = remedyOf(element.error);
+  item.contextValue = 'platform.error';
+  return item;
+}
