@@ -1,6 +1,7 @@
 import { redactText } from '../core/redact';
 import { platformCommand } from './platform';
 import { rpcCommand } from './rpc';
+import { validateCommand } from './validate';
 import { storageCommand } from './storage';
 
 /** One subcommand of the `chaindeck` command line. */
@@ -21,6 +22,7 @@ const commands: CliCommand[] = [
   rpcCommand,
   platformCommand,
   storageCommand,
+  validateCommand,
 ];
 
 export function helpText(): string {

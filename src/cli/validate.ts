@@ -1,0 +1,116 @@
+/**
+ * `chaindeck validate`: checks subgraph.yaml with its schema, ABIs and mapping files, printing
+ * one line per finding in the `FILE:LINE:COL: severity: MESSAGE` form problem matchers read.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { nodeFileSource, validateSubgraph, type Finding } from '../core/subgraph';
+import type { CliCommand, CliIO } from './main';
+
+const usage = `Usage: chaindeck validate [PATH] [--format text|json]
+
+Checks a subgraph: subgraph.yaml (its keys, types, versions, network, addresses) and the files
+it names (schema.graphql, ABIs, mapping), as graph-cli and graph-node would, and more.
+
+  PATH            the manifest, or a folder holding subgraph.yaml (default ./subgraph.yaml)
+  --format text   one line per finding: FILE:LINE:COL: error|warning|info: MESSAGE (default)
+  --format json   a JSON array of {file, line, column, endLine, endColumn, severity, code, message}
+
+Lines and columns count from 1. FILE is the manifest as given, other files relative to the
+current folder. Findings are sorted by file and position. Info findings are printed too but,
+like warnings, do not fail the run.
+
+Exit status: 0 without errors, 1 when there is at least one error, 2 on a usage error (for
+example a manifest that does not exist).
+`;
+
+class UsageError extends Error {}
+
+function parseArgs(args: string[]): { manifest: string; format: 'text' | 'json' } {
+  let format: 'text' | 'json' = 'text';
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--format' || arg.startsWith('--format=')) {
+      const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
+      if (value !== 'text' && value !== 'json') throw new UsageError(`--format takes text or json, not ${value === undefined ? 'nothing' : `'${value}'`}`);
+      format = value;
+    } else if (arg.startsWith('-') && arg !== '-') {
+      throw new UsageError(`unknown option ${arg}`);
+    } else {
+      positional.push(arg);
+    }
+  }
+  if (positional.length > 1) throw new UsageError(`give one manifest, not ${positional.length}: ${positional.join(' ')}`);
+  return { manifest: positional[0] ?? 'subgraph.yaml', format };
+}
+
+/** The manifest file a PATH names (a folder means its subgraph.yaml). */
+function manifestPath(given: string): string {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(given);
+  } catch {
+    throw new UsageError(`${given}: no such file${given === 'subgraph.yaml' ? ' (run in the subgraph folder, or give the manifest path)' : ''}`);
+  }
+  if (!stat.isDirectory()) return given;
+  const inside = path.join(given, 'subgraph.yaml');
+  if (!fs.existsSync(inside)) throw new UsageError(`${given} is a folder without a subgraph.yaml`);
+  return inside;
+}
+
+interface Line {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: Finding['severity'];
+  code: string;
+  message: string;
+}
+
+async function run(argv: string[], io: CliIO): Promise<number> {
+  let manifest: string;
+  let format: 'text' | 'json';
+  try {
+    ({ manifest, format } = parseArgs(argv));
+    manifest = manifestPath(manifest);
+    fs.accessSync(manifest, fs.constants.R_OK);
+  } catch (err) {
+    if (err instanceof UsageError || (err instanceof Error && 'code' in err)) {
+      io.err(`chaindeck validate: ${err.message}\n\n${usage}`);
+      return 2;
+    }
+    throw err;
+  }
+  const { findings } = validateSubgraph(manifest, nodeFileSource());
+  const display = (file: string) => (file === manifest ? manifest : path.relative(process.cwd(), path.resolve(file)) || file);
+  const lines: Line[] = findings
+    .map((f) => ({
+      file: display(f.file),
+      line: f.range.start.line + 1,
+      column: f.range.start.character + 1,
+      endLine: f.range.end.line + 1,
+      endColumn: f.range.end.character + 1,
+      severity: f.severity,
+      code: f.code,
+      message: f.message,
+    }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column);
+  if (format === 'json') io.out(`${JSON.stringify(lines, null, 2)}\n`);
+  else for (const l of lines) io.out(`${l.file}:${l.line}:${l.column}: ${l.severity}: ${l.message}\n`);
+  const count = (s: Finding['severity']) => lines.filter((l) => l.severity === s).length;
+  const errors = count('error');
+  if (format === 'text') {
+    io.err(`${manifest}: ${errors} error${errors === 1 ? '' : 's'}, ${count('warning')} warning${count('warning') === 1 ? '' : 's'}\n`);
+  }
+  return errors ? 1 : 0;
+}
+
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  summary: 'Check subgraph.yaml, its schema, ABIs and mappings',
+  usage,
+  run,
+};

@@ -1,0 +1,139 @@
+/**
+ * Contract ABIs as the graph CLI reads them: events as signatures with `indexed` markers (the
+ * form manifests use), the functions call handlers may name, and topic hashes (ethers' keccak).
+ */
+import { id } from 'ethers';
+import { closest } from './text';
+import type { EventParam } from './types';
+
+export interface AbiEvent {
+  name: string;
+  /** `Approval(indexed address,indexed address,uint256)`: what `eventHandlers[].event` must say. */
+  signature: string;
+  params: EventParam[];
+}
+
+export interface Abi {
+  events: AbiEvent[];
+  /** Signatures of the functions a call handler may name (state-changing ones): `approve(address,uint256)`. */
+  callFunctions: string[];
+}
+
+export type AbiResult = { abi: Abi } | { error: string };
+
+interface AbiInput {
+  name?: unknown;
+  type?: unknown;
+  indexed?: unknown;
+  components?: unknown;
+}
+
+/**
+ * Parses ABI JSON: a bare array, or `{abi: […]}` (Hardhat/Foundry artifacts), or
+ * `{compilerOutput: {abi: […]}}`, as the CLI accepts. Errors read like the CLI's.
+ */
+export function parseAbi(text: string): AbiResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { error: `Could not parse ABI: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const entries = abiEntries(json);
+  if (!entries) return { error: 'No valid ABI in file: expected a JSON array of ABI entries (or an object with an "abi" array)' };
+  const events: AbiEvent[] = [];
+  const callFunctions: string[] = [];
+  for (const entry of entries) {
+    if (!entry || typeof entry !== 'object') continue;
+    const e = entry as { type?: unknown; name?: unknown; inputs?: unknown; stateMutability?: unknown; constant?: unknown };
+    const inputs = Array.isArray(e.inputs) ? (e.inputs as AbiInput[]) : [];
+    if (e.type === 'event' && typeof e.name === 'string') {
+      events.push({
+        name: e.name,
+        signature: `${e.name}(${inputs.map(parameter).join(',')})`,
+        params: inputs.map((input, i) => ({ name: typeof input?.name === 'string' && input.name ? input.name : `param${i}`, type: typeText(input), indexed: input?.indexed === true })),
+      });
+    }
+    const isFunction = e.type === undefined || e.type === 'function' || e.type === 'fallback';
+    const changesState = e.stateMutability === 'nonpayable' || e.stateMutability === 'payable' || e.constant === false;
+    if (isFunction && changesState) callFunctions.push(`${typeof e.name === 'string' ? e.name : '<default>'}(${inputs.map(parameter).join(',')})`);
+  }
+  return { abi: { events, callFunctions } };
+}
+
+function abiEntries(json: unknown): unknown[] | undefined {
+  if (Array.isArray(json)) return json;
+  if (json && typeof json === 'object') {
+    const o = json as { abi?: unknown; compilerOutput?: { abi?: unknown } };
+    if (Array.isArray(o.abi)) return o.abi;
+    if (Array.isArray(o.compilerOutput?.abi)) return o.compilerOutput.abi;
+  }
+  return undefined;
+}
+
+/** A parameter as the CLI writes it: tuples as `(…)`, `indexed ` in front (inside a tuple's parentheses). */
+function parameter(input: AbiInput): string {
+  const indexed = input?.indexed === true ? 'indexed ' : '';
+  const type = typeof input?.type === 'string' ? input.type : '';
+  const tuple = type.startsWith('tuple') ? /^tuple((?:\[\d*\])*)$/.exec(type) : null;
+  if (tuple && Array.isArray(input.components)) {
+    return `(${indexed}${(input.components as AbiInput[]).map(parameter).join(',')})${tuple[1]}`;
+  }
+  return `${indexed}${type}`;
+}
+
+/** The type of a parameter with tuples spelled out, without `indexed`. */
+function typeText(input: AbiInput): string {
+  return parameter({ ...input, indexed: false });
+}
+
+/**
+ * Event signatures with `indexed` markers, for completions: `Approval(indexed address,…)`.
+ * Takes a parsed ABI or the ABI file's text (which gives none when it does not parse).
+ */
+export function events(abi: Abi | string): string[] {
+  const parsed = typeof abi === 'string' ? parseAbi(abi) : { abi };
+  return 'abi' in parsed ? parsed.abi.events.map((e) => e.signature) : [];
+}
+
+/** A signature without `indexed` markers: what the event topic hashes. */
+export function canonicalSignature(signature: string): string {
+  return normalizeSignature(signature).replace(/indexed /g, '');
+}
+
+/** topic0 of an event: keccak-256 of its canonical signature. Accepts `indexed` markers. */
+export function topic0(signature: string): string {
+  return id(canonicalSignature(signature));
+}
+
+/** Whitespace as the CLI expects it: none, except one space after `indexed`. */
+export function normalizeSignature(signature: string): string {
+  return signature
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([(),[\]])\s*/g, '$1')
+    .replace(/\bindexed\s*/g, 'indexed ')
+    .trim();
+}
+
+/**
+ * The ABI event a wrong signature most likely meant: same name and types (only `indexed`
+ * differs), else same name, else the nearest name.
+ */
+export function bestEvent(abi: Abi, written: string): AbiEvent | undefined {
+  const wanted = normalizeSignature(written);
+  const name = wanted.split('(')[0];
+  const byName = abi.events.filter((e) => e.name === name);
+  const sameTypes = byName.find((e) => canonicalSignature(e.signature) === canonicalSignature(wanted));
+  if (sameTypes) return sameTypes;
+  if (byName.length) return byName[0];
+  const near = closest(name, abi.events.map((e) => e.name));
+  return near === undefined ? undefined : abi.events.find((e) => e.name === near);
+}
+
+/** The call function a wrong signature most likely meant: same name, else the nearest name. */
+export function bestFunction(abi: Abi, written: string): string | undefined {
+  const name = normalizeSignature(written).split('(')[0];
+  const names = abi.callFunctions.map((f) => f.split('(')[0]);
+  const near = names.includes(name) ? name : closest(name, names);
+  return near === undefined ? undefined : abi.callFunctions[names.indexOf(near)];
+}

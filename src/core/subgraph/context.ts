@@ -1,0 +1,139 @@
+/**
+ * What every manifest rule works with: the parsed manifest, the files around it (read once per
+ * run), the caches of parsed ABIs, schemas and mappings, and `flag` to report a finding.
+ */
+import * as path from 'node:path';
+import { getAddress } from 'ethers';
+import { parseAbi, type AbiResult } from './abi';
+import type { ManifestDoc } from './manifestDoc';
+import { scanMapping, type MappingScan } from './mappingScan';
+import { analyzeSchema, type SchemaInfo } from './schema';
+import type { FileSource, Finding, FindingAction, Fix, Severity } from './types';
+
+/** Anything with source offsets in the manifest: a node, or a pair's key. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+const CACHE_LIMIT = 512;
+const CHECKSUMS = new Map<string, string>();
+
+/**
+ * Parsed ABIs, schemas and mapping scans, keyed by content: a manifest with 200 data sources
+ * sharing one ABI parses it once. One per run by default; an editor may keep one across runs.
+ */
+export class ValidationCache {
+  private readonly abis = new Map<string, AbiResult>();
+  private readonly schemas = new Map<string, SchemaInfo>();
+  private readonly mappings = new Map<string, MappingScan>();
+
+  abi(text: string): AbiResult {
+    return remember(this.abis, text, () => parseAbi(text));
+  }
+
+  schema(file: string, text: string): SchemaInfo {
+    return remember(this.schemas, `${file}\0${text}`, () => analyzeSchema(text, file));
+  }
+
+  mapping(text: string): MappingScan {
+    return remember(this.mappings, text, () => scanMapping(text));
+  }
+
+  /**
+   * The EIP-55 form of a 40-hex-digit address (0x-prefixed). Shared by all caches: it is a pure
+   * function, and a keccak per address is the costliest step of re-validating a manifest.
+   */
+  checksum(address: string): string {
+    return remember(CHECKSUMS, address, () => getAddress(`0x${address.replace(/^0x/i, '').toLowerCase()}`), 8 * CACHE_LIMIT);
+  }
+}
+
+function remember<T>(map: Map<string, T>, key: string, make: () => T, limit = CACHE_LIMIT): T {
+  let value = map.get(key);
+  if (value === undefined) {
+    if (map.size >= limit) map.clear();
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+export class Context {
+  readonly findings: Finding[] = [];
+  private readonly reads = new Map<string, string | undefined>();
+
+  constructor(
+    readonly manifestFile: string,
+    readonly doc: ManifestDoc,
+    readonly files: FileSource,
+    readonly cache: ValidationCache,
+  ) {}
+
+  /** A path written in the manifest, resolved against the manifest's folder. */
+  resolve(relative: string): string {
+    return path.isAbsolute(relative) ? path.normalize(relative) : path.join(path.dirname(this.manifestFile), relative);
+  }
+
+  /** Reads a file once per run. */
+  read(file: string): string | undefined {
+    if (!this.reads.has(file)) {
+      let text: string | undefined;
+      try {
+        text = this.files.read(file);
+      } catch {
+        text = undefined;
+      }
+      this.reads.set(file, text);
+    }
+    return this.reads.get(file);
+  }
+
+  private graphTs: { version?: string } | undefined;
+
+  /**
+   * The @graphprotocol/graph-ts version the project resolves, looking in node_modules folders
+   * from the manifest's folder up, as Node (and graph-cli) do; undefined when not installed.
+   */
+  graphTsVersion(): string | undefined {
+    if (!this.graphTs) {
+      this.graphTs = {};
+      for (let dir = path.resolve(path.dirname(this.manifestFile)), i = 0; i < 64; dir = path.dirname(dir), i++) {
+        const text = this.read(path.join(dir, 'node_modules', '@graphprotocol', 'graph-ts', 'package.json'));
+        if (text !== undefined) {
+          try {
+            const version = (JSON.parse(text) as { version?: unknown }).version;
+            if (typeof version === 'string') this.graphTs.version = version;
+          } catch {
+            // an unreadable package.json tells nothing
+          }
+          break;
+        }
+        if (path.dirname(dir) === dir) break;
+      }
+    }
+    return this.graphTs.version;
+  }
+
+  mtime(file: string): number | undefined {
+    try {
+      return this.files.mtime(file);
+    } catch {
+      return undefined;
+    }
+  }
+
+  text(span: Span): string {
+    return this.doc.text.slice(span.start, span.end);
+  }
+
+  /** Reports a finding in the manifest. */
+  flag(span: Span, severity: Severity, code: string, message: string, extra: { fix?: Fix; action?: FindingAction } = {}): void {
+    this.findings.push({ file: this.manifestFile, range: this.doc.lines.range(span.start, span.end), severity, code, message, ...extra });
+  }
+
+  /** A fix replacing a span of the manifest. */
+  replace(span: Span, text: string, title: string): Fix {
+    return { kind: 'replace', title, file: this.manifestFile, edits: [{ range: this.doc.lines.range(span.start, span.end), text }] };
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * Rules across files, per data source and template: its ABIs exist and parse, `source.abi` is
+ * among them, event and call signatures are in the ABI, handlers are exported by the mapping,
+ * entities are in the schema, the features it uses fit the specVersion.
+ */
+import * as path from 'node:path';
+import { bestEvent, bestFunction, normalizeSignature, type Abi, type AbiEvent } from './abi';
+import { isCheckedKind, label, type Path } from './checkShape';
+import type { Context, Span } from './context';
+import type { SchemaInfo } from './schema';
+import { entityStub, handlerStub, type HandlerStubInput } from './stubs';
+import { brief, closest, LineIndex } from './text';
+import type { Range } from './types';
+import { API_VERSION_FOR, compareVersions, parseVersion, SPEC_VERSION_FOR } from './versions';
+import { get, isMap, isScalar, items, pairOf, str, type YMap, type YNode, type YScalar } from './ynode';
+
+export interface DataSourceRef {
+  list: 'dataSources' | 'templates';
+  index: number;
+  node: YMap;
+  name: string | undefined;
+  kind: string | undefined;
+  mapping: YMap | undefined;
+}
+
+/** The data sources and templates Chaindeck checks (Ethereum and file ones). */
+export function dataSourceRefs(root: YNode | undefined): DataSourceRef[] {
+  const refs: DataSourceRef[] = [];
+  for (const list of ['dataSources', 'templates'] as const) {
+    items(get(root, list)).forEach((node, index) => {
+      const kindNode = get(node, 'kind');
+      if (!isMap(node) || !isCheckedKind(list, isScalar(kindNode) ? kindNode.value : undefined)) return;
+      const mapping = get(node, 'mapping');
+      refs.push({ list, index, node, name: str(get(node, 'name')), kind: str(kindNode), mapping: isMap(mapping) ? mapping : undefined });
+    });
+  }
+  return refs;
+}
+
+/** The manifest's specVersion when it is a valid one. */
+export function specVersionOf(ctx: Context): { value: string; node: YScalar } | undefined {
+  const node = get(ctx.doc.root, 'specVersion');
+  const value = str(node);
+  return value && parseVersion(value) ? { value, node: node as YScalar } : undefined;
+}
+
+/**
+ * Reports `what` when the specVersion is below `needed`, with a fix raising it; `where` is a
+ * span of the manifest, or a range of another file (the schema).
+ */
+export function requireSpecVersion(ctx: Context, where: Span | { file: string; range: Range }, needed: string, what: string): void {
+  const spec = specVersionOf(ctx);
+  if (!spec || compareVersions(spec.value, needed) >= 0) return;
+  const quote = spec.node.quoted ? ctx.doc.text[spec.node.start] : '';
+  const fix = ctx.replace(spec.node, `${quote}${needed}${quote}`, `Raise specVersion to ${needed}`);
+  const message = `${what} needs specVersion ${needed} or newer; the manifest has ${spec.value}`;
+  if ('range' in where) ctx.findings.push({ ...where, severity: 'error', code: 'spec-version-too-low', message, fix });
+  else ctx.flag(where, 'error', 'spec-version-too-low', message, { fix });
+}
+
+const spanOfKey = (map: YMap, key: string): Span | undefined => {
+  const pair = pairOf(map, key);
+  return pair && { start: pair.keyStart, end: pair.keyEnd };
+};
+
+export function checkDataSources(ctx: Context, schema: SchemaInfo | undefined): void {
+  const mappingsChecked = new Set<string>();
+  for (const ds of dataSourceRefs(ctx.doc.root)) new DataSourceChecker(ctx, ds, schema, mappingsChecked).run();
+}
+
+class DataSourceChecker {
+  private readonly path: Path;
+  private abis = new Map<string, Abi>();
+  private sourceAbi: { name: string; abi: Abi } | undefined;
+  private mappingFile: string | undefined;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly ds: DataSourceRef,
+    private readonly schema: SchemaInfo | undefined,
+    private readonly mappingsChecked: Set<string>,
+  ) {
+    this.path = [ds.list, ds.index];
+  }
+
+  run(): void {
+    const { mapping } = this.ds;
+    this.blockRange();
+    if (!mapping) return;
+    const file = str(get(mapping, 'file'));
+    this.mappingFile = file === undefined ? undefined : this.ctx.resolve(file);
+    this.loadAbis(mapping);
+    this.sourceAbiListed(mapping);
+    this.handlers(mapping);
+    this.entities(mapping);
+    this.mappingImports();
+  }
+
+  private blockRange(): void {
+    const source = get(this.ds.node, 'source');
+    const start = get(source, 'startBlock');
+    const end = get(source, 'endBlock');
+    if (isScalar(end) && typeof end.value === 'number') {
+      requireSpecVersion(this.ctx, end, SPEC_VERSION_FOR.endBlock, 'source.endBlock');
+      if (isScalar(start) && typeof start.value === 'number' && end.value < start.value) {
+        this.ctx.flag(end, 'error', 'end-before-start', `endBlock ${end.value} is before startBlock ${start.value}`);
+      }
+    }
+    if (this.ds.kind?.startsWith('file/')) requireSpecVersion(this.ctx, get(this.ds.node, 'kind')!, SPEC_VERSION_FOR.fileDataSources, 'File data sources');
+  }
+
+  private loadAbis(mapping: YMap): void {
+    for (const entry of items(get(mapping, 'abis'))) {
+      const name = str(get(entry, 'name'));
+      const fileNode = get(entry, 'file');
+      const file = str(fileNode);
+      if (name === undefined || file === undefined) continue;
+      const text = this.ctx.read(this.ctx.resolve(file));
+      if (text === undefined) continue; // reported by the shape pass
+      const result = this.ctx.cache.abi(text);
+      if ('error' in result) this.ctx.flag(fileNode!, 'error', 'abi-invalid', `${result.error} (${file})`);
+      else if (!this.abis.has(name)) this.abis.set(name, result.abi);
+    }
+  }
+
+  private sourceAbiListed(mapping: YMap): void {
+    const node = get(get(this.ds.node, 'source'), 'abi');
+    const name = str(node);
+    if (name === undefined) return;
+    const names = items(get(mapping, 'abis')).map((e) => str(get(e, 'name'))).filter((n): n is string => n !== undefined);
+    if (names.includes(name)) {
+      const abi = this.abis.get(name);
+      if (abi) this.sourceAbi = { name, abi };
+      return;
+    }
+    const near = closest(name, names) ?? (names.length === 1 ? names[0] : undefined);
+    this.ctx.flag(node!, 'error', 'abi-not-listed', `ABI name '${name}' not found in mapping.abis${names.length ? ` (available: ${names.join(', ')})` : ''}`, {
+      fix: near ? this.ctx.replace(node!, near, `Change to ${near}`) : undefined,
+    });
+  }
+
+  private handlers(mapping: YMap): void {
+    const isFile = this.ds.kind?.startsWith('file/');
+    if (isFile) {
+      const handler = get(mapping, 'handler');
+      if (str(handler) !== undefined) this.exported(handler as YScalar, { kind: 'file' });
+      return;
+    }
+    const lists = ['eventHandlers', 'callHandlers', 'blockHandlers'].map((k) => items(get(mapping, k)));
+    if (lists.every((l) => l.length === 0)) {
+      const span = spanOfKey(this.ds.node, 'mapping')!;
+      this.ctx.flag(span, 'error', 'no-handlers', `Mapping of ${this.ds.name ?? label(this.path)} has no eventHandlers, callHandlers or blockHandlers; at least one is needed`);
+    }
+    for (const h of lists[0]) this.eventHandler(h);
+    for (const h of lists[1]) this.callHandler(h);
+    for (const h of lists[2]) {
+      const handler = get(h, 'handler');
+      if (str(handler) !== undefined) this.exported(handler as YScalar, { kind: 'block' });
+      const kind = str(get(get(h, 'filter'), 'kind'));
+      if (kind === 'polling' || kind === 'once') requireSpecVersion(this.ctx, get(get(h, 'filter'), 'kind')!, SPEC_VERSION_FOR.pollingAndOnceBlockHandlers, `A ${kind} block filter`);
+    }
+  }
+
+  private eventHandler(h: YNode): void {
+    if (!isMap(h)) return;
+    const eventNode = get(h, 'event');
+    const written = str(eventNode);
+    let event: AbiEvent | undefined;
+    if (written !== undefined && this.sourceAbi) event = this.eventInAbi(eventNode as YScalar, written, this.sourceAbi);
+    const handler = get(h, 'handler');
+    if (str(handler) !== undefined) {
+      const trigger = event ? { kind: 'event' as const, name: event.name, signature: event.signature, params: event.params } : undefined;
+      this.exported(handler as YScalar, trigger ?? { kind: 'event', name: (written ?? 'Event').split('(')[0].trim() || 'Event', signature: written ?? '', params: [] });
+    }
+    for (const key of ['topic1', 'topic2', 'topic3', 'calls']) {
+      const span = spanOfKey(h, key);
+      if (span) requireSpecVersion(this.ctx, span, SPEC_VERSION_FOR.declaredCallsAndTopicFilters, key === 'calls' ? 'Declared calls' : `${key} filters`);
+    }
+    const receipt = get(h, 'receipt');
+    if (isScalar(receipt) && receipt.value === true) {
+      requireSpecVersion(this.ctx, receipt, SPEC_VERSION_FOR.receipt, 'receipt: true');
+      const api = str(get(this.ds.mapping, 'apiVersion'));
+      if (api && parseVersion(api) && compareVersions(api, API_VERSION_FOR.receipt) < 0) {
+        this.ctx.flag(receipt, 'error', 'api-version-too-low', `receipt: true needs mapping apiVersion ${API_VERSION_FOR.receipt} or newer; this mapping has ${api}`);
+      }
+    }
+  }
+
+  /** The ABI event the handler names, reporting a signature the CLI would not accept. */
+  private eventInAbi(node: YScalar, written: string, source: { name: string; abi: Abi }): AbiEvent | undefined {
+    const exact = source.abi.events.find((e) => e.signature === written);
+    if (exact) return exact;
+    const normalized = source.abi.events.find((e) => e.signature === normalizeSignature(written));
+    if (normalized) {
+      this.ctx.flag(node, 'error', 'event-signature-format', `Event signature '${brief(written, 80)}' must be written as '${normalized.signature}': no spaces except after indexed`, {
+        fix: this.ctx.replace(node, normalized.signature, 'Rewrite the signature'),
+      });
+      return normalized;
+    }
+    const best = bestEvent(source.abi, written);
+    const available = source.abi.events.map((e) => e.signature);
+    this.ctx.flag(
+      node,
+      'error',
+      'event-not-in-abi',
+      `Event with signature '${brief(written, 80)}' not present in ABI '${source.name}'${best ? `; did you mean '${best.signature}'?` : ''} Available events: ${available.length ? available.join(', ') : 'none'}`,
+      { fix: best ? this.ctx.replace(node, best.signature, `Change to ${best.signature}`) : undefined },
+    );
+    return best;
+  }
+
+  private callHandler(h: YNode): void {
+    const fnNode = get(h, 'function');
+    const written = str(fnNode);
+    let functionName = (written ?? 'call').split('(')[0].trim() || 'call';
+    if (written !== undefined && this.sourceAbi && !this.sourceAbi.abi.callFunctions.includes(written)) {
+      const best = bestFunction(this.sourceAbi.abi, written);
+      if (best) functionName = best.split('(')[0];
+      const available = this.sourceAbi.abi.callFunctions;
+      this.ctx.flag(
+        fnNode!,
+        'error',
+        'function-not-in-abi',
+        `Call function with signature '${brief(written, 80)}' not present in ABI '${this.sourceAbi.name}'${best ? `; did you mean '${best}'?` : ''} Available call functions: ${available.length ? available.join(', ') : 'none'}`,
+        { fix: best ? this.ctx.replace(fnNode!, best, `Change to ${best}`) : undefined },
+      );
+    }
+    const handler = get(h, 'handler');
+    if (str(handler) !== undefined) this.exported(handler as YScalar, { kind: 'call', functionName });
+  }
+
+  /** The names a mapping exports, following `export * from './x'` (a few levels deep). */
+  private exportsOf(file: string, depth = 0, seen = new Set<string>()): Set<string> | undefined {
+    const text = this.ctx.read(file);
+    if (text === undefined || seen.has(file)) return undefined;
+    seen.add(file);
+    const scan = this.ctx.cache.mapping(text);
+    if (!scan.exportAll.length || depth > 4) return scan.exports;
+    const all = new Set(scan.exports);
+    for (const module of scan.exportAll) {
+      const base = path.join(path.dirname(file), module);
+      const found = this.exportsOf(`${base}.ts`, depth + 1, seen) ?? this.exportsOf(path.join(base, 'index.ts'), depth + 1, seen);
+      found?.forEach((n) => all.add(n));
+    }
+    return all;
+  }
+
+  private exported(node: YScalar, trigger: HandlerStubInput['trigger']): void {
+    if (!this.mappingFile) return;
+    const exports = this.exportsOf(this.mappingFile);
+    const handler = String(node.value);
+    if (!exports || exports.has(handler)) return;
+    const near = closest(handler, exports);
+    const relative = str(get(this.ds.mapping, 'file'));
+    const message = `Handler '${handler}' is not an exported function of ${relative} (graph build fails: Missing handlers in WASM)${near ? `; did you mean '${near}'?` : ''}`;
+    this.ctx.flag(node, 'error', 'handler-not-exported', message, { fix: near ? this.ctx.replace(node, near, `Change to ${near}`) : this.stub(handler, trigger) });
+  }
+
+  private stub(handler: string, trigger: HandlerStubInput['trigger']): ReturnType<typeof handlerStub> | undefined {
+    const mappingText = this.ctx.read(this.mappingFile!);
+    if (mappingText === undefined) return undefined;
+    return handlerStub({
+      mappingFile: this.mappingFile!,
+      mappingText,
+      scan: this.ctx.cache.mapping(mappingText),
+      handler,
+      generatedDir: this.ctx.resolve('generated'),
+      dataSourceFolder: this.ds.list === 'templates' ? path.join('templates', this.ds.name ?? '') : (this.ds.name ?? ''),
+      abiName: this.sourceAbi?.name ?? str(get(get(this.ds.node, 'source'), 'abi')) ?? this.ds.name ?? '',
+      trigger,
+    });
+  }
+
+  private entities(mapping: YMap): void {
+    const schema = this.schema;
+    if (!schema?.parsed) return;
+    const schemaFile = this.ctx.resolve(str(get(get(this.ctx.doc.root, 'schema'), 'file')) ?? 'schema.graphql');
+    for (const node of items(get(mapping, 'entities'))) {
+      const name = str(node);
+      if (name === undefined || schema.entities.has(name)) continue;
+      const near = closest(name, schema.entities.keys());
+      const event = this.sourceAbi?.abi.events.find((e) => e.name.toLowerCase() === name.toLowerCase());
+      const schemaText = this.ctx.read(schemaFile) ?? '';
+      this.ctx.flag(node, 'error', 'entity-not-in-schema', `Entity '${name}' is not an @entity type of ${path.basename(schemaFile)}${near ? `; did you mean '${near}'?` : ''}`, {
+        fix: near ? this.ctx.replace(node, near, `Change to ${near}`) : entityStub(schemaFile, schemaText, name, event?.params),
+      });
+    }
+  }
+
+  /** Names imported from generated/schema must be types of the schema (graph build fails with TS2305). */
+  private mappingImports(): void {
+    const file = this.mappingFile;
+    if (!file || !this.schema?.parsed || this.mappingsChecked.has(file)) return;
+    this.mappingsChecked.add(file);
+    const text = this.ctx.read(file);
+    if (text === undefined) return;
+    const generatedSchema = this.ctx.resolve(path.join('generated', 'schema'));
+    const scan = this.ctx.cache.mapping(text);
+    let lines: LineIndex | undefined;
+    for (const statement of scan.imports) {
+      if (!statement.from.startsWith('.') || path.join(path.dirname(file), statement.from) !== generatedSchema) continue;
+      for (const name of statement.names) {
+        if (this.schema.typeNames.has(name.name)) continue;
+        lines ??= new LineIndex(text);
+        const near = closest(name.name, this.schema.entities.keys());
+        this.ctx.findings.push({
+          file,
+          range: lines.range(name.start, name.end),
+          severity: 'error',
+          code: 'mapping-import-unknown',
+          message: `'${name.name}' is not a type of the schema, so generated/schema has no such class (graph build fails: TS2305)${near ? `; did you mean '${near}'?` : ''}`,
+        });
+      }
+    }
+  }
+}

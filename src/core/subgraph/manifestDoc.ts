@@ -1,0 +1,257 @@
+/**
+ * subgraph.yaml parsed into a YNode tree with source offsets, plus the YAML syntax errors, and
+ * the key-path → range resolver the graph CLI's problem matcher uses (`Path: dataSources > 0 >
+ * eventHandlers > 0`).
+ */
+import { isAlias, isMap as isYamlMap, isPair, isScalar as isYamlScalar, isSeq as isYamlSeq, parseDocument, Scalar, type Node as YamlNode } from 'yaml';
+import { parseFastYaml } from './fastYaml';
+import { shapeAt } from './shape';
+import { LineIndex } from './text';
+import type { Range } from './types';
+import { closeBlock, nullScalar, type YNode, type YPair } from './ynode';
+
+export interface SyntaxProblem {
+  start: number;
+  end: number;
+  message: string;
+  code: string;
+  severity: 'error' | 'warning';
+}
+
+export interface ManifestDoc {
+  text: string;
+  lines: LineIndex;
+  /** undefined for an empty document. */
+  root: YNode | undefined;
+  problems: SyntaxProblem[];
+  /** Which parser built the tree (the fast one when the text allows it). */
+  parser: 'fast' | 'yaml';
+}
+
+export interface ParseOptions {
+  /** Skip the fast parser and always use the `yaml` package (tests and benchmarks compare). */
+  yamlOnly?: boolean;
+}
+
+export function parseManifest(text: string, options: ParseOptions = {}): ManifestDoc {
+  const lines = new LineIndex(text);
+  const fast = options.yamlOnly ? undefined : parseFastYaml(text);
+  if (fast) return { text, lines, root: fast, problems: [], parser: 'fast' };
+  return { text, lines, ...parseWithYaml(text), parser: 'yaml' };
+}
+
+/** The `yaml` package's reading of the text, converted to YNodes (aliases resolved, shared). */
+export function parseWithYaml(text: string): { root: YNode | undefined; problems: SyntaxProblem[] } {
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const problems: SyntaxProblem[] = [
+    ...doc.errors.map((e) => problem(e.pos, e.message, e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax', 'error', text)),
+    ...doc.warnings.map((w) => problem(w.pos, w.message, 'yaml-warning', 'warning', text)),
+  ];
+  const anchors = new Map<string, YNode>();
+  const converted = new Map<YamlNode, YNode>();
+
+  const convert = (node: unknown, at: number): YNode => {
+    if (isAlias(node)) {
+      return anchors.get(node.source) ?? nullScalar(node.range?.[0] ?? at);
+    }
+    if (!node || typeof node !== 'object' || !('range' in node)) return nullScalar(at);
+    const yamlNode = node as YamlNode;
+    const seen = converted.get(yamlNode);
+    if (seen) return seen;
+    const [start, valueEnd] = yamlNode.range ?? [at, at];
+    let result: YNode;
+    if (isYamlScalar(yamlNode)) {
+      const quoted = yamlNode.type === Scalar.QUOTE_DOUBLE || yamlNode.type === Scalar.QUOTE_SINGLE;
+      result = { kind: 'scalar', value: yamlNode.value, quoted, start, end: valueEnd };
+    } else if (isYamlMap(yamlNode) || isYamlSeq(yamlNode)) {
+      const flow = Boolean(yamlNode.flow);
+      result = isYamlMap(yamlNode) ? { kind: 'map', pairs: [], start, end: flow ? valueEnd : start } : { kind: 'seq', items: [], start, end: flow ? valueEnd : start };
+      // Registered before the children, so an alias inside its own anchor finds it.
+      converted.set(yamlNode, result);
+      if (yamlNode.anchor) anchors.set(yamlNode.anchor, result);
+      for (const item of yamlNode.items as unknown[]) {
+        if (result.kind === 'map') result.pairs.push(convertPair(item as { key: unknown; value: unknown }, start));
+        else if (isPair(item)) {
+          // `[a: b]`: a one-pair map inside a flow sequence.
+          const pair = convertPair(item, start);
+          result.items.push({ kind: 'map', pairs: [pair], start: pair.keyStart, end: pair.value.end });
+        } else result.items.push(convert(item, start));
+      }
+      if (!flow) closeBlock(result);
+      return result;
+    } else {
+      result = nullScalar(start);
+    }
+    converted.set(yamlNode, result);
+    if (yamlNode.anchor) anchors.set(yamlNode.anchor, result);
+    return result;
+  };
+
+  const convertPair = (pair: { key: unknown; value: unknown }, at: number): YPair => {
+    const keyNode = pair.key as YamlNode | null;
+    const [keyStart, keyEnd] = keyNode?.range ?? [at, at];
+    const key = isYamlScalar(keyNode) && typeof keyNode.value === 'string' ? keyNode.value : text.slice(keyStart, keyEnd);
+    // Convert the key too: it may define an anchor used later.
+    if (keyNode && !isYamlScalar(keyNode)) convert(keyNode, keyStart);
+    else if (keyNode?.anchor) anchors.set(keyNode.anchor, convert(keyNode, keyStart));
+    return { key, keyStart, keyEnd, value: pair.value === null || pair.value === undefined ? nullScalar(keyEnd) : convert(pair.value, keyEnd) };
+  };
+
+  return { root: doc.contents === null ? undefined : convert(doc.contents, 0), problems };
+}
+
+function problem(pos: [number, number], message: string, code: string, severity: 'error' | 'warning', text: string): SyntaxProblem {
+  const start = Math.min(pos[0], text.length);
+  // The yaml package often marks one character: cover the word there (a duplicate key, say).
+  const word = /^[^\s:,[\]{}#]*/.exec(text.slice(start, start + 200))![0].length;
+  const end = Math.min(Math.max(pos[1], start + word, start + 1), text.length);
+  return { start, end, message: message.split('\n')[0], code, severity };
+}
+
+/** `dataSources > 0 > eventHandlers > 0` (as the graph CLI prints paths) → ['dataSources', 0, …]. */
+export function parseCliPath(path: string): (string | number)[] {
+  const trimmed = path.trim();
+  if (trimmed === '' || trimmed === '/') return [];
+  return trimmed.split('>').map((s) => s.trim()).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+/** Handler lists the graph CLI names right under a data source, skipping `mapping`. */
+const UNDER_MAPPING = new Set(['eventHandlers', 'callHandlers', 'blockHandlers']);
+
+export interface PathTarget {
+  node: YNode;
+  /** The pair holding the node, when the last step was a map key. */
+  pair?: YPair;
+  /** How many path segments were found; less than the path's length when it stops early. */
+  matched: number;
+}
+
+/** Walks a key path; stops at the deepest node that exists. */
+export function nodeAtPath(root: YNode | undefined, path: readonly (string | number)[]): PathTarget | undefined {
+  if (!root) return undefined;
+  let target: PathTarget = { node: root, matched: 0 };
+  for (const segment of path) {
+    const { node } = target;
+    let next: PathTarget | undefined;
+    if (node.kind === 'seq' && typeof segment === 'number') {
+      const item = node.items[segment];
+      if (item) next = { node: item, matched: target.matched + 1 };
+    } else if (node.kind === 'map') {
+      const key = String(segment);
+      let pair = node.pairs.find((p) => p.key === key);
+      // The CLI prints `dataSources > 0 > eventHandlers > 0` for what sits under `mapping`.
+      if (!pair && UNDER_MAPPING.has(key)) {
+        const mapping = node.pairs.find((p) => p.key === 'mapping')?.value;
+        if (mapping?.kind === 'map') pair = mapping.pairs.find((p) => p.key === key);
+      }
+      if (pair) next = { node: pair.value, pair, matched: target.matched + 1 };
+    }
+    if (!next) break;
+    target = next;
+  }
+  return target;
+}
+
+/**
+ * The range of what a key path points at: the value, or with `part: 'key'` the key naming it.
+ * A path that goes further than the document gives the range of the deepest part that exists
+ * (so a CLI error still lands near its cause); an empty document gives the start of the text.
+ */
+export function rangeOfKeyPath(doc: ManifestDoc, path: readonly (string | number)[], part: 'value' | 'key' = 'value'): Range {
+  const target = nodeAtPath(doc.root, path);
+  if (!target) return doc.lines.range(0, 0);
+  if (part === 'key' && target.pair) return doc.lines.range(target.pair.keyStart, target.pair.keyEnd);
+  return doc.lines.range(target.node.start, target.node.end);
+}
+
+/** Where a cursor is, for completions and hovers. */
+export interface CursorPlace {
+  /**
+   * With `part: 'key'`, the path of the map whose keys fit there (the cursor is on a key, or
+   * where a new key goes); with `part: 'value'`, the path of the key whose value it is in.
+   */
+  path: (string | number)[];
+  part: 'key' | 'value';
+  /** The `kind` of the data source or template the cursor is in, for manifestKeysAt. */
+  dataSourceKind?: string;
+}
+
+/**
+ * The key path at an offset of the manifest. Inside a key or value the tree says; on a blank or
+ * half-typed line (`    sta`), where the tree has nothing yet, the indentation says which map
+ * the line belongs to.
+ */
+export function keyPathAt(doc: ManifestDoc, offset: number): CursorPlace {
+  const lineStart = doc.text.lastIndexOf('\n', offset - 1) + 1;
+  const typed = doc.text.slice(lineStart, offset);
+  const typingKey = /^ *(?:- +)?[\w.-]*$/.test(typed);
+  const place = (typingKey ? undefined : descend(doc.root, offset, [])) ?? byIndentation(doc, lineStart, typed);
+  const [list, index] = place.path;
+  if ((list === 'dataSources' || list === 'templates') && typeof index === 'number') {
+    const kind = nodeAtPath(doc.root, [list, index, 'kind']);
+    if (kind?.matched === 3 && kind.node.kind === 'scalar' && typeof kind.node.value === 'string') place.dataSourceKind = kind.node.value;
+  }
+  return place;
+}
+
+function descend(node: YNode | undefined, offset: number, path: (string | number)[], depth = 0): CursorPlace | undefined {
+  if (!node || depth > 64 || offset < node.start || offset > node.end) return undefined;
+  if (node.kind === 'scalar') return { path, part: 'value' };
+  if (node.kind === 'seq') {
+    const i = node.items.findIndex((item) => offset >= item.start && offset <= item.end);
+    return i === -1 ? undefined : (descend(node.items[i], offset, [...path, i], depth + 1) ?? { path: [...path, i], part: 'value' });
+  }
+  for (const pair of node.pairs) {
+    if (offset >= pair.keyStart && offset <= pair.keyEnd) return { path: [...path, pair.key], part: 'key' };
+    const inner = descend(pair.value, offset, [...path, pair.key], depth + 1);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** Every pair of the tree with its path, in document order (shared alias targets once). */
+function pairsWithPaths(root: YNode | undefined): { pair: YPair; path: (string | number)[] }[] {
+  const out: { pair: YPair; path: (string | number)[] }[] = [];
+  const seen = new Set<YNode>();
+  const walk = (node: YNode, path: (string | number)[]) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    if (node.kind === 'map') {
+      for (const pair of node.pairs) {
+        out.push({ pair, path: [...path, pair.key] });
+        walk(pair.value, [...path, pair.key]);
+      }
+    } else if (node.kind === 'seq') {
+      node.items.forEach((item, i) => walk(item, [...path, i]));
+    }
+  };
+  if (root) walk(root, []);
+  return out.sort((a, b) => a.pair.keyStart - b.pair.keyStart);
+}
+
+function byIndentation(doc: ManifestDoc, lineStart: number, typed: string): CursorPlace {
+  const item = /^( *)(- +)/.exec(typed);
+  const column = item ? item[1].length + item[2].length : /^ */.exec(typed)![0].length;
+  const column0 = (offset: number) => offset - (doc.text.lastIndexOf('\n', offset - 1) + 1);
+  const before = pairsWithPaths(doc.root).filter((p) => p.pair.keyStart < lineStart);
+  for (let i = before.length - 1; i >= 0; i--) {
+    const { pair, path } = before[i];
+    const col = column0(pair.keyStart);
+    if (col > column) continue;
+    // A sibling key at the same column: its map. A key further left: the map under it.
+    let target = col === column ? path.slice(0, -1) : path;
+    if (item) {
+      // A `- ` line: the item of the sequence on this line, or the next one.
+      const seqPath = col === column && typeof target[target.length - 1] === 'number' ? target.slice(0, -1) : target;
+      const seq = nodeAtPath(doc.root, seqPath);
+      const items = seq?.matched === seqPath.length && seq.node.kind === 'seq' ? seq.node.items : [];
+      const onLine = items.findIndex((n) => n.start >= lineStart && doc.text.lastIndexOf('\n', n.start - 1) + 1 === lineStart);
+      target = [...seqPath, onLine === -1 ? items.length : onLine];
+      // Items of a list of strings (entities) are values, not keys.
+      const shape = shapeAt(target);
+      if (shape && shape.type !== 'object' && shape.type !== 'union') return { path: target, part: 'value' };
+    }
+    return { path: target, part: 'key' };
+  }
+  return { path: [], part: 'key' };
+}

@@ -1,0 +1,148 @@
+/**
+ * Rules over the whole subgraph: unique names, one network and one protocol, one apiVersion,
+ * declared features, the schema's own findings, and generated code older than its sources.
+ */
+import * as path from 'node:path';
+import type { Context, Span } from './context';
+import { dataSourceRefs, requireSpecVersion, type DataSourceRef } from './dataSources';
+import type { SchemaInfo } from './schema';
+import { compareVersions, parseVersion, SPEC_VERSION_FOR } from './versions';
+import { get, isScalar, items, pairOf, str, type YNode } from './ynode';
+
+const keySpan = (node: YNode | undefined, key: string): Span | undefined => {
+  const pair = pairOf(node, key);
+  return pair && { start: pair.keyStart, end: pair.keyEnd };
+};
+
+/** The schema file the manifest names, analysed (from the cache), or undefined when unreadable. */
+export function loadSchema(ctx: Context): { file: string; info: SchemaInfo } | undefined {
+  const written = str(get(get(ctx.doc.root, 'schema'), 'file'));
+  if (written === undefined) return undefined;
+  const file = ctx.resolve(written);
+  const text = ctx.read(file);
+  return text === undefined ? undefined : { file, info: ctx.cache.schema(file, text) };
+}
+
+export function checkProject(ctx: Context, schema: { file: string; info: SchemaInfo } | undefined): void {
+  const root = ctx.doc.root;
+  const refs = dataSourceRefs(root);
+  const dataSources = get(root, 'dataSources');
+  if (dataSources?.kind === 'seq' && dataSources.items.length === 0) {
+    ctx.flag(dataSources, 'error', 'no-data-sources', 'dataSources is empty: graph-node needs at least one data source');
+  }
+  uniqueNames(ctx, refs);
+  oneNetwork(ctx, refs);
+  oneApiVersion(ctx, refs);
+  features(ctx, schema);
+  if (schema) {
+    ctx.findings.push(...schema.info.findings);
+    schemaNeedsSpecVersion(ctx, schema);
+  }
+  staleness(ctx, refs, schema?.file);
+}
+
+function uniqueNames(ctx: Context, refs: DataSourceRef[]): void {
+  for (const list of ['dataSources', 'templates'] as const) {
+    const seen = new Set<string>();
+    for (const ref of refs.filter((r) => r.list === list)) {
+      if (ref.name === undefined) continue;
+      if (seen.has(ref.name)) {
+        const what = list === 'dataSources' ? 'data source' : 'template';
+        ctx.flag(get(ref.node, 'name')!, 'error', `duplicate-${list === 'dataSources' ? 'data-source' : 'template'}-name`, `More than one ${what} named '${ref.name}'; ${what} names must be unique`);
+      }
+      seen.add(ref.name);
+    }
+  }
+}
+
+/** graph-cli and graph-node index one network per subgraph, with one protocol. */
+function oneNetwork(ctx: Context, refs: DataSourceRef[]): void {
+  const contracts = refs.filter((r) => !r.kind?.startsWith('file/'));
+  const first = contracts[0];
+  if (!first) return;
+  const firstNetwork = str(get(first.node, 'network')) ?? '';
+  for (const ref of contracts.slice(1)) {
+    const node = get(ref.node, 'network');
+    const network = str(node) ?? '';
+    if (network === firstNetwork) continue;
+    const where = node ?? keySpan(ref.node, 'name') ?? ref.node;
+    const mine = network ? `'${network}'` : 'no network';
+    const theirs = firstNetwork ? `'${firstNetwork}'` : 'no network';
+    ctx.flag(where, 'error', 'conflicting-networks', `Conflicting networks: ${mine} here, ${theirs} in ${first.list}[${first.index}]; all data sources and templates must use the same network`);
+  }
+}
+
+/** graph-node rejects manifests whose mappings differ in apiVersion (from 0.0.5 on). */
+function oneApiVersion(ctx: Context, refs: DataSourceRef[]): void {
+  const versions = refs
+    .map((r) => get(r.mapping, 'apiVersion'))
+    .filter((n): n is YNode => str(n) !== undefined && parseVersion(str(n)) !== undefined);
+  const distinct = [...new Set(versions.map((n) => str(n)!))];
+  if (distinct.length < 2 || distinct.every((v) => compareVersions(v, '0.0.5') < 0)) return;
+  const majority = distinct.sort((a, b) => versions.filter((n) => str(n) === b).length - versions.filter((n) => str(n) === a).length)[0];
+  for (const node of versions) {
+    if (str(node) !== majority) {
+      ctx.flag(node, 'error', 'api-version-mismatch', `All mappings must use the same apiVersion: this one has ${str(node)}, the others ${majority} (found ${distinct.join(', ')})`);
+    }
+  }
+}
+
+/** Features used must be declared (from specVersion 0.0.4), and `features` needs 0.0.4. */
+function features(ctx: Context, schema: { file: string; info: SchemaInfo } | undefined): void {
+  const root = ctx.doc.root;
+  const declared = new Set(items(get(root, 'features')).map((n) => str(n)));
+  const featuresKey = keySpan(root, 'features');
+  if (featuresKey) requireSpecVersion(ctx, featuresKey, SPEC_VERSION_FOR.features, 'features');
+  const spec = str(get(root, 'specVersion'));
+  const declaring = spec !== undefined && parseVersion(spec) !== undefined && compareVersions(spec, SPEC_VERSION_FOR.features) >= 0;
+  const graft = keySpan(root, 'graft');
+  if (declaring && graft && !declared.has('grafting')) {
+    ctx.flag(graft, 'error', 'feature-undeclared', 'graft needs the grafting feature: add `grafting` to features');
+  }
+  const schemaFile = get(get(root, 'schema'), 'file');
+  if (declaring && schema?.info.fulltext && !declared.has('fullTextSearch') && isScalar(schemaFile)) {
+    ctx.flag(schemaFile, 'error', 'feature-undeclared', 'The schema defines @fulltext search: add `fullTextSearch` to features');
+  }
+  const hints = keySpan(root, 'indexerHints');
+  if (hints) requireSpecVersion(ctx, hints, SPEC_VERSION_FOR.indexerHints, 'indexerHints');
+}
+
+function schemaNeedsSpecVersion(ctx: Context, schema: { file: string; info: SchemaInfo }): void {
+  const { info, file } = schema;
+  const at = (span: Span) => ({ file, range: info.lines.range(span.start, span.end) });
+  if (info.aggregation) requireSpecVersion(ctx, at(info.aggregation), SPEC_VERSION_FOR.aggregations, '@aggregation');
+  if (info.int8Id) requireSpecVersion(ctx, at(info.int8Id), SPEC_VERSION_FOR.int8Ids, 'id: Int8!');
+}
+
+/**
+ * `graph codegen` output older than what it is generated from: the mapping then compiles against
+ * stale classes. Only checked once codegen has run (generated/schema.ts exists).
+ */
+function staleness(ctx: Context, refs: DataSourceRef[], schemaFile: string | undefined): void {
+  const generated = ctx.resolve('generated');
+  const generatedSchema = ctx.mtime(path.join(generated, 'schema.ts'));
+  if (generatedSchema === undefined) return;
+  const stale = (span: Span, written: string) =>
+    ctx.flag(span, 'warning', 'generated-stale', `Generated code is older than ${written}; run graph codegen`, { action: 'run-codegen' });
+  const schemaNode = get(get(ctx.doc.root, 'schema'), 'file');
+  const schemaTime = schemaFile && ctx.mtime(schemaFile);
+  if (schemaTime && schemaTime > generatedSchema && schemaNode) stale(schemaNode, str(schemaNode)!);
+  for (const ref of refs) {
+    if (ref.name === undefined) continue;
+    const folder = ref.list === 'templates' ? path.join(generated, 'templates', ref.name) : path.join(generated, ref.name);
+    for (const entry of items(get(ref.mapping, 'abis'))) {
+      const name = str(get(entry, 'name'));
+      const fileNode = get(entry, 'file');
+      const written = str(fileNode);
+      if (name === undefined || written === undefined) continue;
+      const abiTime = ctx.mtime(ctx.resolve(written));
+      const generatedTime = ctx.mtime(path.join(folder, `${name}.ts`));
+      if (abiTime === undefined) continue;
+      if (generatedTime === undefined) {
+        ctx.flag(fileNode!, 'warning', 'generated-missing', `No generated code for ABI ${name} of ${ref.name}; run graph codegen`, { action: 'run-codegen' });
+      } else if (abiTime > generatedTime) {
+        stale(fileNode!, written);
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * GraphQL results as a table: one row per record of the list, nested objects spread into dotted
+ * columns (token.id), lists kept whole as JSON text. Values stay as sent: BigInt, BigDecimal and
+ * Bytes come as strings and are never turned into numbers (they would lose digits).
+ */
+import type { Tabular } from '../../tabular';
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+function spread(value: unknown, prefix: string, into: Map<string, string>): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (!entries.length && prefix) into.set(prefix, '{}');
+    for (const [key, inner] of entries) spread(inner, prefix ? `${prefix}.${key}` : key, into);
+    return;
+  }
+  into.set(prefix || 'value', cell(value));
+}
+
+/**
+ * The rows of one top-level field of `data` (the first one when not named): a list gives one
+ * row per element, an object or scalar a single row. Columns appear in first-seen order.
+ */
+export function flattenResult(data: unknown, field?: string): Tabular & { field?: string } {
+  if (data === null || typeof data !== 'object') return { columns: [], rows: [] };
+  const top = data as Record<string, unknown>;
+  const name = field ?? Object.keys(top)[0];
+  if (name === undefined) return { columns: [], rows: [] };
+  const value = top[name];
+  const records = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+  const columnOrder: string[] = [];
+  const known = new Set<string>();
+  const maps = records.map((record) => {
+    const map = new Map<string, string>();
+    spread(record, '', map);
+    for (const key of map.keys()) {
+      if (!known.has(key)) {
+        known.add(key);
+        columnOrder.push(key);
+      }
+    }
+    return map;
+  });
+  return {
+    field: name,
+    columns: columnOrder.map((id) => ({ id, title: id })),
+    rows: maps.map((m) => columnOrder.map((c) => m.get(c) ?? '')),
+  };
+}

@@ -1,0 +1,285 @@
+/**
+ * schema.graphql, checked with the `graphql` parser the way graph-cli and graph-node read it:
+ * entity directives, id types, field types, lists, @derivedFrom, duplicate types. Also collects
+ * what the manifest rules need: entity names, fulltext use, Int8 ids, aggregations.
+ */
+// From graphql's language and error modules, not its index, which would bundle all of graphql.
+import { GraphQLError } from 'graphql/error/GraphQLError';
+import {
+  Kind,
+  parse,
+  type ConstDirectiveNode,
+  type DocumentNode,
+  type FieldDefinitionNode,
+  type InterfaceTypeDefinitionNode,
+  type ObjectTypeDefinitionNode,
+  type TypeNode,
+} from 'graphql/language';
+import { closest, LineIndex } from './text';
+import type { Finding, Fix, Severity } from './types';
+
+/** Scalars graph-node knows. */
+export const BUILTIN_SCALARS = ['ID', 'String', 'Bytes', 'BigInt', 'BigDecimal', 'Int', 'Int8', 'Boolean', 'Timestamp'] as const;
+
+/** Solidity and common spellings of types, with the graph-node scalar to use instead. */
+const TYPE_HINTS: [RegExp, string][] = [
+  [/^address$/i, 'Bytes'],
+  [/^bytes\d*$/i, 'Bytes'],
+  [/^u?int(8|16|24|32)$/i, 'Int'],
+  [/^u?int(\d*)$/i, 'BigInt'],
+  [/^(bool|boolean)$/i, 'Boolean'],
+  [/^(float|double|decimal|number)$/i, 'BigDecimal'],
+  [/^(string|text)$/i, 'String'],
+  [/^(timestamp|date|datetime)$/i, 'Timestamp'],
+  [/^(long|i64|int64)$/i, 'Int8'],
+];
+
+export interface EntityField {
+  name: string;
+  /** The innermost named type: `Bytes` in `[Bytes!]!`. */
+  type: string;
+  list: boolean;
+  start: number;
+  end: number;
+}
+
+export interface EntityType {
+  name: string;
+  nameStart: number;
+  nameEnd: number;
+  fields: Map<string, EntityField>;
+  immutable: boolean;
+  timeseries: boolean;
+}
+
+export interface SchemaInfo {
+  /** Object types with @entity (timeseries included). */
+  entities: Map<string, EntityType>;
+  /** Every name a field may refer to: scalars, objects, interfaces, enums, imports. */
+  typeNames: Set<string>;
+  /** Offsets of what needs a manifest feature or specVersion. */
+  fulltext?: { start: number; end: number };
+  aggregation?: { start: number; end: number };
+  int8Id?: { start: number; end: number };
+  findings: Finding[];
+  lines: LineIndex;
+  /** Parsed without a syntax error. */
+  parsed: boolean;
+}
+
+export function analyzeSchema(text: string, file: string): SchemaInfo {
+  const lines = new LineIndex(text);
+  const info: SchemaInfo = { entities: new Map(), typeNames: new Set(BUILTIN_SCALARS), findings: [], lines, parsed: false };
+  const flag = (start: number, end: number, severity: Severity, code: string, message: string, fix?: Fix) => {
+    info.findings.push({ file, range: lines.range(start, end), severity, code, message, ...(fix ? { fix } : {}) });
+  };
+  let doc: DocumentNode;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    if (!(err instanceof GraphQLError)) throw err;
+    const at = Math.min(err.positions?.[0] ?? 0, text.length);
+    const word = /^[_A-Za-z0-9]+/.exec(text.slice(at))?.[0].length ?? 1;
+    flag(at, Math.min(at + word, text.length), 'error', 'graphql-syntax', err.message);
+    return info;
+  }
+  info.parsed = true;
+  new SchemaChecker(doc, info, flag, file).run();
+  return info;
+}
+
+type Flag = (start: number, end: number, severity: Severity, code: string, message: string, fix?: Fix) => void;
+
+const loc = (node: { loc?: { start: number; end: number } }) => ({ start: node.loc?.start ?? 0, end: node.loc?.end ?? 0 });
+
+function innerType(type: TypeNode): { name: string; list: boolean } {
+  let t = type;
+  let list = false;
+  while (t.kind !== Kind.NAMED_TYPE) {
+    if (t.kind === Kind.LIST_TYPE) list = true;
+    t = t.type;
+  }
+  return { name: t.name.value, list };
+}
+
+function booleanArgument(directive: ConstDirectiveNode, name: string): { present: boolean; value?: boolean; node?: { start: number; end: number } } {
+  const arg = directive.arguments?.find((a) => a.name.value === name);
+  if (!arg) return { present: false };
+  return { present: true, value: arg.value.kind === Kind.BOOLEAN ? arg.value.value : undefined, node: loc(arg.value) };
+}
+
+class SchemaChecker {
+  private readonly objects: ObjectTypeDefinitionNode[] = [];
+  private readonly interfaces = new Map<string, InterfaceTypeDefinitionNode>();
+
+  constructor(
+    private readonly doc: DocumentNode,
+    private readonly info: SchemaInfo,
+    private readonly flag: Flag,
+    private readonly file: string,
+  ) {}
+
+  run(): void {
+    this.collect();
+    for (const def of this.objects) {
+      if (def.name.value === '_Schema_') this.checkSchemaType(def);
+      else this.checkObject(def);
+    }
+    for (const def of this.interfaces.values()) for (const f of def.fields ?? []) this.checkFieldType(f);
+  }
+
+  /** Names first: fields may refer to types defined further down. */
+  private collect(): void {
+    const seen = new Set<string>();
+    for (const def of this.doc.definitions) {
+      if (def.kind !== Kind.OBJECT_TYPE_DEFINITION && def.kind !== Kind.INTERFACE_TYPE_DEFINITION && def.kind !== Kind.ENUM_TYPE_DEFINITION) continue;
+      const name = def.name.value;
+      if (seen.has(name)) this.flag(def.name.loc!.start, def.name.loc!.end, 'error', 'duplicate-type', `Type '${name}' is defined more than once`);
+      seen.add(name);
+      this.info.typeNames.add(name);
+      if (def.kind === Kind.OBJECT_TYPE_DEFINITION) this.objects.push(def);
+      if (def.kind === Kind.INTERFACE_TYPE_DEFINITION) this.interfaces.set(name, def);
+    }
+    for (const def of this.objects) {
+      if (def.name.value !== '_Schema_') continue;
+      // `@import(types: ["A", {name: "B", as: "C"}])` on _Schema_ brings names from other subgraphs.
+      for (const d of def.directives ?? []) {
+        if (d.name.value !== 'import') continue;
+        const types = d.arguments?.find((a) => a.name.value === 'types')?.value;
+        if (types?.kind !== Kind.LIST) continue;
+        for (const v of types.values) {
+          if (v.kind === Kind.STRING) this.info.typeNames.add(v.value);
+          if (v.kind === Kind.OBJECT) {
+            const as = v.fields.find((f) => f.name.value === 'as')?.value;
+            if (as?.kind === Kind.STRING) this.info.typeNames.add(as.value);
+          }
+        }
+      }
+    }
+  }
+
+  private checkSchemaType(def: ObjectTypeDefinitionNode): void {
+    for (const d of def.directives ?? []) {
+      if (d.name.value === 'fulltext') this.info.fulltext ??= loc(d);
+      else if (d.name.value !== 'import') this.flag(d.loc!.start, d.loc!.end, 'error', 'schema-type-directive', `_Schema_ only takes @import and @fulltext directives, not @${d.name.value}`);
+    }
+    if (def.fields?.length) this.flag(def.name.loc!.start, def.name.loc!.end, 'error', 'schema-type-fields', '_Schema_ must not have fields');
+  }
+
+  private checkObject(def: ObjectTypeDefinitionNode): void {
+    const name = def.name.value;
+    const nameLoc = loc(def.name);
+    const entity = def.directives?.find((d) => d.name.value === 'entity');
+    const aggregation = def.directives?.find((d) => d.name.value === 'aggregation');
+    if (!entity && !aggregation) {
+      const after = def.interfaces?.length ? loc(def.interfaces[def.interfaces.length - 1]).end : nameLoc.end;
+      this.flag(nameLoc.start, nameLoc.end, 'error', 'missing-entity-directive', `Type '${name}' is defined without @entity or @aggregation`, this.insert(after, ' @entity(immutable: true)', `Add @entity(immutable: true) to ${name}`));
+    }
+    let immutable = false;
+    let timeseries = false;
+    if (entity) {
+      const imm = booleanArgument(entity, 'immutable');
+      const ts = booleanArgument(entity, 'timeseries');
+      for (const [arg, a] of [['immutable', imm], ['timeseries', ts]] as const) {
+        if (a.present && a.value === undefined) this.flag(a.node!.start, a.node!.end, 'error', 'entity-argument-not-boolean', `@entity(${arg}:) takes true or false`);
+      }
+      immutable = imm.value === true;
+      timeseries = ts.value === true;
+      if (!imm.present && !ts.present) {
+        // graph-cli 0.98 rejects an @entity without it (graph-node would default to mutable).
+        const d = loc(entity);
+        this.flag(d.start, d.end, 'error', 'entity-immutable-missing', `@entity on '${name}' needs an immutable argument: @entity(immutable: true) for records never updated, false otherwise`, {
+          kind: 'replace',
+          title: 'Write @entity(immutable: true)',
+          file: this.file,
+          edits: [{ range: this.info.lines.range(d.start, d.end), text: '@entity(immutable: true)' }],
+        });
+      }
+    }
+    if (aggregation) {
+      this.info.aggregation ??= loc(aggregation);
+      const source = aggregation.arguments?.find((a) => a.name.value === 'source')?.value;
+      if (source?.kind === Kind.STRING && !this.objects.some((o) => o.name.value === source.value)) {
+        this.flag(loc(source).start, loc(source).end, 'error', 'aggregation-source-missing', `@aggregation source '${source.value}' is not a type of this schema`);
+      }
+    }
+    this.checkId(def, nameLoc);
+    const fields = new Map<string, EntityField>();
+    for (const field of def.fields ?? []) {
+      const { name: type, list } = innerType(field.type);
+      fields.set(field.name.value, { name: field.name.value, type, list, ...loc(field) });
+      this.checkFieldType(field);
+      if (field.arguments?.length) this.flag(loc(field).start, loc(field).end, 'error', 'field-arguments', `Field '${field.name.value}': field arguments are not supported`);
+      const derived = field.directives?.find((d) => d.name.value === 'derivedFrom');
+      if (derived) this.checkDerivedFrom(field, derived);
+    }
+    if (entity) this.info.entities.set(name, { name, nameStart: nameLoc.start, nameEnd: nameLoc.end, fields, immutable, timeseries });
+  }
+
+  private checkId(def: ObjectTypeDefinitionNode, nameLoc: { start: number; end: number }): void {
+    const id = def.fields?.find((f) => f.name.value === 'id');
+    if (!id) {
+      this.flag(nameLoc.start, nameLoc.end, 'error', 'entity-missing-id', `Type '${def.name.value}' has no id field (add id: Bytes!, or ID!, String!, Int8!)`);
+      return;
+    }
+    const t = id.type;
+    const named = t.kind === Kind.NON_NULL_TYPE && t.type.kind === Kind.NAMED_TYPE ? t.type.name.value : undefined;
+    if (named === 'Int8') this.info.int8Id ??= loc(id.type);
+    if (!named || !['ID', 'Bytes', 'String', 'Int8'].includes(named)) {
+      this.flag(loc(id.type).start, loc(id.type).end, 'error', 'entity-id-type', "Field 'id': Entity ids must be of type Int8!, Bytes! or String! (or ID!)");
+    }
+  }
+
+  private checkFieldType(field: FieldDefinitionNode): void {
+    const { name } = innerType(field.type);
+    const where = loc(field.type);
+    if (!this.info.typeNames.has(name)) {
+      const hint =
+        [...this.info.typeNames].find((t) => t.toLowerCase() === name.toLowerCase()) ?? TYPE_HINTS.find(([re]) => re.test(name))?.[1] ?? closest(name, this.info.typeNames);
+      const fix = hint ? this.replaceName(field.type, hint) : undefined;
+      this.flag(where.start, where.end, 'error', 'unknown-field-type', `Field '${field.name.value}': unknown type '${name}'${hint ? `; did you mean '${hint}'?` : ''}`, fix);
+    }
+    // Lists must not hold nulls: [X!] or [X!]!, never [X] or [X]!.
+    let t: TypeNode = field.type;
+    if (t.kind === Kind.NON_NULL_TYPE) t = t.type;
+    if (t.kind === Kind.LIST_TYPE && t.type.kind !== Kind.NON_NULL_TYPE) {
+      this.flag(where.start, where.end, 'error', 'nullable-list-element', `Field '${field.name.value}': lists with null elements are not supported; write [${name}!]`);
+    }
+  }
+
+  private replaceName(type: TypeNode, name: string): Fix {
+    let t = type;
+    while (t.kind !== Kind.NAMED_TYPE) t = t.type;
+    return { kind: 'replace', title: `Change the type to ${name}`, file: this.file, edits: [{ range: this.info.lines.range(loc(t).start, loc(t).end), text: name }] };
+  }
+
+  private checkDerivedFrom(field: FieldDefinitionNode, directive: ConstDirectiveNode): void {
+    const where = loc(directive);
+    const arg = directive.arguments?.find((a) => a.name.value === 'field');
+    if (!arg || arg.value.kind !== Kind.STRING) {
+      this.flag(where.start, where.end, 'error', 'derived-from-argument', `Field '${field.name.value}': @derivedFrom needs a field: "name" argument`);
+      return;
+    }
+    const targetName = innerType(field.type).name;
+    const target = this.objects.find((o) => o.name.value === targetName) ?? this.interfaces.get(targetName);
+    if (!target) return; // the unknown type is reported by checkFieldType
+    const wanted = arg.value.value;
+    const names = (target.fields ?? []).map((f) => f.name.value);
+    if (!names.includes(wanted)) {
+      const near = closest(wanted, names);
+      const at = loc(arg.value);
+      this.flag(
+        at.start,
+        at.end,
+        'error',
+        'derived-from-missing-field',
+        `Field '${field.name.value}': @derivedFrom field '${wanted}' does not exist on type '${targetName}'${near ? `; did you mean '${near}'?` : ''}`,
+        near ? { kind: 'replace', title: `Derive from '${near}'`, file: this.file, edits: [{ range: this.info.lines.range(at.start, at.end), text: JSON.stringify(near) }] } : undefined,
+      );
+    }
+  }
+
+  private insert(at: number, text: string, title: string): Fix {
+    return { kind: 'replace', title, file: this.file, edits: [{ range: this.info.lines.range(at, at), text }] };
+  }
+}

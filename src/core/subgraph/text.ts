@@ -1,0 +1,102 @@
+/** Text helpers shared by the subgraph rules: offsets ↔ positions, near-miss suggestions, names. */
+import type { Position, Range } from './types';
+
+/** Maps string offsets of one text to 0-based line/character positions (binary search). */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(readonly text: string) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  position(offset: number): Position {
+    const at = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: at - this.starts[lo] };
+  }
+
+  range(start: number, end: number): Range {
+    return { start: this.position(start), end: this.position(Math.max(start, end)) };
+  }
+
+  /** Offset of a position; clamps to the text. */
+  offset(pos: Position): number {
+    const line = Math.max(0, Math.min(pos.line, this.starts.length - 1));
+    const lineEnd = line + 1 < this.starts.length ? this.starts[line + 1] - 1 : this.text.length;
+    return Math.min(this.starts[line] + Math.max(0, pos.character), lineEnd);
+  }
+
+  /** The empty range at the end of the text, where appended content goes. */
+  end(): Range {
+    return this.range(this.text.length, this.text.length);
+  }
+}
+
+/** Levenshtein distance, case-insensitive (the near misses we suggest differ by case too). */
+export function editDistance(a: string, b: string): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  if (s === t) return 0;
+  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= t.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[t.length];
+}
+
+/**
+ * The candidate closest to `word`, when it is close enough to be a typo: at most a third of the
+ * word's length away (at least 1, at most 3 edits), or equal ignoring case.
+ */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  if (word.length > 200) return undefined;
+  const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    if (c === word || Math.abs(c.length - word.length) > limit) continue;
+    const d = editDistance(word, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** `; did you mean 'x'?` or nothing. */
+export function didYouMean(word: string, candidates: Iterable<string>): string {
+  const c = closest(word, candidates);
+  return c === undefined ? '' : `; did you mean '${c}'?`;
+}
+
+/**
+ * English plural of the last word, as graph-node names list queries: y→ies after a consonant,
+ * s/x/z/ch/sh→es, else s.
+ */
+export function plural(word: string): string {
+  if (/[^aeiou]y$/i.test(word)) return word.slice(0, -1) + 'ies';
+  if (/(s|x|z|ch|sh)$/i.test(word)) return word + 'es';
+  return word + 's';
+}
+
+/** The GraphQL list query of an entity: lower camel case plural (ApprovalQuery → approvalQueries). */
+export function entityListQueryName(entity: string): string {
+  return plural(entity.charAt(0).toLowerCase() + entity.slice(1));
+}
+
+/** A one-line, length-limited rendering of a value for messages. */
+export function brief(value: string, max = 60): string {
+  const line = value.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

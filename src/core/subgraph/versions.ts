@@ -1,0 +1,72 @@
+/**
+ * Manifest specVersions and mapping apiVersions: which exist, what each enables, and which
+ * graph-ts release a mapping apiVersion needs.
+ *
+ * Sources (facts, checked against the installed tools): graph-node's spec/api version constants
+ * (graph/src/data/subgraph/api_version.rs) for what each version enables; graph-cli 0.98.1 for
+ * the bounds it works with: `graph codegen` refuses apiVersion < 0.0.5 (commands/codegen.js),
+ * `graph init` writes specVersion 1.3.0 and apiVersion 0.0.9 (the newest it knows), and its
+ * migrations name the graph-ts release each apiVersion bump needs (0.0.5: 0.22.0, 0.0.6: 0.24.0).
+ */
+
+/** Every manifest specVersion graph-node accepts (0.0.3 never existed but is tolerated). */
+export const SPEC_VERSIONS = ['0.0.2', '0.0.3', '0.0.4', '0.0.5', '0.0.6', '0.0.7', '0.0.8', '0.0.9', '1.0.0', '1.1.0', '1.2.0', '1.3.0'] as const;
+
+/** Mapping apiVersions graph-cli 0.98 generates code for (older ones need an older CLI). */
+export const API_VERSIONS = ['0.0.5', '0.0.6', '0.0.7', '0.0.8', '0.0.9'] as const;
+export const MIN_API_VERSION = '0.0.5';
+
+/** The first graph-ts release that provides each apiVersion's host API. */
+const GRAPH_TS_FOR_API: Readonly<Record<string, string>> = {
+  '0.0.5': '0.22.0',
+  '0.0.6': '0.24.0',
+  '0.0.7': '0.26.0',
+  '0.0.8': '0.31.0',
+  '0.0.9': '0.35.0',
+};
+
+/** Manifest features and the specVersion that introduced them (graph-node rejects them below). */
+export const SPEC_VERSION_FOR = {
+  features: '0.0.4',
+  receipt: '0.0.5',
+  fileDataSources: '0.0.7',
+  pollingAndOnceBlockHandlers: '0.0.8',
+  endBlock: '0.0.9',
+  indexerHints: '1.0.0',
+  aggregations: '1.1.0',
+  int8Ids: '1.1.0',
+  declaredCallsAndTopicFilters: '1.2.0',
+  subgraphDataSources: '1.3.0',
+} as const;
+
+/** Mapping features and the apiVersion that introduced them. */
+export const API_VERSION_FOR = { receipt: '0.0.7' } as const;
+
+/** Parses `x.y.z` (digits only); undefined for anything else. */
+export function parseVersion(v: unknown): [number, number, number] | undefined {
+  if (typeof v !== 'string') return undefined;
+  const m = /^(\d{1,9})\.(\d{1,9})\.(\d{1,9})$/.exec(v.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/** Compares two `x.y.z` versions (prerelease suffixes, as in `0.38.0-alpha…`, are ignored). */
+export function compareVersions(a: string, b: string): number {
+  const pa = parseVersion(a.replace(/[-+].*$/, '')) ?? [0, 0, 0];
+  const pb = parseVersion(b.replace(/[-+].*$/, '')) ?? [0, 0, 0];
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
+  return 0;
+}
+
+export const LATEST_SPEC_VERSION = SPEC_VERSIONS[SPEC_VERSIONS.length - 1];
+export const LATEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1];
+
+/** The newest apiVersion a graph-ts release supports, or undefined for one older than 0.22. */
+export function maxApiVersionForGraphTs(graphTsVersion: string): string | undefined {
+  let best: string | undefined;
+  for (const api of API_VERSIONS) if (compareVersions(graphTsVersion, GRAPH_TS_FOR_API[api]) >= 0) best = api;
+  return best;
+}
+
+export function graphTsForApiVersion(apiVersion: string): string | undefined {
+  return GRAPH_TS_FOR_API[apiVersion];
+}
