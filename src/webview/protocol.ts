@@ -147,3 +147,61 @@ export interface StorageContract extends Contract {
     status: StorageStatus;
   };
 }
+
+// ---- the subgraph query results panel -------------------------------------------------------
+
+/** One page of a query's results, as the panel shows it. Values are text as the endpoint sent them. */
+export interface QueryResultPage {
+  /** The subgraph record's name. */
+  subgraph: string;
+  /** The query URL as it may be shown: `{key}` or *** in place of the key. */
+  endpoint: string;
+  /** The operation's name, or `query`. */
+  operation: string;
+  /** The top-level field the rows come from (e.g. approvalQueries). */
+  field?: string;
+  table: TableData;
+  /** 1-based; paging uses the operation's $first/$skip. */
+  pageNumber: number;
+  /** Whether the operation takes $first and $skip, so Next and Previous can page it. */
+  paged: boolean;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  httpStatus: number;
+  timeMs: number;
+  /** The endpoint's `errors`, exactly as sent (pretty JSON); empty when it sent none. */
+  errors: string;
+}
+
+export interface QueryStatus {
+  busy: boolean;
+  /** A failure to get an answer at all (transport, URL), in words that say what to check. */
+  error?: string;
+}
+
+export interface QuerySnapshot {
+  page?: QueryResultPage;
+  status: QueryStatus;
+  /** Whether the record has a GraphQL UI URL to open. */
+  canOpenUi: boolean;
+}
+
+export interface QueryContract extends Contract {
+  requests: {
+    ready: { params: undefined; result: QuerySnapshot };
+    next: { params: undefined; result: undefined };
+    previous: { params: undefined; result: undefined };
+    /** Sends the same query (same page) again. */
+    rerun: { params: undefined; result: undefined };
+    cancel: { params: undefined; result: undefined };
+    copy: { params: { text: string }; result: undefined };
+    /** CSV: the table; JSON: `data` as the endpoint sent it. Resolves with the path written, or nothing when cancelled. */
+    export: { params: { format: ExportFormat }; result: { path?: string } };
+    openUi: { params: undefined; result: undefined };
+  };
+  notifications: {
+    page: QueryResultPage | null;
+    status: QueryStatus;
+    canOpenUi: boolean;
+  };
+}

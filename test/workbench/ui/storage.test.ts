@@ -65,6 +65,9 @@ async function answer(prompt: string, text?: string): Promise<void> {
 
 /** Filters the open quick pick by `text` and accepts the first item that shows it. */
 async function choose(text: string): Promise<void> {
+  // The quick input is reused from step to step: wait until the list offering the item is up,
+  // or the text would go into the previous step's box.
+  await quickInput().locator('.monaco-list-row', { hasText: text }).first().waitFor({ timeout: 15_000 });
   const input = quickInput().locator('input');
   await input.fill(text);
   // Wait for the filter to have made the item the active one: the row may be visible before.

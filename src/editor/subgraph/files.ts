@@ -1,0 +1,93 @@
+/**
+ * What validation reads: the text of open documents (unsaved edits included) before the disk.
+ * Modification times always come from the disk: staleness compares what `graph codegen` read.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { FileSource } from '../../core/subgraph';
+
+/** Copies of manifests that are not the user's: in dependencies, and what `graph build` writes. */
+function isCopy(fsPath: string): boolean {
+  const parts = fsPath.split(/[\\/]/);
+  return parts.includes('node_modules') || parts[parts.length - 2] === 'build';
+}
+
+/** subgraph.yaml and `<name>.subgraph.yaml`, copies excepted. */
+export function isManifestPath(fsPath: string): boolean {
+  return /^(?:.+\.)?subgraph\.yaml$/.test(path.basename(fsPath)) && !isCopy(fsPath);
+}
+
+/** A YAML document that reads like a manifest whatever its name (e.g. subgraph-sepolia.yaml). */
+export function looksLikeManifest(document: vscode.TextDocument): boolean {
+  if (document.languageId !== 'yaml' || document.uri.scheme !== 'file' || isCopy(document.uri.fsPath)) return false;
+  const text = document.getText();
+  return /^specVersion[ \t]*:/m.test(text) && /^dataSources[ \t]*:/m.test(text);
+}
+
+function openDocuments(): Map<string, vscode.TextDocument> {
+  const open = new Map<string, vscode.TextDocument>();
+  for (const d of vscode.workspace.textDocuments) if (d.uri.scheme === 'file') open.set(path.normalize(d.uri.fsPath), d);
+  return open;
+}
+
+/** Open documents first, then the disk, read as they are asked for. */
+export function liveFiles(): FileSource {
+  const open = openDocuments();
+  return {
+    read: (file) => open.get(path.normalize(file))?.getText() ?? readSync(file),
+    mtime: statSync,
+  };
+}
+
+/**
+ * A FileSource for one validation run: the files the last run read are loaded from the disk
+ * beforehand without blocking (anything else is read when asked), and every path asked for is
+ * recorded, so the next run knows what the manifest depends on, with the version of the open
+ * document it was read from (undefined: the disk).
+ */
+export async function prefetchedFiles(paths: Iterable<string>): Promise<{ files: FileSource; used: Map<string, number | undefined> }> {
+  const texts = new Map<string, string | undefined>();
+  const mtimes = new Map<string, number | undefined>();
+  await Promise.all(
+    [...paths].map(async (file) => {
+      const [text, stat] = await Promise.all([fs.promises.readFile(file, 'utf8').catch(() => undefined), fs.promises.stat(file).catch(() => undefined)]);
+      texts.set(file, text);
+      mtimes.set(file, stat?.mtimeMs);
+    }),
+  );
+  // Taken after the reads: a document opened meanwhile is seen with its unsaved text.
+  const open = openDocuments();
+  const used = new Map<string, number | undefined>();
+  const files: FileSource = {
+    read(file) {
+      const key = path.normalize(file);
+      const document = open.get(key);
+      used.set(key, document?.version);
+      if (document) return document.getText();
+      return texts.has(key) ? texts.get(key) : readSync(key);
+    },
+    mtime(file) {
+      const key = path.normalize(file);
+      if (!used.has(key)) used.set(key, undefined);
+      return mtimes.has(key) ? mtimes.get(key) : statSync(key);
+    },
+  };
+  return { files, used };
+}
+
+function readSync(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function statSync(file: string): number | undefined {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Quick fixes for the findings that carry one: core's fix as a WorkspaceEdit (a corrected
+ * signature, key, address or value; a new entity type in the schema; a handler stub in the
+ * mapping), and "Run graph codegen" for generated code older than its sources.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Fix } from '../../core/subgraph';
+import { SOURCE, toWorkspaceEdit } from './convert';
+import type { Shown, SubgraphDiagnostics } from './diagnostics';
+
+/** Registered by the subgraph tasks feature; takes the manifest's Uri. */
+export const CODEGEN_COMMAND = 'chaindeck.subgraph.codegen';
+/** Internal: runs CODEGEN_COMMAND, or says why it cannot. */
+export const RUN_CODEGEN_COMMAND = 'chaindeck.subgraph.runCodegenFix';
+/** Internal: shows a file at the code a fix added. */
+export const REVEAL_COMMAND = 'chaindeck.subgraph.revealFix';
+
+export class SubgraphFixes implements vscode.CodeActionProvider {
+  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+
+  constructor(private readonly diagnostics: SubgraphDiagnostics) {}
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    if (context.only && !context.only.contains(vscode.CodeActionKind.QuickFix)) return [];
+    const actions: vscode.CodeAction[] = [];
+    for (const diagnostic of context.diagnostics) {
+      if (diagnostic.source !== SOURCE) continue;
+      const shown = this.diagnostics.shownFor(document.uri, diagnostic);
+      if (shown?.finding.fix) actions.push(fixAction(shown.finding.fix, diagnostic));
+      if (shown?.finding.action === 'run-codegen') actions.push(codegenAction(shown, diagnostic));
+    }
+    return actions;
+  }
+}
+
+function fixAction(fix: Fix, diagnostic: vscode.Diagnostic): vscode.CodeAction {
+  const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+  action.edit = toWorkspaceEdit(fix);
+  action.diagnostics = [diagnostic];
+  // A corrected value is the obvious fix; new code in another file is a choice.
+  action.isPreferred = fix.kind === 'replace';
+  if (fix.kind === 'add-entity') action.command = reveal(fix.schemaFile, `type ${fix.entity} `);
+  if (fix.kind === 'add-handler') action.command = reveal(fix.mappingFile, `function ${fix.handler}(`);
+  return action;
+}
+
+function reveal(file: string, text: string): vscode.Command {
+  return { command: REVEAL_COMMAND, title: `Show ${path.basename(file)}`, arguments: [vscode.Uri.file(file), text] };
+}
+
+function codegenAction(shown: Shown, diagnostic: vscode.Diagnostic): vscode.CodeAction {
+  const action = new vscode.CodeAction('Run graph codegen', vscode.CodeActionKind.QuickFix);
+  action.diagnostics = [diagnostic];
+  action.command = { command: RUN_CODEGEN_COMMAND, title: 'Run graph codegen', arguments: [vscode.Uri.file(shown.manifest)] };
+  return action;
+}
+
+/** Runs the subgraph feature's codegen for a manifest; says so clearly when it is not there. */
+export async function runCodegen(manifest: vscode.Uri): Promise<void> {
+  if (!(await vscode.commands.getCommands(true)).includes(CODEGEN_COMMAND)) {
+    const folder = vscode.workspace.asRelativePath(vscode.Uri.file(path.dirname(manifest.fsPath)));
+    void vscode.window.showWarningMessage(`Chaindeck cannot run graph codegen from here: its codegen command (${CODEGEN_COMMAND}) is not available. Run \`graph codegen\` in ${folder}.`);
+    return;
+  }
+  await vscode.commands.executeCommand(CODEGEN_COMMAND, manifest);
+}
+
+/** Opens a file with the cursor on the last occurrence of `text` (where a fix appended it). */
+export async function revealFix(uri: vscode.Uri, text: string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  const at = document.getText().lastIndexOf(text);
+  const position = document.positionAt(Math.max(0, at));
+  await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: true });
+}

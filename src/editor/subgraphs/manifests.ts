@@ -1,0 +1,73 @@
+/**
+ * Every subgraph.yaml in the workspace, kept current by a FileSystemWatcher, with what the tree
+ * shows of each (data sources and handlers) read from disk when asked.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { summarizeManifest, type ManifestSummary } from './manifestSummary';
+
+/** subgraph.yaml, and named variants (mainnet.subgraph.yaml) that graph commands are given by name. */
+export const MANIFEST_GLOB = '{**/subgraph.yaml,**/*.subgraph.yaml}';
+/** Dependencies and the CLI's own output hold copies of manifests that are not the user's. */
+const EXCLUDE = '{**/node_modules/**,**/build/**,**/generated/**}';
+
+export class Manifests implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when a manifest is added, removed or changed on disk. */
+  readonly onDidChange = this.changed.event;
+  private known: Promise<vscode.Uri[]> | undefined;
+  private readonly watcher = vscode.workspace.createFileSystemWatcher(MANIFEST_GLOB);
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor() {
+    const rescan = (uri: vscode.Uri) => {
+      if (isExcluded(uri)) return;
+      this.known = undefined;
+      this.changed.fire();
+    };
+    this.subscriptions = [this.watcher, this.watcher.onDidCreate(rescan), this.watcher.onDidDelete(rescan), this.watcher.onDidChange(rescan), this.changed];
+  }
+
+  /** The manifests, sorted by path. */
+  all(): Promise<vscode.Uri[]> {
+    this.known ??= Promise.resolve(vscode.workspace.findFiles(MANIFEST_GLOB, EXCLUDE)).then((uris) => uris.filter((u) => !isExcluded(u)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)));
+    return this.known;
+  }
+
+  refresh(): void {
+    this.known = undefined;
+    this.changed.fire();
+  }
+
+  /** The manifest's data sources and handlers; an unreadable file gives an empty summary. */
+  async summary(uri: vscode.Uri): Promise<ManifestSummary> {
+    try {
+      return summarizeManifest(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    } catch {
+      return { dataSources: [] };
+    }
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+/** Whether a file is a subgraph manifest by its name. */
+export function isManifest(uri: vscode.Uri): boolean {
+  return /(^|[/.])subgraph\.yaml$/.test(uri.path);
+}
+
+function isExcluded(uri: vscode.Uri): boolean {
+  return uri.path.split('/').some((part) => part === 'node_modules' || part === 'build' || part === 'generated');
+}
+
+/** The manifest as shown: its path in the workspace. */
+export function manifestLabel(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, vscode.workspace.workspaceFolders !== undefined && vscode.workspace.workspaceFolders.length > 1);
+}
+
+/** A file the manifest names (written relative to its folder). */
+export function besideManifest(manifest: vscode.Uri, written: string): vscode.Uri {
+  return vscode.Uri.file(path.resolve(path.dirname(manifest.fsPath), written));
+}

@@ -1,0 +1,233 @@
+/**
+ * The subgraph records: their settings (`chaindeck.subgraphs`, URLs in their `{key}` form) and
+ * their credentials (SecretStorage: the access key of the URL paths and the deploy key). The one
+ * place that writes either, so a key cannot reach settings by another path. It also remembers
+ * which subgraph.yaml deploys to which record (workspace state).
+ */
+import * as vscode from 'vscode';
+import {
+  resolveSubgraphUrls,
+  templateSubgraphUrls,
+  validateSubgraphRecord,
+  type DeploymentRecord,
+  type SubgraphRecord,
+  type SubgraphSecrets,
+  type SubgraphUrls,
+} from '../../core/subgraph/records';
+import { idFromName } from '../config';
+import type { Secrets } from '../secrets';
+
+const SECTION = 'chaindeck';
+const KEY = 'subgraphs';
+const PAIRS = 'chaindeck.subgraphs.manifests';
+
+const secretKey = (id: string) => `chaindeck.subgraph.${id}`;
+const settings = () => vscode.workspace.getConfiguration(SECTION);
+
+/** A record as the Add/Edit form collects it: URLs as pasted (keys and all). */
+export type RecordInput = Omit<SubgraphRecord, 'id' | 'versionLabel' | 'lastDeployment' | keyof SubgraphUrls> & SubgraphUrls;
+
+export class SubgraphStore implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly secrets: Secrets,
+    private readonly state: vscode.Memento,
+  ) {
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.changed.fire();
+    });
+  }
+
+  all(): SubgraphRecord[] {
+    const raw = settings().get<unknown[]>(KEY) ?? [];
+    return raw.flatMap((entry) => {
+      const record = toRecord(entry);
+      return record ? [record] : [];
+    });
+  }
+
+  byId(id: string): SubgraphRecord | undefined {
+    return this.all().find((r) => r.id === id);
+  }
+
+  byName(name: string): SubgraphRecord | undefined {
+    const wanted = name.trim().toLowerCase();
+    return this.all().find((r) => r.name.toLowerCase() === wanted);
+  }
+
+  nameProblem(name: string, exceptId?: string): string | undefined {
+    const problem = validateSubgraphRecord({ name: name.trim() }).find((p) => p.field === 'name');
+    if (problem) return problem.message;
+    const other = this.byName(name);
+    return other && other.id !== exceptId ? `A subgraph named "${other.name}" already exists.` : undefined;
+  }
+
+  /**
+   * Adds a record: the keys in the pasted URLs go to SecretStorage (with the deploy key), the
+   * URLs to settings with `{key}` in their place. Throws core's SubgraphRecordError for a bad field.
+   */
+  async add(input: RecordInput, deployKey?: string): Promise<SubgraphRecord> {
+    const records = this.all();
+    const { record, accessKey } = this.build(input, uniqueId(idFromName(input.name), records));
+    await this.secrets.set(secretKey(record.id), { accessKey, deployKey });
+    await this.write([...records, record]);
+    return record;
+  }
+
+  /**
+   * Changes a record. Keys found in the pasted URLs replace the stored access key; `deployKey`
+   * replaces the deploy key when given ('' removes it), else it is kept.
+   */
+  async update(id: string, input: RecordInput, deployKey?: string): Promise<SubgraphRecord> {
+    const records = this.all();
+    const old = records.find((r) => r.id === id);
+    if (!old) throw new Error('This subgraph is no longer in the settings.');
+    const { record, accessKey } = this.build(input, id);
+    const secrets = await this.secretsOf(old);
+    const updated: SubgraphRecord = { ...record, versionLabel: old.versionLabel, lastDeployment: old.lastDeployment };
+    await this.secrets.set(secretKey(id), { accessKey: accessKey ?? secrets.accessKey, deployKey: deployKey ?? secrets.deployKey });
+    await this.write(records.map((r) => (r.id === id ? updated : r)));
+    return updated;
+  }
+
+  private build(input: RecordInput, id: string): { record: SubgraphRecord; accessKey?: string } {
+    const { urls, accessKey } = templateSubgraphUrls(input);
+    const record: SubgraphRecord = {
+      id,
+      name: input.name.trim(),
+      project: input.project.trim(),
+      protocol: input.protocol.trim(),
+      network: input.network.trim(),
+      type: input.type.trim(),
+      ...urls,
+    };
+    const [problem] = validateSubgraphRecord(record);
+    if (problem) throw problem;
+    return { record, accessKey };
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.write(this.all().filter((r) => r.id !== id));
+    await this.secrets.delete(secretKey(id));
+    const pairs = this.pairs();
+    for (const [manifest, recordId] of Object.entries(pairs)) if (recordId === id) delete pairs[manifest];
+    await this.state.update(PAIRS, pairs);
+  }
+
+  async secretsOf(record: Pick<SubgraphRecord, 'id'>): Promise<SubgraphSecrets> {
+    return (await this.secrets.get<SubgraphSecrets>(secretKey(record.id))) ?? {};
+  }
+
+  async setDeployKey(record: SubgraphRecord, deployKey: string | undefined): Promise<void> {
+    const secrets = await this.secretsOf(record);
+    await this.secrets.set(secretKey(record.id), { ...secrets, deployKey });
+  }
+
+  /** The record's URLs with the key put in: for calls only, never to show or log. */
+  async resolve(record: SubgraphRecord): Promise<SubgraphUrls> {
+    return resolveSubgraphUrls(record, await this.secretsOf(record));
+  }
+
+  /** The URL queries go to: the record's, else the one the last deploy printed. */
+  queryUrlOf(record: SubgraphRecord): string {
+    return record.queryUrl || record.lastDeployment?.queriesUrl || '';
+  }
+
+  /** The browser GraphQL UI: the record's, else the last deploy's playground. */
+  uiUrlOf(record: SubgraphRecord): string {
+    return record.graphqlUiUrl || record.lastDeployment?.deployedTo || '';
+  }
+
+  /** Remembers a successful deploy: its label (offered next time), and the URLs it printed where the record has none. */
+  async recordDeployment(id: string, deployment: DeploymentRecord): Promise<SubgraphRecord | undefined> {
+    const records = this.all();
+    const old = records.find((r) => r.id === id);
+    if (!old) return undefined;
+    const updated: SubgraphRecord = {
+      ...old,
+      versionLabel: deployment.versionLabel,
+      lastDeployment: deployment,
+      queryUrl: old.queryUrl || deployment.queriesUrl || '',
+      graphqlUiUrl: old.graphqlUiUrl || deployment.deployedTo || '',
+    };
+    await this.write(records.map((r) => (r.id === id ? updated : r)));
+    return updated;
+  }
+
+  // ---- which manifest deploys to which record ----------------------------------------------
+
+  private pairs(): Record<string, string> {
+    return { ...(this.state.get<Record<string, string>>(PAIRS) ?? {}) };
+  }
+
+  recordForManifest(manifest: vscode.Uri): SubgraphRecord | undefined {
+    const id = this.pairs()[manifest.toString()];
+    return id ? this.byId(id) : undefined;
+  }
+
+  manifestForRecord(record: SubgraphRecord): vscode.Uri | undefined {
+    const found = Object.entries(this.pairs()).find(([, id]) => id === record.id);
+    return found && vscode.Uri.parse(found[0]);
+  }
+
+  async pair(manifest: vscode.Uri, record: SubgraphRecord): Promise<void> {
+    const pairs = this.pairs();
+    // One manifest per record: pairing again moves the record.
+    for (const [m, id] of Object.entries(pairs)) if (id === record.id) delete pairs[m];
+    pairs[manifest.toString()] = record.id;
+    await this.state.update(PAIRS, pairs);
+    this.changed.fire();
+  }
+
+  private write(records: readonly SubgraphRecord[]): Thenable<void> {
+    const clean = records.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined && v !== '')));
+    return settings().update(KEY, clean, targetOf());
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Records are per project: a workspace keeps its own, unless they are already kept in user settings. */
+function targetOf(): vscode.ConfigurationTarget {
+  const where = settings().inspect(KEY);
+  if (where?.workspaceValue !== undefined) return vscode.ConfigurationTarget.Workspace;
+  if (where?.globalValue !== undefined || !vscode.workspace.workspaceFolders?.length) return vscode.ConfigurationTarget.Global;
+  return vscode.ConfigurationTarget.Workspace;
+}
+
+/** Entries may be written by hand: read leniently (no id: from the name; missing fields empty). */
+function toRecord(entry: unknown): SubgraphRecord | undefined {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const e = entry as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const name = text(e.name);
+  if (!name) return undefined;
+  const deployment = e.lastDeployment as DeploymentRecord | undefined;
+  return {
+    id: text(e.id) || idFromName(name),
+    name,
+    project: text(e.project),
+    protocol: text(e.protocol),
+    network: text(e.network),
+    type: text(e.type),
+    deployUrl: text(e.deployUrl),
+    ipfsUrl: text(e.ipfsUrl),
+    queryUrl: text(e.queryUrl),
+    graphqlUiUrl: text(e.graphqlUiUrl),
+    ...(text(e.versionLabel) ? { versionLabel: text(e.versionLabel) } : {}),
+    ...(deployment && typeof deployment === 'object' && typeof deployment.versionLabel === 'string' ? { lastDeployment: deployment } : {}),
+  };
+}
+
+function uniqueId(base: string, records: readonly SubgraphRecord[]): string {
+  const taken = new Set(records.map((r) => r.id));
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  return id;
+}

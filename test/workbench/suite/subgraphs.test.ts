@@ -1,0 +1,300 @@
+/**
+ * The Subgraphs feature inside the real extension host, with the real graph CLI: a copy of the
+ * tutorial subgraph in the workspace (node_modules linked to the repository's, so the CLI and
+ * graph-ts resolve from it as in a user's project), and loopback IPFS, graph-node and GraphQL
+ * servers (test/support/graphNodeServer) that demand the access key in their paths and the deploy
+ * key as a bearer token. Real CLI runs, in order: codegen, build, build with a planted error,
+ * deploy. Everything added is removed again: the UI tests reuse the workspace.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SubgraphsFeature } from '../../../src/editor/subgraphs/feature';
+import type { ManifestLenses } from '../../../src/editor/subgraphs/manifestLens';
+import type { FinishedRun, GraphTasks, TaskDeps } from '../../../src/editor/subgraphs/tasks';
+import type { SubgraphsElement } from '../../../src/editor/subgraphs/tree';
+import type { TestApi } from '../../../src/extension';
+import { approvalRecords, startGraphNodeAdmin, startGraphqlServer, startIpfsServer, type AdminServer, type GraphqlServer, type IpfsServer } from '../../support/graphNodeServer';
+
+const ID = 'chaindeck.chaindeck';
+/** Shaped like real keys, so core's URL splitting and the redactor treat them as keys. */
+const ACCESS_KEY = '5e8a1c3f7b9d2e4a6c8f0b1d3e5a7c9f';
+const DEPLOY_KEY = 'dk4f6a8c0e2b4d6f8a1c3e5b7d9f1a3c5e';
+const NAME = 'chaindeck/erc20-approvals';
+const FOLDER = 'eh-tutorial';
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('subgraphs', function () {
+  // Each real CLI run takes seconds (graph build ~7-10 s).
+  this.timeout(90_000);
+  let api: TestApi;
+  let f: SubgraphsFeature;
+  let dir: string;
+  let manifest: vscode.Uri;
+  let ipfs: IpfsServer;
+  let admin: AdminServer;
+  let graphql: GraphqlServer;
+
+  const record = () => f.store.byName(NAME);
+  const graphDiagnostics = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'graph');
+  const logText = () => {
+    const file = path.join(api.logUri.fsPath, 'Chaindeck.log');
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  };
+  const ourTasks = async () => (await vscode.tasks.fetchTasks({ type: 'graph' })).filter((t) => t.definition.manifest === `${FOLDER}/subgraph.yaml`);
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<TestApi | undefined>(ID);
+    assert.ok(ext, `${ID} is not installed`);
+    const exported = await ext.activate();
+    assert.ok(exported?.subgraphs, 'activate() returned no subgraphs in the test API');
+    api = exported;
+    f = exported.subgraphs;
+
+    const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    dir = path.join(ws, FOLDER);
+    fs.cpSync(path.join(ext.extensionPath, 'test', 'fixtures', 'subgraphs', 'tutorial'), dir, { recursive: true });
+    fs.symlinkSync(path.join(ext.extensionPath, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    manifest = vscode.Uri.file(path.join(dir, 'subgraph.yaml'));
+
+    graphql = await startGraphqlServer(approvalRecords(250), { key: ACCESS_KEY, subgraph: NAME });
+    ipfs = await startIpfsServer({ key: ACCESS_KEY });
+    // graph-node answers with the query URLs of its own host: here the GraphQL server, key in the path.
+    admin = await startGraphNodeAdmin({ key: ACCESS_KEY, deployKey: DEPLOY_KEY, queryBase: `http://127.0.0.1:${graphql.port}/${ACCESS_KEY}` });
+  });
+
+  after(async () => {
+    const added = record();
+    if (added) await f.store.remove(added.id);
+    await Promise.all([ipfs?.close(), admin?.close(), graphql?.close()]);
+    // The link first, by itself: the repository's node_modules must never be walked by the removal.
+    if (dir) {
+      fs.rmSync(path.join(dir, 'node_modules'), { force: true });
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('adds a record: the keys go to secret storage, settings keep {key}', async () => {
+    const added = await f.store.add(
+      { name: NAME, project: 'Demo project', protocol: 'ethereum', network: 'mainnet', type: 'elastic', deployUrl: admin.url, ipfsUrl: ipfs.url, queryUrl: graphql.url, graphqlUiUrl: '' },
+      DEPLOY_KEY,
+    );
+    const saved = JSON.stringify(vscode.workspace.getConfiguration('chaindeck').get('subgraphs'));
+    const settingsFile = fs.readFileSync(path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json'), 'utf8');
+    for (const key of [ACCESS_KEY, DEPLOY_KEY]) {
+      assert.ok(!saved.includes(key), 'a key is in chaindeck.subgraphs');
+      assert.ok(!settingsFile.includes(key), 'a key is in .vscode/settings.json');
+    }
+    assert.equal(added.deployUrl, admin.url.replace(ACCESS_KEY, '{key}'));
+    assert.equal(added.queryUrl, graphql.url.replace(ACCESS_KEY, '{key}'));
+    assert.deepEqual(await f.store.secretsOf(added), { accessKey: ACCESS_KEY, deployKey: DEPLOY_KEY });
+  });
+
+  it('offers codegen, build and deploy tasks for the subgraph.yaml', async () => {
+    const tasks = await until('the graph tasks of the copied subgraph', async () => {
+      const found = await ourTasks();
+      return found.length === 3 ? found : undefined;
+    });
+    assert.deepEqual(tasks.map((t) => t.name).sort(), [`build - ${FOLDER}/subgraph.yaml`, `codegen - ${FOLDER}/subgraph.yaml`, `deploy - ${FOLDER}/subgraph.yaml`]);
+    assert.ok(tasks.every((t) => t.source === 'graph' && t.execution instanceof vscode.CustomExecution));
+  });
+
+  it('lists the subgraph.yaml with its data source and handler; the handler opens the mapping at its function', async () => {
+    const tree = f.tree;
+    const groups = await tree.getChildren();
+    const group = groups.find((g) => g.kind === 'group' && g.group === 'manifests');
+    assert.ok(group, 'no group of workspace manifests');
+    const manifests = await tree.getChildren(group);
+    const ours = manifests.find((m) => m.kind === 'manifest' && m.manifest.fsPath === manifest.fsPath);
+    assert.ok(ours, `${FOLDER}/subgraph.yaml is not in the tree`);
+    const [dataSource] = await tree.getChildren(ours);
+    const dsItem = tree.getTreeItem(dataSource);
+    assert.equal(dsItem.label, 'ERC20');
+    assert.equal(dsItem.description, 'mainnet · from block 6082465');
+    const [handler] = await tree.getChildren(dataSource);
+    const item = tree.getTreeItem(handler as SubgraphsElement);
+    assert.equal(item.label, 'handleApproval');
+    assert.equal(item.description, 'Approval(indexed address,indexed address,uint256)');
+    await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
+    const editor = await until('the mapping in an editor', () => (vscode.window.activeTextEditor?.document.fileName.endsWith(path.join(FOLDER, 'src', 'mapping.ts')) ? vscode.window.activeTextEditor : undefined));
+    assert.equal(editor.selection.active.line, 7);
+    assert.equal(editor.document.getText(editor.selection), 'handleApproval');
+  });
+
+  it('runs codegen (the command other features call) and the build task', async () => {
+    const codegen = await vscode.commands.executeCommand<{ run?: { outcome: { ok: boolean; summary: string }; output: string } }>('chaindeck.subgraph.codegen', manifest);
+    assert.equal(codegen?.run?.outcome.ok, true, codegen?.run?.output);
+    assert.ok(fs.existsSync(path.join(dir, 'generated', 'schema.ts')));
+
+    const build = (await ourTasks()).find((t) => t.definition.task === 'build');
+    assert.ok(build, 'no build task');
+    const finished = new Promise<FinishedRun>((resolve) => {
+      const subscription = f.tasks.onDidFinishRun((r) => {
+        if (r.definition.task !== 'build' || r.manifest.fsPath !== manifest.fsPath) return;
+        subscription.dispose();
+        resolve(r);
+      });
+    });
+    await vscode.tasks.executeTask(build);
+    const { run } = await finished;
+    assert.equal(run?.outcome.ok, true, run?.output);
+    assert.equal(run?.outcome.summary, 'Build completed: build/subgraph.yaml');
+    assert.ok(fs.existsSync(path.join(dir, 'build', 'ERC20', 'ERC20.wasm')));
+  });
+
+  it('puts a compile error on the mapping at its line, as a "graph" diagnostic', async () => {
+    const mappingPath = path.join(dir, 'src', 'mapping.ts');
+    const original = fs.readFileSync(mappingPath, 'utf8');
+    fs.writeFileSync(mappingPath, original.replace('import { ApprovalQuery } from', 'import { ApprovalQuery, NoSuchEntity } from'));
+    try {
+      const finished = await f.tasks.run('build', manifest);
+      assert.equal(finished?.run?.outcome.ok, false, 'the build should fail');
+      const mapping = vscode.Uri.file(mappingPath);
+      const [problem] = graphDiagnostics(mapping);
+      assert.ok(problem, `no graph diagnostic on the mapping; the run said: ${finished?.run?.outcome.summary}`);
+      assert.equal(problem.code, 'TS2305');
+      assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
+      assert.equal(problem.range.start.line, 3, 'the error is on line 4 of the mapping');
+      assert.match(problem.message, /NoSuchEntity/);
+    } finally {
+      fs.writeFileSync(mappingPath, original);
+    }
+  });
+
+  it('deploys with the keys put in by core only, and records the deployment', async () => {
+    const before = logText().length;
+    const finished = await f.tasks.run('deploy', manifest, { subgraph: NAME, versionLabel: 'v0.0.1' });
+    const run = finished?.run;
+    assert.equal(run?.outcome.ok, true, run?.output);
+
+    // The server saw the deploy with the deploy key, at the keyed path; IPFS got the files.
+    const deployCall = admin.requests.find((r) => r.body.method === 'subgraph_deploy');
+    assert.ok(deployCall, 'graph-node saw no subgraph_deploy');
+    assert.equal(deployCall.authorization, `Bearer ${DEPLOY_KEY}`);
+    assert.deepEqual(deployCall.body.params, { name: NAME, ipfs_hash: run!.outcome.ipfsHash, version_label: 'v0.0.1' });
+    assert.ok(ipfs.pins.includes(run!.outcome.ipfsHash!));
+
+    const updated = record()!;
+    assert.equal(updated.versionLabel, 'v0.0.1');
+    assert.equal(updated.lastDeployment?.versionLabel, 'v0.0.1');
+    assert.equal(updated.lastDeployment?.ipfsHash, run!.outcome.ipfsHash);
+    assert.equal(updated.lastDeployment?.queriesUrl, graphql.url.replace(ACCESS_KEY, '{key}'));
+    // The build error of the last run is gone with this run.
+    assert.deepEqual(graphDiagnostics(vscode.Uri.file(path.join(dir, 'src', 'mapping.ts'))), []);
+
+    // No key anywhere it could be seen: output, shown command, task definitions, settings, log.
+    const definitions = JSON.stringify([finished!.definition, ...(await ourTasks()).map((t) => t.definition)]);
+    const log = await until('the deploy in the log', () => {
+      const text = logText().slice(before);
+      return text.includes(`Deployed ${NAME} v0.0.1`) ? text : undefined;
+    });
+    for (const key of [ACCESS_KEY, DEPLOY_KEY]) {
+      assert.ok(!run!.output.includes(key), 'a key is in the terminal output');
+      assert.ok(!run!.command.includes(key), 'a key is in the shown command line');
+      assert.ok(!definitions.includes(key), 'a key is in a task definition');
+      assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('chaindeck').get('subgraphs')).includes(key), 'a key is in settings');
+      assert.ok(!logText().includes(key), 'a key is in the log');
+    }
+    assert.match(run!.command, /--node http:\/\/127\.0\.0\.1:\d+\/\{key\}\/deploy .*--deploy-key \{deployKey\}/);
+    assert.match(log, /graph deploy - eh-tutorial\/subgraph.yaml: Deployed/);
+  });
+
+  it('shows the subgraph health in the tree', async () => {
+    f.tree.refresh();
+    const groups = await f.tree.getChildren();
+    const group = groups.find((g) => g.kind === 'group' && g.group === 'records')!;
+    const item = (await f.tree.getChildren(group)).find((e) => e.kind === 'record' && e.record.name === NAME);
+    assert.ok(item, 'the record is not in the tree');
+    f.tree.getTreeItem(item); // asks for the health
+    const description = await until('the health', () => {
+      const d = String(f.tree.getTreeItem(item).description ?? '');
+      return /^block/.test(d) ? d : undefined;
+    });
+    assert.equal(description, 'block 19000000 · healthy');
+    assert.equal(graphql.requests.at(-1)?.body.query, '{ _meta { block { number } hasIndexingErrors } }');
+  });
+
+  it('writes the default list query for a new query and runs it from its lens into the results table', async () => {
+    const document = await vscode.commands.executeCommand<vscode.TextDocument>('chaindeck.subgraphs.newQuery', record());
+    assert.ok(document, 'no query document');
+    assert.equal(document.languageId, 'graphql');
+    assert.match(document.getText(), /^# @subgraph chaindeck\/erc20-approvals\n/);
+    assert.match(document.getText(), /query ApprovalQueries\(\$first: Int = 100, \$skip: Int = 0\) \{\n {2}approvalQueries\(first: \$first, skip: \$skip\) \{\n {4}id\n {4}owner\n {4}spender\n {4}value\n/);
+
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri);
+    assert.ok(lenses.some((l) => l.command?.title === `$(cloud) Subgraph: ${NAME}`), 'no "Subgraph:" lens');
+    const run = lenses.find((l) => l.command?.command === 'chaindeck.subgraphs.runQuery');
+    assert.ok(run?.command, 'no Run lens');
+    const sent = graphql.requests.length;
+    await vscode.commands.executeCommand(run.command.command, ...(run.command.arguments ?? []));
+
+    const page = await until('the results page', () => f.results.page);
+    assert.equal(page.subgraph, NAME);
+    assert.equal(page.field, 'approvalQueries');
+    assert.deepEqual(page.table.columns.map((c) => c.id), ['id', 'owner', 'spender', 'value']);
+    assert.equal(page.table.rows.length, 100);
+    assert.ok(page.hasNext && !page.hasPrevious);
+    // uint256's maximum, whole: never turned into a float.
+    assert.equal(page.table.rows[0][3], (2n ** 256n - 1n).toString());
+    assert.equal(page.endpoint.includes(ACCESS_KEY), false);
+    assert.deepEqual(graphql.requests.at(-1)?.body.variables, { first: 100, skip: 0 });
+    assert.equal(graphql.requests.length, sent + 1);
+    await until('the results panel', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `Query: ${NAME}`));
+  });
+
+  it('flags a field the schema lacks where it is, and sends nothing', async () => {
+    const document = await vscode.workspace.openTextDocument({ language: 'graphql', content: `# @subgraph ${NAME}\n{\n  approvalQueries {\n    id\n    ownr\n  }\n}\n` });
+    const sent = graphql.requests.length;
+    const outcome = await vscode.commands.executeCommand<{ kind: string }>('chaindeck.subgraphs.runQuery', document.uri, 0);
+    assert.equal(outcome?.kind, 'invalid');
+    assert.equal(graphql.requests.length, sent, 'the query was sent');
+    const [problem] = vscode.languages.getDiagnostics(document.uri);
+    assert.ok(problem, 'no diagnostic');
+    assert.match(problem.message, /Cannot query field "ownr" on type "ApprovalQuery"/);
+    assert.deepEqual([problem.range.start.line, problem.range.start.character, problem.range.end.character], [4, 4, 8]);
+  });
+
+  it('needs a trusted workspace to run the graph CLI: no tasks, an explaining lens, trust-gated commands', async () => {
+    // The workbench runs with trust disabled (always trusted): check the guards directly.
+    const Tasks = f.tasks.constructor as new (deps: TaskDeps) => GraphTasks;
+    const untrusted = new Tasks({ store: f.store, manifests: f.manifests, log: f.log, isTrusted: () => false, afterDeploy: async () => undefined });
+    try {
+      assert.deepEqual(await untrusted.provideTasks(), []);
+    } finally {
+      untrusted.dispose();
+    }
+    const Lenses = f.lenses.constructor as new (store: SubgraphsFeature['store'], isTrusted: () => boolean) => ManifestLenses;
+    const lenses = new Lenses(f.store, () => false);
+    try {
+      const document = await vscode.workspace.openTextDocument(manifest);
+      const [lens, ...more] = lenses.provideCodeLenses(document);
+      assert.equal(more.length, 0);
+      assert.equal(lens.command?.command, 'workbench.trust.manage');
+      assert.match(lens.command!.title, /trust this workspace/);
+    } finally {
+      lenses.dispose();
+    }
+    // In the trusted workbench the same lens offers the three runs.
+    const trusted = f.lenses.provideCodeLenses(await vscode.workspace.openTextDocument(manifest)).map((l) => l.command?.command);
+    assert.deepEqual(trusted, ['chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy']);
+
+    const pkg = vscode.extensions.getExtension(ID)!.packageJSON as { contributes: { commands: { command: string; enablement?: string }[]; menus: Record<string, { command: string; when?: string }[]> } };
+    const cli = ['chaindeck.subgraph.init', 'chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy'];
+    for (const id of cli) {
+      assert.equal(pkg.contributes.commands.find((c) => c.command === id)?.enablement, 'isWorkspaceTrusted', `${id} is not disabled in untrusted workspaces`);
+      for (const entry of Object.values(pkg.contributes.menus).flat().filter((m) => m.command === id)) {
+        assert.match(entry.when ?? '', /isWorkspaceTrusted/, `a menu shows ${id} without isWorkspaceTrusted`);
+      }
+    }
+  });
+});
