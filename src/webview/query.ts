@@ -4,6 +4,7 @@
  * sent them, the rows in the shared virtualised table, paging, export. It renders what the host
  * posts and posts the user's intents back; it never reaches the network. Values are set as text.
  */
+import './panel.css';
 import './query.css';
 import type { ExportFormat, QueryContract, QueryResultPage, QuerySnapshot, QueryStatus } from './protocol';
 import { WebviewRpc } from './rpc';

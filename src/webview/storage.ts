@@ -4,6 +4,7 @@
  * renders what the host posts and posts the user's intents back; it never reaches the network.
  * Values are set as text (textContent, input.value), never parsed as HTML.
  */
+import './panel.css';
 import './storage.css';
 import type { ExportFormat, NodeChoice, StorageContract, StorageForm, StorageMode, StoragePage, StorageSnapshot, StorageStatus } from './protocol';
 import { WebviewRpc } from './rpc';

@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-
-const ID = 'chaindeck.chaindeck';
+import { anvil as rpc, EXTENSION_ID as ID } from './helpers';
 
 describe('activation', () => {
   it('is installed, activates and registers every declared command', async () => {
@@ -35,12 +34,7 @@ describe('activation', () => {
     const nodes = vscode.workspace.getConfiguration('chaindeck').get<{ url: string }[]>('nodes');
     assert.equal(nodes?.[0]?.url, anvil);
 
-    const res = await fetch(anvil, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-    });
-    const body = (await res.json()) as { result?: string };
-    assert.match(body.result ?? '', /^0x[0-9a-f]+$/);
+    const blockNumber = (await rpc('eth_blockNumber', [])) as string | undefined;
+    assert.match(blockNumber ?? '', /^0x[0-9a-f]+$/);
   });
 });

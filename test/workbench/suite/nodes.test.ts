@@ -8,21 +8,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
+import { activateTestApi, anvil as rpc, until } from './helpers';
 
-const ID = 'chaindeck.chaindeck';
 /** Shaped like a provider's access key, so the redactor and the endpoint parser treat it as one. */
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
-
-/** Polls `probe` until it returns something, or fails after `timeoutMs`. */
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function savedNodes(): { name: string; url: string; auth?: string }[] {
   return vscode.workspace.getConfiguration('chaindeck').get('nodes') ?? [];
@@ -32,11 +21,7 @@ describe('nodes', () => {
   let api: TestApi;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<TestApi | undefined>(ID);
-    assert.ok(ext, `${ID} is not installed`);
-    const exported = await ext.activate();
-    assert.ok(exported?.nodes, 'activate() returned no test API: is the extension host running tests (ExtensionMode.Test)?');
-    api = exported;
+    ({ api } = await activateTestApi('activate() returned no test API: is the extension host running tests (ExtensionMode.Test)?', (a) => a.nodes));
   });
 
   it('shows the configured node in the tree, with its latest block and chain', async () => {
@@ -156,9 +141,7 @@ describe('nodes', () => {
     assert.ok(anvil);
     const title = await vscode.commands.executeCommand<string | undefined>('chaindeck.subscribe', anvil, { kind: 'newHeads' });
     assert.equal(title, 'Local anvil newHeads');
-    const url = process.env.CHAINDECK_TEST_ANVIL_URL;
-    assert.ok(url, 'the runner passes the anvil URL');
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }) });
+    await rpc('evm_mine', []);
     await until('a newHeads notification', () => subscriptions.running.find((s) => s.title === title && s.received > 0));
     await vscode.commands.executeCommand('chaindeck.unsubscribe', title);
     assert.deepEqual(subscriptions.running, []);

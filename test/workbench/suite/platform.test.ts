@@ -13,8 +13,8 @@ import type { PlatformElement } from '../../../src/editor/platform/tree';
 import type { TestApi } from '../../../src/extension';
 import { sampleData, startPlatformServer, type PlatformServer } from '../../support/platformServer';
 import { startProxy, type Proxy } from '../../support/proxy';
+import { activateTestApi } from './helpers';
 
-const ID = 'chaindeck.chaindeck';
 /** Shaped like real keys, so the redactor and the endpoint parser treat them as keys. */
 const API_KEY = 'pk9f3a7c1e5b2d8f4a6c0e3b7d1f5a9c2e';
 const NODE_KEY = '6b2e9d4a7c1f3e8b5a0d2c7f4e9b1a6d';
@@ -47,11 +47,7 @@ describe('platform', () => {
   }
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<TestApi | undefined>(ID);
-    assert.ok(ext, `${ID} is not installed`);
-    const exported = await ext.activate();
-    assert.ok(exported?.platform, 'activate() returned no platform in the test API');
-    api = exported;
+    ({ api } = await activateTestApi('activate() returned no platform in the test API', (a) => a.platform));
 
     const anvil = process.env.CHAINDECK_TEST_ANVIL_URL;
     assert.ok(anvil, 'CHAINDECK_TEST_ANVIL_URL is not set');

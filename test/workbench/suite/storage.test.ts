@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
+import { activateTestApi, anvil, until } from './helpers';
 
-const ID = 'chaindeck.chaindeck';
 const CONTRACT = '0x00000000000000000000000000000000c0ffee01';
 const PROXY = '0x00000000000000000000000000000000c0ffee02';
 const VAULT = '0x00000000000000000000000000000000c0ffee03';
@@ -49,25 +49,6 @@ const EIP1967 = {
 
 const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 
-async function anvil(method: string, params: unknown[]): Promise<unknown> {
-  const url = process.env.CHAINDECK_TEST_ANVIL_URL;
-  assert.ok(url, 'CHAINDECK_TEST_ANVIL_URL is not set');
-  const reply = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await reply.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 function storageTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('chaindeck.storage'));
 }
@@ -88,11 +69,7 @@ describe('storage', () => {
   let api: TestApi;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<TestApi | undefined>(ID);
-    assert.ok(ext, `${ID} is not installed`);
-    const exported = await ext.activate();
-    assert.ok(exported, 'activate() returned no test API');
-    api = exported;
+    ({ api } = await activateTestApi('activate() returned no test API'));
     // Slots 0..11 hold 1..12; slot 1 holds a short string "hi".
     for (let slot = 0n; slot < 12n; slot++) await anvil('anvil_setStorageAt', [CONTRACT, word(slot), word(slot + 1n)]);
     await anvil('anvil_setStorageAt', [CONTRACT, word(1n), `0x${Buffer.from('hi').toString('hex').padEnd(62, '0')}04`]);

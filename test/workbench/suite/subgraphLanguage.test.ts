@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
+import { activateTestApi, anvil, until } from './helpers';
 
-const ID = 'chaindeck.chaindeck';
 const EVENT = 'Approval(indexed address,indexed address,uint256)';
 const WRONG_EVENT = 'Approval(address,address,uint256)';
 const APPROVAL_TOPIC0 = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
@@ -17,25 +17,6 @@ const APPROVAL_TOPIC0 = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200
 const PROXY = '0x00000000000000000000000000000000c0ffee5b';
 const IMPLEMENTATION = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
 const IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function anvil(method: string, params: unknown[]): Promise<unknown> {
-  const url = process.env.CHAINDECK_TEST_ANVIL_URL;
-  assert.ok(url, 'CHAINDECK_TEST_ANVIL_URL is not set');
-  const reply = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await reply.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
 
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'chaindeck');
 const describeAll = (uri: vscode.Uri) => JSON.stringify(ours(uri).map((d) => [d.code, d.message]));
@@ -73,10 +54,7 @@ describe('subgraph language', () => {
   }
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<TestApi | undefined>(ID);
-    assert.ok(ext, `${ID} is not installed`);
-    const exported = await ext.activate();
-    assert.ok(exported, 'activate() returned no test API');
+    const { ext, api: exported } = await activateTestApi('activate() returned no test API');
     api = exported;
     const workspace = process.env.CHAINDECK_TEST_WORKSPACE ?? vscode.workspace.workspaceFolders![0].uri.fsPath;
     folder = path.join(workspace, `subgraph-language-${process.pid}-${Date.now()}`);

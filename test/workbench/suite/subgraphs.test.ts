@@ -16,23 +16,16 @@ import type { FinishedRun, GraphTasks, TaskDeps } from '../../../src/editor/subg
 import type { SubgraphsElement } from '../../../src/editor/subgraphs/tree';
 import type { TestApi } from '../../../src/extension';
 import { approvalRecords, startGraphNodeAdmin, startGraphqlServer, startIpfsServer, type AdminServer, type GraphqlServer, type IpfsServer } from '../../support/graphNodeServer';
+import { activateTestApi, EXTENSION_ID, until as poll } from './helpers';
 
-const ID = 'chaindeck.chaindeck';
 /** Shaped like real keys, so core's URL splitting and the redactor treat them as keys. */
 const ACCESS_KEY = '5e8a1c3f7b9d2e4a6c8f0b1d3e5a7c9f';
 const DEPLOY_KEY = 'dk4f6a8c0e2b4d6f8a1c3e5b7d9f1a3c5e';
 const NAME = 'chaindeck/erc20-approvals';
 const FOLDER = 'eh-tutorial';
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Real CLI runs are slow: waits here allow longer than the other suites'. */
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>) => poll(what, probe, 20_000);
 
 describe('subgraphs', function () {
   // Each real CLI run takes seconds (graph build ~7-10 s).
@@ -54,10 +47,7 @@ describe('subgraphs', function () {
   const ourTasks = async () => (await vscode.tasks.fetchTasks({ type: 'graph' })).filter((t) => t.definition.manifest === `${FOLDER}/subgraph.yaml`);
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<TestApi | undefined>(ID);
-    assert.ok(ext, `${ID} is not installed`);
-    const exported = await ext.activate();
-    assert.ok(exported?.subgraphs, 'activate() returned no subgraphs in the test API');
+    const { ext, api: exported } = await activateTestApi('activate() returned no subgraphs in the test API', (a) => a.subgraphs);
     api = exported;
     f = exported.subgraphs;
 
@@ -288,7 +278,7 @@ describe('subgraphs', function () {
     const trusted = f.lenses.provideCodeLenses(await vscode.workspace.openTextDocument(manifest)).map((l) => l.command?.command);
     assert.deepEqual(trusted, ['chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy']);
 
-    const pkg = vscode.extensions.getExtension(ID)!.packageJSON as { contributes: { commands: { command: string; enablement?: string }[]; menus: Record<string, { command: string; when?: string }[]> } };
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: { command: string; enablement?: string }[]; menus: Record<string, { command: string; when?: string }[]> } };
     const cli = ['chaindeck.subgraph.init', 'chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy'];
     for (const id of cli) {
       assert.equal(pkg.contributes.commands.find((c) => c.command === id)?.enablement, 'isWorkspaceTrusted', `${id} is not disabled in untrusted workspaces`);

@@ -1,14 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openContainer, openWorkbench, runCommand, screenshot, screenshotOnFailure, viewHeader } from './workbench';
+import { openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader } from './workbench';
 
 let browser: Browser;
 let page: Page;
 
 before(async () => {
-  browser = await launchBrowser();
-  page = await openWorkbench(browser);
+  ({ browser, page } = await startWorkbench());
 });
 
 after(async () => {

@@ -5,26 +5,19 @@
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openContainer, openWorkbench, runCommand, screenshot, screenshotOnFailure, viewHeader } from './workbench';
+import { env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader } from './workbench';
 
 const NODE = 'UI anvil';
 let browser: Browser;
 let page: Page;
 
 before(async () => {
-  browser = await launchBrowser();
-  page = await openWorkbench(browser);
+  ({ browser, page } = await startWorkbench());
 });
 
 after(async () => {
   await browser?.close();
 });
-
-function anvilUrl(): string {
-  const url = process.env.CHAINDECK_TEST_ANVIL_URL;
-  if (!url) throw new Error('CHAINDECK_TEST_ANVIL_URL is not set; run through scripts/workbench/run.mjs');
-  return url;
-}
 
 const quickInput = () => page.locator('.quick-input-widget');
 
@@ -45,7 +38,7 @@ test('adds a node through the palette and shows its latest block', () =>
     await treeRow('Local anvil').waitFor({ timeout: 15_000 });
 
     await runCommand(page, 'Chaindeck: Add Node');
-    await answer("Paste the node's HTTPS or WSS endpoint", anvilUrl());
+    await answer("Paste the node's HTTPS or WSS endpoint", env('CHAINDECK_TEST_ANVIL_URL'));
     await answer('A name for the node', NODE);
     await quickInput().locator('.monaco-list-row', { hasText: 'EVM' }).waitFor({ timeout: 15_000 });
     await answer('Ethereum and EVM-compatible chains');

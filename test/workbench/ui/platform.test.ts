@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { sampleData, startPlatformServer, type PlatformServer } from '../../support/platformServer';
 import { startProxy, type Proxy } from '../../support/proxy';
-import { launchBrowser, openContainer, openWorkbench, runCommand, screenshot, screenshotOnFailure } from './workbench';
+import { env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench } from './workbench';
 
 /** Shaped like real keys, so the redactor and the endpoint parser treat them as keys. */
 const API_KEY = 'pk4e8a2c6f0b3d7e1a5c9f2b6d0e4a8c3f';
@@ -24,12 +24,6 @@ let browser: Browser;
 let page: Page;
 let server: PlatformServer;
 let proxy: Proxy;
-
-function env(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set; run through scripts/workbench/run.mjs`);
-  return value;
-}
 
 const settingsFile = () => path.join(env('CHAINDECK_TEST_WORKSPACE'), '.vscode', 'settings.json');
 
@@ -48,8 +42,7 @@ before(async () => {
   server = await startPlatformServer({ apiKey: API_KEY, data });
   // Written before the window opens, so the extension reads it from the start.
   writeSetting(API_URL_SETTING, server.url);
-  browser = await launchBrowser();
-  page = await openWorkbench(browser);
+  ({ browser, page } = await startWorkbench());
 });
 
 /** Leaves the workspace settings as the runner wrote them, for the UI test files after this one. */

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { openContainer, openWorkbench, launchBrowser, runCommand, screenshot, screenshotOnFailure, webviewFrame } from './workbench';
+import { anvil, env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, webviewFrame } from './workbench';
 
 const CONTRACT = '0x00000000000000000000000000000000c0ffee25';
 /** Shaped like a provider's access key: it must never reach the panel. */
@@ -21,19 +21,6 @@ const MAPPING_0_0 = '0xad3228b676f7d3cd4284a5443f17f1962b36e491b30a40b2405849e59
 let browser: Browser;
 let page: Page;
 
-function env(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set; run through scripts/workbench/run.mjs`);
-  return value;
-}
-
-async function anvil(method: string, params: unknown[]): Promise<unknown> {
-  const reply = await fetch(env('CHAINDECK_TEST_ANVIL_URL'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await reply.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
-
 const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 
 before(async () => {
@@ -42,8 +29,7 @@ before(async () => {
   // mapping(uint256 => uint256) at slot 0: the value of key 0 is 42.
   await anvil('anvil_setStorageAt', [CONTRACT, MAPPING_0_0, word(42n)]);
   await anvil('evm_mine', []);
-  browser = await launchBrowser();
-  page = await openWorkbench(browser);
+  ({ browser, page } = await startWorkbench());
 });
 
 after(async () => {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, openWorkbench, runCommand, screenshot, screenshotOnFailure } from './workbench';
+import { env, runCommand, screenshot, screenshotOnFailure, startWorkbench } from './workbench';
 
 const FOLDER = `subgraph-ui-${process.pid}`;
 const FIXTURE = path.resolve(__dirname, '..', '..', 'fixtures', 'subgraphs', 'tutorial');
@@ -20,12 +20,9 @@ let page: Page;
 let folder: string;
 
 before(async () => {
-  const workspace = process.env.CHAINDECK_TEST_WORKSPACE;
-  if (!workspace) throw new Error('CHAINDECK_TEST_WORKSPACE is not set; run through scripts/workbench/run.mjs');
-  folder = path.join(workspace, FOLDER);
+  folder = path.join(env('CHAINDECK_TEST_WORKSPACE'), FOLDER);
   fs.cpSync(FIXTURE, folder, { recursive: true });
-  browser = await launchBrowser();
-  page = await openWorkbench(browser);
+  ({ browser, page } = await startWorkbench());
 });
 
 after(async () => {

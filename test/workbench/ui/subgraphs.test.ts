@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { findGraphCli, graphCodegenCommand, runGraph } from '../../../src/core/subgraph/graphcli';
 import { approvalRecords, startGraphNodeAdmin, startGraphqlServer, startIpfsServer, type AdminServer, type GraphqlServer, type IpfsServer } from '../../support/graphNodeServer';
-import { launchBrowser, openContainer, openWorkbench, runCommand, screenshot, screenshotOnFailure, viewHeader, webviewFrame } from './workbench';
+import { env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader, webviewFrame } from './workbench';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FOLDER = `subgraphs-ui-${process.pid}`;
@@ -39,8 +39,7 @@ const lens = (text: string) => page.locator('.editor-group-container .monaco-edi
 const terminalRows = () => page.locator('.part.panel .terminal-wrapper.active .xterm-rows');
 
 before(async () => {
-  workspace = process.env.CHAINDECK_TEST_WORKSPACE ?? '';
-  if (!workspace) throw new Error('CHAINDECK_TEST_WORKSPACE is not set; run through scripts/workbench/run.mjs');
+  workspace = env('CHAINDECK_TEST_WORKSPACE');
   folder = path.join(workspace, FOLDER);
   fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'subgraphs', 'tutorial'), folder, { recursive: true });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
@@ -57,8 +56,7 @@ before(async () => {
   settingsBefore = fs.readFileSync(settingsFile(), 'utf8');
   fs.writeFileSync(settingsFile(), JSON.stringify({ ...JSON.parse(settingsBefore), 'terminal.integrated.gpuAcceleration': 'off', 'terminal.integrated.fontSize': 10 }, null, 2));
 
-  browser = await launchBrowser();
-  page = await openWorkbench(browser);
+  ({ browser, page } = await startWorkbench());
 });
 
 after(async () => {

@@ -16,10 +16,23 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update', '--disable-sync',
 ];
 
+/** A variable the runner sets; fails, naming it, when the test is run some other way. */
+export function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set; run through scripts/workbench/run.mjs`);
+  return value;
+}
+
 export function workbenchUrl(): string {
-  const url = process.env.CHAINDECK_TEST_WORKBENCH_URL;
-  if (!url) throw new Error('CHAINDECK_TEST_WORKBENCH_URL is not set; run through scripts/workbench/run.mjs');
-  return url;
+  return env('CHAINDECK_TEST_WORKBENCH_URL');
+}
+
+/** One JSON-RPC call to the runner's anvil; its result, or an error naming the method. */
+export async function anvil(method: string, params: unknown[]): Promise<unknown> {
+  const reply = await fetch(env('CHAINDECK_TEST_ANVIL_URL'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await reply.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
 }
 
 /** `ownSignals`: leave SIGINT/SIGTERM to the caller (Playwright would otherwise exit first). */
@@ -35,6 +48,17 @@ export async function openWorkbench(browser: Browser, url = workbenchUrl()): Pro
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   await activityItem(page, 'Chaindeck').waitFor({ timeout: 60_000 });
   return page;
+}
+
+/** Launches the browser and opens the workbench in it; should opening fail, the browser is closed again. */
+export async function startWorkbench(): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchBrowser();
+  try {
+    return { browser, page: await openWorkbench(browser) };
+  } catch (err) {
+    await browser.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 export function activityItem(page: Page, title: string): Locator {
