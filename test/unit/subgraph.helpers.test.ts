@@ -22,7 +22,6 @@ import {
   parseAbi,
   parseCliPath,
   parseManifest,
-  plural,
   rangeOfKeyPath,
   scanMapping,
   topic0,
@@ -75,9 +74,6 @@ describe('ABI', () => {
 });
 
 describe('names', () => {
-  test('plural rules', () => {
-    assert.deepEqual(['query', 'day', 'box', 'status', 'batch', 'wish', 'quiz', 'token'].map(plural), ['queries', 'days', 'boxes', 'statuses', 'batches', 'wishes', 'quizes', 'tokens']);
-  });
   test('entity list queries: lower camel case plural', () => {
     assert.equal(entityListQueryName('ApprovalQuery'), 'approvalQueries');
     assert.equal(entityListQueryName('Transfer'), 'transfers');

@@ -14,7 +14,9 @@ export { parseAbi, events, topic0, canonicalSignature, normalizeSignature, type 
 export { analyzeSchema, BUILTIN_SCALARS, type SchemaInfo, type EntityType } from './schema';
 export { handlerNames, scanMapping } from './mappingScan';
 export { entityStub, handlerStub, graphqlTypeOf } from './stubs';
-export { entityListQueryName, plural, LineIndex } from './text';
+export { LineIndex } from './text';
+// One naming rule for list queries: graph-node's, as the query builder uses it.
+export { listQueryName as entityListQueryName } from './query/naming';
 export { SPEC_VERSIONS, API_VERSIONS } from './versions';
 export { EVM_NETWORKS } from './networks';
 export { KNOWN_FEATURES } from './values';

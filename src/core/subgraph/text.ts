@@ -80,21 +80,6 @@ export function didYouMean(word: string, candidates: Iterable<string>): string {
   return c === undefined ? '' : `; did you mean '${c}'?`;
 }
 
-/**
- * English plural of the last word, as graph-node names list queries: y→ies after a consonant,
- * s/x/z/ch/sh→es, else s.
- */
-export function plural(word: string): string {
-  if (/[^aeiou]y$/i.test(word)) return word.slice(0, -1) + 'ies';
-  if (/(s|x|z|ch|sh)$/i.test(word)) return word + 'es';
-  return word + 's';
-}
-
-/** The GraphQL list query of an entity: lower camel case plural (ApprovalQuery → approvalQueries). */
-export function entityListQueryName(entity: string): string {
-  return plural(entity.charAt(0).toLowerCase() + entity.slice(1));
-}
-
 /** A one-line, length-limited rendering of a value for messages. */
 export function brief(value: string, max = 60): string {
   const line = value.replace(/\s+/g, ' ').trim();
