@@ -33,6 +33,14 @@ export function checkShape(ctx: Context, rules: Readonly<Record<string, ValueRul
   new ShapeWalker(ctx, rules).walk(root, MANIFEST, [], '', owner);
 }
 
+const REQUIRED = new WeakMap<ObjectShape, string[]>();
+
+function requiredKeys(shape: ObjectShape): string[] {
+  let keys = REQUIRED.get(shape);
+  if (!keys) REQUIRED.set(shape, (keys = Object.keys(shape.fields).filter((k) => shape.fields[k].required)));
+  return keys;
+}
+
 /** How a value's type reads in messages, as the CLI names them. */
 function found(node: YNode): string {
   if (node.kind === 'map') return 'map';
@@ -103,12 +111,11 @@ class ShapeWalker {
   }
 
   private object(node: YMap, shape: ObjectShape, path: Path, pattern: string, owner: Span): boolean {
-    const names = Object.keys(shape.fields);
     for (const pair of node.pairs) {
-      const field = shape.fields[pair.key];
+      const field = Object.hasOwn(shape.fields, pair.key) ? shape.fields[pair.key] : undefined;
       const keySpan = { start: pair.keyStart, end: pair.keyEnd };
       if (!field) {
-        this.unknownKey(pair.key, keySpan, names, path);
+        this.unknownKey(pair.key, keySpan, Object.keys(shape.fields), path);
         continue;
       }
       const empty = isScalar(pair.value) && pair.value.value === null;
@@ -118,8 +125,8 @@ class ShapeWalker {
       }
       this.walk(pair.value, field.shape, [...path, pair.key], pattern ? `${pattern}.${pair.key}` : pair.key, keySpan);
     }
-    for (const [name, field] of Object.entries(shape.fields)) {
-      if (field.required && !node.pairs.some((p) => p.key === name)) {
+    for (const name of requiredKeys(shape)) {
+      if (!node.pairs.some((p) => p.key === name)) {
         this.ctx.flag(owner, 'error', 'missing-key', `Missing required key '${name}' in ${path.length ? label(path) : 'the manifest'}`);
       }
     }

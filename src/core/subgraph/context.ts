@@ -70,9 +70,16 @@ export class Context {
     readonly cache: ValidationCache,
   ) {}
 
+  private readonly resolved = new Map<string, string>();
+
   /** A path written in the manifest, resolved against the manifest's folder. */
   resolve(relative: string): string {
-    return path.isAbsolute(relative) ? path.normalize(relative) : path.join(path.dirname(this.manifestFile), relative);
+    let file = this.resolved.get(relative);
+    if (file === undefined) {
+      file = path.isAbsolute(relative) ? path.normalize(relative) : path.join(path.dirname(this.manifestFile), relative);
+      this.resolved.set(relative, file);
+    }
+    return file;
   }
 
   /** Reads a file once per run. */
