@@ -24,6 +24,7 @@ import { word } from '../src/core/storage/inputs';
 import { storageRange, toSpecOutput, type StorageRangeOptions } from '../src/core/storage/range';
 import { startDevnet, type Devnet } from '../test/support/devnets';
 import { startProxy, type Proxy } from '../test/support/proxy';
+import { prng } from '../test/support/prng';
 
 const LATENCY_MS = 20;
 const MAX = 10;
@@ -32,17 +33,6 @@ const SLOTS = 2000;
 /** Fast pages take ~50 ms, so one noisy run (a busy machine) skews them: the median of a few. */
 const FAST_RUNS = 5;
 
-/** mulberry32, seeded: the same layouts every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const client = (url: string) => new RpcClient(resolveEndpoint({ id: 'b', name: 'bench', protocol: 'evm', url, auth: 'none' }, {}));
 

@@ -19,6 +19,7 @@ import { storageRange, toSpecOutput, type StorageRangeOptions, type StorageRange
 import type { StorageProgress } from '../../src/core/storage/types';
 import { freePort } from '../support/devnets';
 import { startProxy, type Proxy, type SeenCall } from '../support/proxy';
+import { prng } from '../support/prng';
 
 const ANVIL = process.env.CHAINDECK_TEST_ANVIL_URL!;
 
@@ -417,17 +418,6 @@ describe('auto mode on anvil', () => {
 });
 
 describe('fast = reference on real anvil (random layouts, random failing slots)', () => {
-  /** mulberry32, seeded. */
-  function prng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
 
   test('24 cases: both equal the oracle computed from the layout written', async () => {
     for (let seed = 1; seed <= 24; seed++) {

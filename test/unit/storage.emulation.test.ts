@@ -30,18 +30,8 @@ import {
 } from '../../src/core/storage/emulate';
 import { MAX_SLOT, word } from '../../src/core/storage/inputs';
 import type { StorageProgress, StorageRpc } from '../../src/core/storage/types';
+import { prng } from '../support/prng';
 
-/** mulberry32: a small seeded PRNG, so a failing case can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** How the in-memory node treats batches. */
 type BatchPolicy =
