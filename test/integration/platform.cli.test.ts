@@ -6,31 +6,16 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import * as path from 'node:path';
+import { buildCli, runCli, type CliRun } from '../support/cli';
 import { freePort } from '../support/devnets';
 import { sampleData, sampleKey, startPlatformServer, type PlatformServer } from '../support/platformServer';
 
-const root = path.resolve(__dirname, '..', '..');
-const CLI = path.join(root, 'dist', 'cli.js');
 const API_KEY = 'pk_cli_5d4c3b2a19f8e7d6c5b4a3928170';
 const MEMBER_KEY = 'pk_cli_member_00112233445566778899';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
-function cli(args: string[], env: Record<string, string | undefined> = { CHAINDECK_API_KEY: API_KEY }): Promise<Run> {
-  return new Promise((resolve) => {
-    const clean: NodeJS.ProcessEnv = { ...process.env };
-    delete clean.CHAINDECK_API_KEY;
-    execFile(process.execPath, [CLI, ...args], { cwd: root, env: { ...clean, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string | undefined> = { CHAINDECK_API_KEY: API_KEY }) => runCli(args, env);
 
 let server: PlatformServer;
 const api = () => ['--api-url', server.url];
@@ -51,10 +36,7 @@ function assertNotShown(run: Run, secrets: string[]): void {
 }
 
 before(async () => {
-  const build = await new Promise<Run>((resolve) =>
-    execFile(process.execPath, ['esbuild.js'], { cwd: root }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })),
-  );
-  assert.equal(build.code, 0, `node esbuild.js failed:\n${build.stderr}`);
+  await buildCli();
   server = await startPlatformServer({ apiKey: API_KEY, forbiddenKey: MEMBER_KEY, pageSize: 2 });
 });
 beforeEach(() => {

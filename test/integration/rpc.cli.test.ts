@@ -5,47 +5,19 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import * as path from 'node:path';
+import { assertNoSecret, buildCli, runCli } from '../support/cli';
 import { freePort } from '../support/devnets';
 import { startProxy, type Proxy } from '../support/proxy';
 
-const root = path.resolve(__dirname, '..', '..');
-const CLI = path.join(root, 'dist', 'cli.js');
 const ANVIL = process.env.CHAINDECK_TEST_ANVIL_URL!;
 const KEY = '5e8c1a7f3b9d2e4c6a8b0d1f3e5a7c9b';
 const PASSWORD = 'cli-pass-Zq8!';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const clean = { ...process.env };
-    delete clean.CHAINDECK_PASSWORD;
-    execFile(process.execPath, [CLI, ...args], { cwd: root, env: { ...clean, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-function assertNoSecret(run: Run, ...secrets: string[]): void {
-  for (const s of secrets) {
-    assert.ok(!run.stdout.includes(s), `stdout shows a secret:\n${run.stdout}`);
-    assert.ok(!run.stderr.includes(s), `stderr shows a secret:\n${run.stderr}`);
-  }
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, env);
 
 before(async () => {
   assert.ok(ANVIL, 'the harness did not start anvil');
-  const build = await new Promise<Run>((resolve) =>
-    execFile(process.execPath, ['esbuild.js'], { cwd: root }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })),
-  );
-  assert.equal(build.code, 0, `node esbuild.js failed:\n${build.stderr}`);
+  await buildCli();
 });
 
 describe('chaindeck rpc against anvil', () => {

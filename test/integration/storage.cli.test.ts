@@ -14,6 +14,7 @@ import { resolveEndpoint } from '../../src/core/nodes/endpoint';
 import { RpcClient } from '../../src/core/rpc/client';
 import { closeIdleConnections } from '../../src/core/rpc/http';
 import { word } from '../../src/core/storage/inputs';
+import { assertNoSecret, buildCli, runCli, type CliRun } from '../support/cli';
 import { freePort } from '../support/devnets';
 import { startProxy, type Proxy } from '../support/proxy';
 
@@ -25,21 +26,9 @@ const KEY = '7d3f9a1c5e8b2d4f6a0c1e3b5d7f9a2c';
 const PASSWORD = 'storage-Pass-9x!';
 const ADDRESS = getAddress(`0x${'cafe'.padEnd(40, '1')}`);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const clean = { ...process.env };
-    delete clean.CHAINDECK_PASSWORD;
-    execFile(process.execPath, [CLI, 'storage-range', ...args], { cwd: root, env: { ...clean, ...env }, timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(['storage-range', ...args], env);
 
 /** stdout must be one JSON object and nothing else; returns it. */
 function oneObject(run: Run): { jsonrpc: string; id: number; result?: { storage: Record<string, { key: string | null; value: string }>; nextKey: string | null }; error?: { code: number; message: string } } {
@@ -55,20 +44,12 @@ function oneObject(run: Run): { jsonrpc: string; id: number; result?: { storage:
   return parsed;
 }
 
-function assertNoSecret(run: Run, ...secrets: string[]): void {
-  for (const s of secrets) {
-    assert.ok(!run.stdout.includes(s), `stdout shows a secret:\n${run.stdout}`);
-    assert.ok(!run.stderr.includes(s), `stderr shows a secret:\n${run.stderr}`);
-  }
-}
-
 const anvil = () => new RpcClient(resolveEndpoint({ id: 't', name: 't', protocol: 'evm', url: ANVIL, auth: 'none' }, {}));
 let anvilBlock: number;
 
 before(async () => {
   assert.ok(ANVIL && GANACHE, 'the harness did not start the nodes');
-  const build = await new Promise<Run>((resolve) => execFile(process.execPath, ['esbuild.js'], { cwd: root }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })));
-  assert.equal(build.code, 0, `node esbuild.js failed:\n${build.stderr}`);
+  await buildCli();
   // Slots 0, 2, 3 and 40 hold values; then an empty block, so the state of the first is fixed.
   const client = anvil();
   for (const s of [0n, 2n, 3n, 40n]) await client.call('anvil_setStorageAt', [ADDRESS, word(s), word(s + 0x100n)]);

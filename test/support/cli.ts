@@ -1,0 +1,46 @@
+/** Running the built `chaindeck` CLI (dist/cli.js) as a subprocess, the way a user's CI would. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+const CLI = path.join(root, 'dist', 'cli.js');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function exec(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd: root, env, timeout: 20_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Builds dist/ (the CLI included) once for a suite; fails with esbuild's message. */
+export async function buildCli(): Promise<void> {
+  const build = await exec(['esbuild.js'], process.env);
+  assert.equal(build.code, 0, `node esbuild.js failed:\n${build.stderr}`);
+}
+
+/**
+ * Runs `node dist/cli.js ARGS`. The credential variables of the test process are removed first,
+ * so a test sees only the ones it passes in `env`.
+ */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
+  const clean: NodeJS.ProcessEnv = { ...process.env };
+  delete clean.CHAINDECK_PASSWORD;
+  delete clean.CHAINDECK_API_KEY;
+  return exec([CLI, ...args], { ...clean, ...env });
+}
+
+/** Neither stdout nor stderr may show any of the secrets. */
+export function assertNoSecret(run: CliRun, ...secrets: string[]): void {
+  for (const s of secrets) {
+    assert.ok(!run.stdout.includes(s), `stdout shows a secret:\n${run.stdout}`);
+    assert.ok(!run.stderr.includes(s), `stderr shows a secret:\n${run.stderr}`);
+  }
+}
