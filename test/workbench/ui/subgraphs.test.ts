@@ -126,6 +126,8 @@ test('Build from the lens lists the planted compile error in Problems, at its li
     await page.keyboard.press('Control+Shift+M');
     // Chaindeck's own mapping check may list the same mistake; this is the compiler's, from the build.
     const problem = page.locator('.part.panel .monaco-list-row', { hasText: "has no exported member 'NoSuchEntity'" }).first();
+    // Focus can stay in the terminal, which then keeps the key: open Problems from the status bar.
+    await problem.waitFor({ timeout: 3_000 }).catch(() => page.locator('[id="status.problems"]').click());
     await problem.waitFor({ timeout: 15_000 });
     const row = (await problem.textContent()) ?? '';
     assert.match(row, /graph.*TS2305/);
