@@ -6,9 +6,9 @@
  */
 import type { ResolvedEndpoint } from '../nodes/model';
 import { isIdempotentRead } from '../nodes/reads';
-import { cancelledFailure, failure, httpFailure, notJsonFailure, rpcErrorFailure, type FailureContext } from './failure';
+import { cancelledFailure, failure, httpFailure, notJsonFailure, type FailureContext } from './failure';
 import { httpExchange, type HttpReply } from './http';
-import { checkSingle, errorOf, isResponse, makeRequest, matchBatch } from './jsonrpc';
+import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf } from './jsonrpc';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry';
 import { DEFAULT_TIMEOUT_MS, type BatchItem, type CallOptions, type JsonRpcResponse, type RawExchange, type RpcCall } from './types';
 
@@ -58,10 +58,7 @@ export class RpcClient {
 
   /** Calls `method` and returns its result; a JSON-RPC error object rejects as kind 'rpc'. */
   async call<T = unknown>(method: string, params?: Params, options: CallOptions = {}): Promise<T> {
-    const response = await this.callResponse(method, params, options);
-    const error = errorOf(response);
-    if (error) throw rpcErrorFailure(error, this.context(options));
-    return response.result as T;
+    return resultOf<T>(await this.callResponse(method, params, options), this.context(options));
   }
 
   /** Calls `method` and returns the node's whole response, error object included. */

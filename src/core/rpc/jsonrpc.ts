@@ -32,6 +32,13 @@ export function errorOf(response: JsonRpcResponse): JsonRpcErrorObject | undefin
   return isErrorObject(response.error) ? response.error : undefined;
 }
 
+/** The response's result, or its error object as a failure (kind 'rpc'): what every call returns. */
+export function resultOf<T>(response: JsonRpcResponse, ctx: FailureContext): T {
+  const error = errorOf(response);
+  if (error) throw rpcErrorFailure(error, ctx);
+  return response.result as T;
+}
+
 /**
  * Checks that `reply` answers `sent`. A different id is a mismatch, except an error with a null
  * id: JSON-RPC's answer when the node could not read the request's id at all.

@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import type { ResolvedEndpoint } from '../nodes/model';
 import { checkParams, type Params } from './client';
 import { cancelledFailure, failure, httpFailure, networkFailure, rpcErrorFailure, RpcFailure, timeoutFailure, type FailureContext } from './failure';
-import { checkSingle, errorOf, isResponse, makeRequest, matchBatch } from './jsonrpc';
+import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf } from './jsonrpc';
 import { parseRetryAfter, retryDelay } from './retry';
 import { DEFAULT_TIMEOUT_MS, type BatchItem, type CallOptions, type JsonRpcRequest, type JsonRpcResponse, type RpcCall } from './types';
 
@@ -103,10 +103,7 @@ export class WsRpcClient {
   }
 
   async call<T = unknown>(method: string, params?: Params, options: CallOptions = {}): Promise<T> {
-    const response = await this.callResponse(method, params, options);
-    const error = errorOf(response);
-    if (error) throw rpcErrorFailure(error, this.context(options));
-    return response.result as T;
+    return resultOf<T>(await this.callResponse(method, params, options), this.context(options));
   }
 
   /** The node's whole response, error object included. */
