@@ -9,7 +9,7 @@
 import { resolveEndpoint } from '../src/core/nodes/endpoint';
 import { RpcClient } from '../src/core/rpc/client';
 import { closeIdleConnections } from '../src/core/rpc/http';
-import { startDevnet, type Devnet } from '../test/support/devnets';
+import { benchAnvil } from '../test/support/devnets';
 import { startProxy } from '../test/support/proxy';
 
 const READS = 1000;
@@ -64,12 +64,8 @@ async function time(name: string, strategy: Strategy, client: RpcClient, expecte
 }
 
 async function main(): Promise<void> {
-  let own: Devnet | undefined;
-  let anvil = process.env.CHAINDECK_BENCH_ANVIL_URL;
-  if (!anvil) {
-    own = await startDevnet('anvil');
-    anvil = own.url;
-  }
+  const devnet = await benchAnvil();
+  const anvil = devnet.url;
   const proxy = await startProxy({ target: anvil, delayMs: LATENCY_MS });
   try {
     const direct = new RpcClient(resolveEndpoint({ id: 'b', name: 'bench', protocol: 'evm', url: anvil, auth: 'none' }, {}));
@@ -104,7 +100,7 @@ async function main(): Promise<void> {
   } finally {
     closeIdleConnections();
     await proxy.close();
-    await own?.stop();
+    await devnet.stop();
   }
 }
 

@@ -22,7 +22,7 @@ import { RpcClient } from '../src/core/rpc/client';
 import { closeIdleConnections } from '../src/core/rpc/http';
 import { word } from '../src/core/storage/inputs';
 import { storageRange, toSpecOutput, type StorageRangeOptions } from '../src/core/storage/range';
-import { startDevnet, type Devnet } from '../test/support/devnets';
+import { benchAnvil } from '../test/support/devnets';
 import { startProxy, type Proxy } from '../test/support/proxy';
 import { prng } from '../test/support/prng';
 
@@ -123,12 +123,8 @@ async function bench(proxy: Proxy, layout: Layout & { hash: string }): Promise<T
 }
 
 async function main(): Promise<void> {
-  let own: Devnet | undefined;
-  let anvil = process.env.CHAINDECK_BENCH_ANVIL_URL;
-  if (!anvil) {
-    own = await startDevnet('anvil');
-    anvil = own.url;
-  }
+  const devnet = await benchAnvil();
+  const anvil = devnet.url;
   const proxy = await startProxy({ target: anvil, delayMs: LATENCY_MS });
   try {
     const direct = client(anvil);
@@ -162,7 +158,7 @@ async function main(): Promise<void> {
   } finally {
     closeIdleConnections();
     await proxy.close();
-    await own?.stop();
+    await devnet.stop();
   }
 }
 

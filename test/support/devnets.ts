@@ -99,3 +99,13 @@ export async function startDevnet(kind: DevnetKind, timeoutMs = 30_000): Promise
     },
   };
 }
+
+/**
+ * The anvil a benchmark runs against: the one `npm run bench` started (CHAINDECK_BENCH_ANVIL_URL),
+ * or one of its own when the benchmark runs alone; stop() stops only an anvil started here.
+ */
+export async function benchAnvil(): Promise<{ url: string; stop(): Promise<void> }> {
+  const given = process.env.CHAINDECK_BENCH_ANVIL_URL;
+  if (given) return { url: given, stop: async () => {} };
+  return startDevnet('anvil');
+}
