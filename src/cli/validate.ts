@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { FILE_CAPS, FileReadError, readTextFile } from '../core/files';
 import { nodeFileSource, validateSubgraph, type Finding } from '../core/subgraph';
 import type { CliCommand, CliIO } from './main';
 
@@ -20,8 +21,12 @@ Lines and columns count from 1. FILE is the manifest as given, other files relat
 current folder. Findings are sorted by file and position. Info findings are printed too but,
 like warnings, do not fail the run.
 
-Exit status: 0 without errors, 1 when there is at least one error, 2 on a usage error (for
-example a manifest that does not exist).
+Only regular files are read (not folders, pipes or devices), each up to a cap: 8 MiB for the
+manifest, the schema and mappings, 32 MiB for an ABI.
+
+Exit status: 0 without errors, 1 when there is at least one error or when something could not
+be checked (a file that cannot be read, a check that failed), 2 on a usage error (for example a
+manifest that does not exist).
 `;
 
 class UsageError extends Error {}
@@ -73,18 +78,27 @@ interface Line {
 async function run(argv: string[], io: CliIO): Promise<number> {
   let manifest: string;
   let format: 'text' | 'json';
+  let text: string;
   try {
     ({ manifest, format } = parseArgs(argv));
     manifest = manifestPath(manifest);
-    fs.accessSync(manifest, fs.constants.R_OK);
   } catch (err) {
-    if (err instanceof UsageError || (err instanceof Error && 'code' in err)) {
+    if (err instanceof UsageError) {
       io.err(`chaindeck validate: ${err.message}\n\n${usage}`);
       return 2;
     }
     throw err;
   }
-  const { findings } = validateSubgraph(manifest, nodeFileSource());
+  try {
+    text = readTextFile(manifest, FILE_CAPS.manifest);
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    // A manifest that vanished since the check above is still a usage error; any other reason
+    // (a pipe, a device, too large, no permission) is a failure to validate.
+    io.err(`chaindeck validate: ${err.message}\n`);
+    return err.kind === 'missing' ? 2 : 1;
+  }
+  const { findings, incomplete } = validateSubgraph(manifest, nodeFileSource(), { text });
   const display = (file: string) => (file === manifest ? manifest : path.relative(process.cwd(), path.resolve(file)) || file);
   const lines: Line[] = findings
     .map((f) => ({
@@ -105,7 +119,9 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   if (format === 'text') {
     io.err(`${manifest}: ${errors} error${errors === 1 ? '' : 's'}, ${count('warning')} warning${count('warning') === 1 ? '' : 's'}\n`);
   }
-  return errors ? 1 : 0;
+  // Not everything checked is not a pass, whatever the findings say.
+  for (const reason of incomplete) io.err(`chaindeck validate: could not check everything: ${reason}\n`);
+  return errors || incomplete.length ? 1 : 0;
 }
 
 export const validateCommand: CliCommand = {

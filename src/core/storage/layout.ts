@@ -11,12 +11,13 @@
  * matchLayouts picks the layout of a deployed contract by comparing its eth_getCode with the
  * artifact's deployedBytecode, ignoring the CBOR metadata tail, immutables and library links.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { keccak256 } from 'ethers';
 import { word } from './inputs';
 import { toSlot, type SlotLike } from './slots';
 import type { StorageRpc } from './types';
+import { FILE_CAPS, readTextFile } from '../files';
 
 /** One type of solc's storageLayout.types. */
 export interface SolcType {
@@ -173,7 +174,11 @@ function safeJson(text: string): unknown {
 }
 
 function readJson(file: string): unknown {
-  return safeJson(readFileSync(file, 'utf8'));
+  try {
+    return safeJson(readTextFile(file, FILE_CAPS.artifact));
+  } catch {
+    return undefined; // not a regular file, too large, unreadable: no layout from it
+  }
 }
 
 function listDir(dir: string): string[] {

@@ -198,8 +198,11 @@ class ShapeWalker {
 
   private fileExists(node: YScalar): boolean {
     const written = String(node.value);
-    if (this.ctx.read(this.ctx.resolve(written)) !== undefined) return true;
-    this.ctx.flag(node, 'error', 'file-not-found', `File does not exist: ${written}`);
+    const file = this.ctx.resolve(written);
+    if (this.ctx.read(file) !== undefined) return true;
+    const problem = this.ctx.problemOf(file);
+    if (problem) this.ctx.flag(node, 'error', `file-${problem.kind}`, `File cannot be read: ${problem.message.replace(file, written)}`);
+    else this.ctx.flag(node, 'error', 'file-not-found', `File does not exist: ${written}`);
     return false;
   }
 

@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import { getAddress } from 'ethers';
+import { fileErrorOf, type FileReadError } from '../files';
 import { parseAbi, type AbiResult } from './abi';
 import type { ManifestDoc } from './manifestDoc';
 import { scanMapping, type MappingScan } from './mappingScan';
@@ -82,18 +83,31 @@ export class Context {
     return file;
   }
 
-  /** Reads a file once per run. */
+  private readonly problems = new Map<string, FileReadError>();
+
+  /** Reads a file once per run; undefined when it is missing or cannot be read (see problemOf). */
   read(file: string): string | undefined {
     if (!this.reads.has(file)) {
       let text: string | undefined;
       try {
         text = this.files.read(file);
-      } catch {
+      } catch (err) {
         text = undefined;
+        this.problems.set(file, fileErrorOf(file, err));
       }
       this.reads.set(file, text);
     }
     return this.reads.get(file);
+  }
+
+  /** Why a file read gave undefined other than being missing (a folder, a FIFO, too large…). */
+  problemOf(file: string): FileReadError | undefined {
+    return this.problems.get(file);
+  }
+
+  /** Every file this run could not read for a reason other than being missing. */
+  fileProblems(): FileReadError[] {
+    return [...this.problems.values()];
   }
 
   private graphTs: { version?: string } | undefined;

@@ -1,16 +1,12 @@
 /** The disk as a FileSource (the CLI, tests and benchmarks; the editor supplies its own). */
 import * as fs from 'node:fs';
+import { capFor, readTextFileIfExists } from '../files';
 import type { FileSource } from './types';
 
 export function nodeFileSource(): FileSource {
   return {
-    read(file) {
-      try {
-        return fs.readFileSync(file, 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
+    // Missing: undefined; a folder, a FIFO, a device, too large or unreadable: a FileReadError.
+    read: (file) => readTextFileIfExists(file, capFor(file)),
     mtime(file) {
       try {
         return fs.statSync(file).mtimeMs;

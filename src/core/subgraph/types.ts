@@ -66,6 +66,7 @@ export interface EventParam {
  * tests read the disk (see `nodeFileSource`). Both return undefined for a missing file.
  */
 export interface FileSource {
+  /** The text; undefined when missing; throws a FileReadError (core/files) for any other problem. */
   read(path: string): string | undefined;
   /** Last modification time in ms since the epoch. */
   mtime(path: string): number | undefined;

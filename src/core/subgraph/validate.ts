@@ -3,6 +3,7 @@
  * Never throws on any text: broken input gives findings (or none). A manifest with YAML syntax
  * errors gets only those (like graph-cli, which stops there too).
  */
+import { fileErrorOf } from '../files';
 import { Context, ValidationCache } from './context';
 import { checkShape } from './checkShape';
 import { checkDataSources } from './dataSources';
@@ -25,6 +26,11 @@ export interface ValidationResult {
   findings: Finding[];
   /** The parsed manifest, for completions, hovers and key-path lookups; undefined when unreadable. */
   doc?: ManifestDoc;
+  /**
+   * Why not everything could be checked (the manifest or a file it names could not be read, a
+   * rule failed): empty when the findings are the whole story. The CLI fails on any.
+   */
+  incomplete: string[];
 }
 
 /**
@@ -32,8 +38,13 @@ export interface ValidationResult {
  * folder: findings name files the same way). An unreadable manifest gives no findings and no doc.
  */
 export function validateSubgraph(manifestFile: string, files: FileSource, options: ValidateOptions = {}): ValidationResult {
-  const text = options.text ?? safeRead(files, manifestFile);
-  if (text === undefined) return { findings: [] };
+  let text: string | undefined;
+  try {
+    text = options.text ?? files.read(manifestFile);
+  } catch (err) {
+    return { findings: [], incomplete: [fileErrorOf(manifestFile, err).message] };
+  }
+  if (text === undefined) return { findings: [], incomplete: [`${manifestFile} does not exist`] };
   let doc: ManifestDoc;
   try {
     doc = parseManifest(text, { yamlOnly: options.yamlOnly });
@@ -52,25 +63,22 @@ export function validateSubgraph(manifestFile: string, files: FileSource, option
     ctx.flag(p, p.severity, p.code, p.message);
   }
   // After a syntax error the tree is the parser's guess: rules on it would mislead.
-  if (doc.problems.some((p) => p.severity === 'error')) return { findings: sortFindings(ctx.findings), doc };
+  if (doc.problems.some((p) => p.severity === 'error')) return { findings: sortFindings(ctx.findings), doc, incomplete: [] };
+  const incomplete: string[] = [];
   try {
     checkShape(ctx, VALUE_RULES);
     const schema = loadSchema(ctx);
     checkDataSources(ctx, schema?.info);
     checkProject(ctx, schema);
   } catch (err) {
-    // A rule tripping over an unforeseen shape must not hide the findings made so far.
-    ctx.flag({ start: 0, end: 0 }, 'warning', 'internal-error', `Chaindeck could not finish checking this manifest: ${err instanceof Error ? err.message : String(err)}`);
+    // A rule tripping over an unforeseen shape must not hide the findings made so far, nor
+    // pass for a clean result: it is an error, and the run is incomplete.
+    const message = `Chaindeck could not finish checking this manifest: ${err instanceof Error ? err.message : String(err)}`;
+    ctx.flag({ start: 0, end: 0 }, 'error', 'internal-error', message);
+    incomplete.push(message);
   }
-  return { findings: sortFindings(dedupe(ctx.findings)), doc };
-}
-
-function safeRead(files: FileSource, file: string): string | undefined {
-  try {
-    return files.read(file);
-  } catch {
-    return undefined;
-  }
+  for (const problem of ctx.fileProblems()) incomplete.push(problem.message);
+  return { findings: sortFindings(dedupe(ctx.findings)), doc, incomplete };
 }
 
 function dedupe(findings: Finding[]): Finding[] {

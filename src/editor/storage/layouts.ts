@@ -8,6 +8,8 @@ import type { NodeConfig } from '../../core/nodes';
 import { layoutsForAddress, parseFoundryArtifact, parseHardhatBuildInfo, slotLabeller, type ContractLayout } from '../../core/storage/layout';
 import { clientFor } from '../nodes/calls';
 import type { NodeStore } from '../nodes/store';
+import { FILE_CAPS } from '../../core/files';
+import { readWorkspaceText } from '../readFile';
 
 const HARDHAT = '**/artifacts/build-info/*.json';
 const FOUNDRY = '**/out/*.sol/*.json';
@@ -62,7 +64,7 @@ export class Layouts implements vscode.Disposable {
     const [hardhat, foundry] = await Promise.all([HARDHAT, FOUNDRY].map((glob) => vscode.workspace.findFiles(glob, EXCLUDE, 5000)));
     const read = async (uri: vscode.Uri) => {
       try {
-        return JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))) as unknown;
+        return JSON.parse(await readWorkspaceText(uri, FILE_CAPS.artifact)) as unknown;
       } catch {
         return undefined; // half-written by a running build, or not JSON: skip it
       }

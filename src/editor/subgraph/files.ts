@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { capFor, fileErrorOf, FileReadError, readTextFileAsync, readTextFileIfExists } from '../../core/files';
 import type { FileSource } from '../../core/subgraph';
 
 /** Copies of manifests that are not the user's: in dependencies, and what `graph build` writes. */
@@ -47,11 +48,18 @@ export function liveFiles(): FileSource {
  * document it was read from (undefined: the disk).
  */
 export async function prefetchedFiles(paths: Iterable<string>): Promise<{ files: FileSource; used: Map<string, number | undefined> }> {
-  const texts = new Map<string, string | undefined>();
+  // The text, or why it could not be read (kept to be thrown when validation asks for it).
+  const texts = new Map<string, string | FileReadError | undefined>();
   const mtimes = new Map<string, number | undefined>();
   await Promise.all(
     [...paths].map(async (file) => {
-      const [text, stat] = await Promise.all([fs.promises.readFile(file, 'utf8').catch(() => undefined), fs.promises.stat(file).catch(() => undefined)]);
+      const [text, stat] = await Promise.all([
+        readTextFileAsync(file, capFor(file)).catch((err: unknown) => {
+          const problem = fileErrorOf(file, err);
+          return problem.kind === 'missing' ? undefined : problem;
+        }),
+        fs.promises.stat(file).catch(() => undefined),
+      ]);
       texts.set(file, text);
       mtimes.set(file, stat?.mtimeMs);
     }),
@@ -65,7 +73,10 @@ export async function prefetchedFiles(paths: Iterable<string>): Promise<{ files:
       const document = open.get(key);
       used.set(key, document?.version);
       if (document) return document.getText();
-      return texts.has(key) ? texts.get(key) : readSync(key);
+      if (!texts.has(key)) return readSync(key);
+      const text = texts.get(key);
+      if (text instanceof FileReadError) throw text;
+      return text;
     },
     mtime(file) {
       const key = path.normalize(file);
@@ -76,12 +87,9 @@ export async function prefetchedFiles(paths: Iterable<string>): Promise<{ files:
   return { files, used };
 }
 
+/** The core's rules: regular files only, a cap per kind; missing gives undefined, else throws. */
 function readSync(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  return readTextFileIfExists(file, capFor(file));
 }
 
 function statSync(file: string): number | undefined {

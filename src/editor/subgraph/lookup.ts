@@ -4,6 +4,7 @@
  * cached by content); this only follows the manifest's references.
  */
 import * as path from 'node:path';
+import { fileErrorOf } from '../../core/files';
 import { nodeAtPath, type Abi, type FileSource, type ManifestDoc, type SchemaInfo, type ValidationCache, type YNode } from '../../core/subgraph';
 import type { KeyPath } from './keyPath';
 
@@ -60,8 +61,8 @@ export class Subgraph {
     const index = abis.items.findIndex((_, i) => stringAt(this.doc, [...ds, 'mapping', 'abis', i, 'name']) === name);
     const file = index === -1 ? undefined : stringAt(this.doc, [...ds, 'mapping', 'abis', index, 'file']);
     if (file === undefined) return undefined;
-    const text = this.files.read(this.resolve(file));
-    if (text === undefined) return { name, file, error: `${file} does not exist` };
+    const { text, error } = this.read(this.resolve(file));
+    if (text === undefined) return { name, file, error: error?.replace(this.resolve(file), file) ?? `${file} does not exist` };
     const result = this.cache.abi(text);
     return 'abi' in result ? { name, file, abi: result.abi } : { name, file, error: result.error };
   }
@@ -76,7 +77,7 @@ export class Subgraph {
   /** Functions the data source's mapping file exports: the handlers it can name. */
   exports(ds: KeyPath): string[] {
     const file = stringAt(this.doc, [...ds, 'mapping', 'file']);
-    const text = file === undefined ? undefined : this.files.read(this.resolve(file));
+    const text = file === undefined ? undefined : this.read(this.resolve(file)).text;
     return text === undefined ? [] : [...this.cache.mapping(text).exports].sort();
   }
 
@@ -84,7 +85,16 @@ export class Subgraph {
     const written = stringAt(this.doc, ['schema', 'file']);
     if (written === undefined) return undefined;
     const file = this.resolve(written);
-    const text = this.files.read(file);
+    const { text } = this.read(file);
     return text === undefined ? undefined : { file, text, info: this.cache.schema(file, text) };
+  }
+
+  /** A file's text, or why not (a folder, a pipe, too large): completions and hovers never throw. */
+  private read(file: string): { text?: string; error?: string } {
+    try {
+      return { text: this.files.read(file) };
+    } catch (err) {
+      return { error: fileErrorOf(file, err).message };
+    }
   }
 }

@@ -5,6 +5,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { summarizeManifest, type ManifestSummary } from './manifestSummary';
+import { FILE_CAPS } from '../../core/files';
+import { readWorkspaceText } from '../readFile';
 
 /** subgraph.yaml, and named variants (mainnet.subgraph.yaml) that graph commands are given by name. */
 export const MANIFEST_GLOB = '{**/subgraph.yaml,**/*.subgraph.yaml}';
@@ -42,7 +44,7 @@ export class Manifests implements vscode.Disposable {
   /** The manifest's data sources and handlers; an unreadable file gives an empty summary. */
   async summary(uri: vscode.Uri): Promise<ManifestSummary> {
     try {
-      return summarizeManifest(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+      return summarizeManifest(await readWorkspaceText(uri, FILE_CAPS.manifest));
     } catch {
       return { dataSources: [] };
     }

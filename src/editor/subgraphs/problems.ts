@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseManifest, rangeOfKeyPath, type Range } from '../../core/subgraph';
 import type { GraphProblem } from '../../core/subgraph/graphcli';
+import { capFor } from '../../core/files';
+import { readWorkspaceText } from '../readFile';
 
 const toRange = (r: Range) => new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
 
@@ -62,7 +64,7 @@ export async function problemsToDiagnostics(problems: readonly GraphProblem[], f
 /** The file as the CLI read it (from disk); '' when unreadable. */
 async function readText(uri: vscode.Uri): Promise<string> {
   try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    return await readWorkspaceText(uri, capFor(uri.fsPath));
   } catch {
     return '';
   }

@@ -13,6 +13,7 @@ import { resolveManifest, resolveRecord } from './pickers';
 import { operationAt, operationText, parseQueryFile, subgraphDirective, type QueryFile } from './queryFile';
 import type { QueryResults } from './results';
 import type { SubgraphStore } from './store';
+import { readWorkspaceText } from '../readFile';
 
 export const QUERY_LANGUAGE = 'graphql';
 export const RUN_QUERY_COMMAND = 'chaindeck.subgraphs.runQuery';
@@ -243,7 +244,7 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) return open.getText();
   try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    return await readWorkspaceText(uri);
   } catch {
     return undefined;
   }

@@ -4,10 +4,11 @@
  * and a deploy key is the DEPLOY_KEY_PLACEHOLDER; launch.ts puts the real values in only inside
  * the CLI's own process.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { getAddress } from 'ethers';
 import { KEY_PLACEHOLDER } from '../records';
+import { FILE_CAPS, fileErrorOf, readTextFile } from '../../files';
 
 /** Stands for the deploy key in a deploy command line; replaced inside the CLI's process only. */
 export const DEPLOY_KEY_PLACEHOLDER = '{deployKey}';
@@ -97,10 +98,15 @@ export function addressProblem(address: string): string | undefined {
 
 function abiProblem(abiPath: string): string | undefined {
   if (!abiPath.trim()) return 'Choose the contract ABI file (JSON).';
-  if (!existsSync(abiPath) || !statSync(abiPath).isFile()) return `ABI file ${abiPath} does not exist.`;
+  let text: string;
+  try {
+    text = readTextFile(abiPath, FILE_CAPS.abi);
+  } catch (err) {
+    return `ABI file: ${fileErrorOf(abiPath, err).message}.`;
+  }
   let abi: unknown;
   try {
-    abi = JSON.parse(readFileSync(abiPath, 'utf8'));
+    abi = JSON.parse(text);
   } catch (err) {
     return `ABI file ${abiPath} is not JSON: ${(err as Error).message}`;
   }
