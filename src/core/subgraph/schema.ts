@@ -21,6 +21,13 @@ import type { Finding, Fix, Severity } from './types';
 /** Scalars graph-node knows. */
 export const BUILTIN_SCALARS = ['ID', 'String', 'Bytes', 'BigInt', 'BigDecimal', 'Int', 'Int8', 'Boolean', 'Timestamp'] as const;
 
+/** What graph-node's schema validation rejects by name (graph/src/schema/input/mod.rs). */
+const RESERVED_BY_GRAPH_NODE = new Set(['Boolean', 'ID', 'Int', 'BigDecimal', 'String', 'Bytes', 'BigInt', 'Query', 'Subscription']);
+
+/** Other types of graph-node's API schema (graph/src/schema/meta.graphql). */
+const API_SCALARS = new Set(['Float', 'Int8', 'Timestamp']);
+const API_SCHEMA_NAMES = new Set(['_Meta_', '_Block_', '_SubgraphErrorPolicy_', 'BlockChangedFilter', 'Block_height', 'OrderDirection', 'Aggregation_interval', 'Aggregation_current']);
+
 /** Solidity and common spellings of types, with the graph-node scalar to use instead. */
 const TYPE_HINTS: [RegExp, string][] = [
   [/^address$/i, 'Bytes'],
@@ -73,6 +80,11 @@ export function analyzeSchema(text: string, file: string): SchemaInfo {
   const flag = (start: number, end: number, severity: Severity, code: string, message: string, fix?: Fix) => {
     info.findings.push({ file, range: lines.range(start, end), severity, code, message, ...(fix ? { fix } : {}) });
   };
+  const deep = graphqlTooDeepAt(text, MAX_SCHEMA_DEPTH);
+  if (deep !== -1) {
+    flag(deep, deep + 1, 'error', 'graphql-too-deep', `The schema nests brackets more than ${MAX_SCHEMA_DEPTH} levels deep here (real schemas need three or four); it is not read further`);
+    return info;
+  }
   let doc: DocumentNode;
   try {
     doc = parse(text);
@@ -86,6 +98,36 @@ export function analyzeSchema(text: string, file: string): SchemaInfo {
   info.parsed = true;
   new SchemaChecker(doc, info, flag, file).run();
   return info;
+}
+
+/**
+ * graphql's parser recurses once per nesting level and overflows the stack near 10,000; real
+ * schemas nest `{` and `[` three or four levels (a type, a list of lists, a directive argument).
+ */
+export const MAX_SCHEMA_DEPTH = 32;
+
+/** The offset of the `[`, `{` or `(` opening level `max + 1` (strings and comments skipped), or -1. */
+export function graphqlTooDeepAt(text: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '#') {
+      const nl = text.indexOf('\n', i);
+      i = nl === -1 ? text.length : nl;
+    } else if (c === '"') {
+      if (text.startsWith('"""', i)) {
+        const close = text.indexOf('"""', i + 3);
+        i = close === -1 ? text.length : close + 2;
+      } else {
+        for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+      }
+    } else if (c === '[' || c === '{' || c === '(') {
+      if (++depth > max) return i;
+    } else if (c === ']' || c === '}' || c === ')') {
+      depth--;
+    }
+  }
+  return -1;
 }
 
 type Flag = (start: number, end: number, severity: Severity, code: string, message: string, fix?: Fix) => void;
@@ -110,6 +152,9 @@ function booleanArgument(directive: ConstDirectiveNode, name: string): { present
 
 class SchemaChecker {
   private readonly objects: ObjectTypeDefinitionNode[] = [];
+  /** By name, and type names by lower case: one lookup per field, not a scan of the schema. */
+  private readonly objectsByName = new Map<string, ObjectTypeDefinitionNode>();
+  private lowerNames: Map<string, string> | undefined;
   private readonly interfaces = new Map<string, InterfaceTypeDefinitionNode>();
 
   constructor(
@@ -131,13 +176,17 @@ class SchemaChecker {
   /** Names first: fields may refer to types defined further down. */
   private collect(): void {
     const seen = new Set<string>();
+    this.reservedNames();
     for (const def of this.doc.definitions) {
       if (def.kind !== Kind.OBJECT_TYPE_DEFINITION && def.kind !== Kind.INTERFACE_TYPE_DEFINITION && def.kind !== Kind.ENUM_TYPE_DEFINITION) continue;
       const name = def.name.value;
       if (seen.has(name)) this.flag(def.name.loc!.start, def.name.loc!.end, 'error', 'duplicate-type', `Type '${name}' is defined more than once`);
       seen.add(name);
       this.info.typeNames.add(name);
-      if (def.kind === Kind.OBJECT_TYPE_DEFINITION) this.objects.push(def);
+      if (def.kind === Kind.OBJECT_TYPE_DEFINITION) {
+        this.objects.push(def);
+        if (!this.objectsByName.has(name)) this.objectsByName.set(name, def);
+      }
       if (def.kind === Kind.INTERFACE_TYPE_DEFINITION) this.interfaces.set(name, def);
     }
     for (const def of this.objects) {
@@ -154,6 +203,34 @@ class SchemaChecker {
             if (as?.kind === Kind.STRING) this.info.typeNames.add(as.value);
           }
         }
+      }
+    }
+  }
+
+  /**
+   * Type names graph-node rejects or builds itself: its validate_reserved_types_usage refuses the
+   * built-in scalars, Query, Subscription and `<T>_filter` / `<T>_orderBy` for a type T of the
+   * schema; the other names of its API schema (meta.graphql) would clash in the generated API;
+   * `__` starts GraphQL's introspection names.
+   */
+  private reservedNames(): void {
+    const named = this.doc.definitions.filter((d): d is Extract<typeof d, { name: unknown }> & { name: { value: string } } => 'name' in d && d.name !== undefined && d.kind !== Kind.DIRECTIVE_DEFINITION);
+    const types = new Set(named.filter((d) => d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION).map((d) => d.name.value));
+    for (const def of named) {
+      const name = def.name.value;
+      const at = loc(def.name);
+      const reserved = (why: string, severity: Severity = 'error') => this.flag(at.start, at.end, severity, 'reserved-type-name', `Type name '${name}' is reserved: ${why}; rename it`);
+      const suffix = /_(filter|orderBy)$/.exec(name);
+      if (RESERVED_BY_GRAPH_NODE.has(name) || API_SCALARS.has(name)) {
+        reserved(['Query', 'Subscription'].includes(name) ? `graph-node generates the ${name} type of the subgraph's API` : `${name} is a built-in scalar of graph-node`);
+      } else if (API_SCHEMA_NAMES.has(name)) {
+        reserved("graph-node's generated API defines it");
+      } else if (name.startsWith('__')) {
+        reserved('names starting with __ belong to GraphQL introspection');
+      } else if (suffix) {
+        const base = name.slice(0, -suffix[0].length);
+        if (types.has(base)) reserved(`graph-node generates ${name} for type '${base}'`);
+        else reserved(`graph-node generates <Type>_${suffix[1]} types, and would for a type '${base}'`, 'warning');
       }
     }
   }
@@ -199,7 +276,7 @@ class SchemaChecker {
     if (aggregation) {
       this.info.aggregation ??= loc(aggregation);
       const source = aggregation.arguments?.find((a) => a.name.value === 'source')?.value;
-      if (source?.kind === Kind.STRING && !this.objects.some((o) => o.name.value === source.value)) {
+      if (source?.kind === Kind.STRING && !this.objectsByName.has(source.value)) {
         this.flag(loc(source).start, loc(source).end, 'error', 'aggregation-source-missing', `@aggregation source '${source.value}' is not a type of this schema`);
       }
     }
@@ -235,7 +312,7 @@ class SchemaChecker {
     const where = loc(field.type);
     if (!this.info.typeNames.has(name)) {
       const hint =
-        [...this.info.typeNames].find((t) => t.toLowerCase() === name.toLowerCase()) ?? TYPE_HINTS.find(([re]) => re.test(name))?.[1] ?? closest(name, this.info.typeNames);
+        this.sameButCase(name) ?? TYPE_HINTS.find(([re]) => re.test(name))?.[1] ?? closest(name, this.info.typeNames);
       const fix = hint ? this.replaceName(field.type, hint) : undefined;
       this.flag(where.start, where.end, 'error', 'unknown-field-type', `Field '${field.name.value}': unknown type '${name}'${hint ? `; did you mean '${hint}'?` : ''}`, fix);
     }
@@ -245,6 +322,14 @@ class SchemaChecker {
     if (t.kind === Kind.LIST_TYPE && t.type.kind !== Kind.NON_NULL_TYPE) {
       this.flag(where.start, where.end, 'error', 'nullable-list-element', `Field '${field.name.value}': lists with null elements are not supported; write [${name}!]`);
     }
+  }
+
+  private sameButCase(name: string): string | undefined {
+    if (!this.lowerNames) {
+      this.lowerNames = new Map();
+      for (const t of this.info.typeNames) if (!this.lowerNames.has(t.toLowerCase())) this.lowerNames.set(t.toLowerCase(), t);
+    }
+    return this.lowerNames.get(name.toLowerCase());
   }
 
   private replaceName(type: TypeNode, name: string): Fix {
@@ -261,7 +346,7 @@ class SchemaChecker {
       return;
     }
     const targetName = innerType(field.type).name;
-    const target = this.objects.find((o) => o.name.value === targetName) ?? this.interfaces.get(targetName);
+    const target = this.objectsByName.get(targetName) ?? this.interfaces.get(targetName);
     if (!target) return; // the unknown type is reported by checkFieldType
     const wanted = arg.value.value;
     const names = (target.fields ?? []).map((f) => f.name.value);
