@@ -4,6 +4,7 @@
  * reads are retried on HTTP 429 and 5xx; every attempt has a timeout; every failure is an
  * RpcFailure with a redacted, actionable message.
  */
+import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import type { ResolvedEndpoint } from '../nodes/model';
 import { isIdempotentRead } from '../nodes/reads';
 import { cancelledFailure, failure, httpFailure, notJsonFailure, type FailureContext } from './failure';
@@ -118,6 +119,7 @@ export class RpcClient {
     for (let attempt = 0; ; attempt++) {
       const reply = await httpExchange(this.httpRequest(method, url, body, idempotent, options), ctx);
       if (reply.status >= 200 && reply.status < 300) {
+        if (tooDeepAt(reply.text, MAX_JSON_DEPTH.response) !== -1) throw failure('mismatch', TOO_DEEP, ctx);
         const json = parseJson(reply.text);
         if (json === undefined) throw notJsonFailure(reply, ctx);
         return json;
@@ -136,8 +138,11 @@ function statusFailure(reply: HttpReply, ctx: FailureContext) {
   return httpFailure(reply, ctx, parseRetryAfter(reply.headers['retry-after']), rpcError);
 }
 
+const TOO_DEEP = `The node's answer is nested more than ${MAX_JSON_DEPTH.response} levels deep: refused, no JSON-RPC result needs that.`;
+
+/** Undefined for no JSON, and for JSON too deep to walk (the raw text is still shown). */
 function parseJson(text: string): unknown {
-  if (!text.trim()) return undefined;
+  if (!text.trim() || tooDeepAt(text, MAX_JSON_DEPTH.response) !== -1) return undefined;
   try {
     return JSON.parse(text);
   } catch {

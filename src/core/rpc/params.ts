@@ -3,12 +3,18 @@
  * must be an array or an object. A syntax error is reported with its line and column, which
  * JSON.parse's own messages do not always give.
  */
+import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import { failure } from './failure';
 import type { Params } from './client';
 
 /** Parses params text; empty text means no params. Throws RpcFailure kind 'invalid-request'. */
 export function parseParams(text: string): Params {
   if (!text.trim()) return [];
+  const deep = tooDeepAt(text, MAX_JSON_DEPTH.params);
+  if (deep !== -1) {
+    const { line, column } = lineColumn(text, deep);
+    throw failure('invalid-request', `Params are nested more than ${MAX_JSON_DEPTH.params} levels deep at line ${line}, column ${column} (position ${deep}): no JSON-RPC method takes that.`, { secrets: [] });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -24,8 +30,13 @@ export function parseParams(text: string): Params {
 }
 
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: before[before.length - 1].length + 1 };
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
 }
 
 /**

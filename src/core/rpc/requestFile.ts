@@ -5,6 +5,7 @@
  * Whole lines starting with `#` or `//` are comments; `# @node <name>` anywhere picks the node.
  * Pure: positions are zero-based lines and characters, as editors count them.
  */
+import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import { locateJsonError } from './params';
 import type { JsonRpcRequest } from './types';
 
@@ -102,6 +103,8 @@ function parseSection(section: { line: number; bodyLine: number; title?: string;
     return { line: bodyLine + before.length - 1, character: before[before.length - 1].length };
   };
 
+  const deep = tooDeepAt(json, MAX_JSON_DEPTH.params);
+  if (deep !== -1) return { ...base, parseError: { message: `The request is nested more than ${MAX_JSON_DEPTH.params} levels deep`, position: at(deep) } };
   let value: unknown;
   try {
     value = JSON.parse(json);

@@ -5,6 +5,7 @@
  * node hands out new subscription ids, which are mapped to the same Subscription objects, so
  * their listeners keep receiving notifications.
  */
+import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import WebSocket from 'ws';
 import type { ResolvedEndpoint } from '../nodes/model';
 import { checkParams, type Params } from './client';
@@ -308,6 +309,11 @@ export class WsRpcClient {
   }
 
   private onMessage(text: string): void {
+    if (tooDeepAt(text, MAX_JSON_DEPTH.response) !== -1) {
+      // Which call it answers cannot be told without walking it: every waiting call fails.
+      this.failWaiters(failure('mismatch', `The node sent a message nested more than ${MAX_JSON_DEPTH.response} levels deep: refused, no JSON-RPC result needs that.`, this.context({})));
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(text);

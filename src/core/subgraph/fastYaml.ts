@@ -3,7 +3,7 @@
  * and sequences indented with spaces, plain and quoted one-line scalars, one-line flow sequences
  * and comments. Why: the `yaml` package takes ~35 ms on a 200-data-source manifest, this takes
  * a few. It returns undefined as soon as the text uses anything else (anchors, tags, block or
- * multi-line scalars, escapes, flow maps, several documents, duplicate keys, odd indentation…),
+ * multi-line scalars, escapes, flow maps, several documents, odd indentation…),
  * and then the `yaml` package parses it, errors and all. The unit tests compare both on
  * thousands of texts: whenever this parser answers, its tree equals the one from `yaml`.
  */
@@ -189,7 +189,9 @@ class FastParser {
     if (colon === -1) bail();
     const key = this.text.slice(at, colon);
     const map = frame.node as YMap;
-    if (!PLAIN_KEY.test(key) || key.length > 1000 || map.pairs.some((p) => p.key === key)) bail();
+    // A duplicate key is kept (as the `yaml` package keeps it without uniqueKeys) and reported
+    // by manifestDoc's one-pass check: scanning the map here was quadratic.
+    if (!PLAIN_KEY.test(key) || key.length > 1000) bail();
     const valueAt = this.skipSpaces(colon + 1);
     if (valueAt === this.lineEnd || (this.text[valueAt] === '#' && valueAt > colon + 1)) {
       this.pending = { indent: frame.indent, underKey: true, owner: map, index: map.pairs.length };

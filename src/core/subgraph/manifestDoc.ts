@@ -33,18 +33,103 @@ export interface ParseOptions {
   yamlOnly?: boolean;
 }
 
+/** Manifests nest a handful of levels; the `yaml` package overflows the stack near 800. */
+export const MAX_MANIFEST_DEPTH = 64;
+
 export function parseManifest(text: string, options: ParseOptions = {}): ManifestDoc {
   const lines = new LineIndex(text);
+  const deep = yamlTooDeepAt(text, MAX_MANIFEST_DEPTH);
+  if (deep !== -1) {
+    const message = `The manifest nests more than ${MAX_MANIFEST_DEPTH} levels deep here; a subgraph manifest needs a handful, so it is not read further`;
+    return { text, lines, root: undefined, problems: [{ start: deep, end: Math.min(deep + 1, text.length), message, code: 'nesting-too-deep', severity: 'error' }], parser: 'yaml' };
+  }
   const fast = options.yamlOnly ? undefined : parseFastYaml(text);
-  if (fast) return { text, lines, root: fast, problems: [], parser: 'fast' };
-  return { text, lines, ...parseWithYaml(text), parser: 'yaml' };
+  const doc: ManifestDoc = fast ? { text, lines, root: fast, problems: [], parser: 'fast' } : { text, lines, ...parseWithYaml(text), parser: 'yaml' };
+  doc.problems.push(...duplicateKeys(doc.root, lines));
+  return doc;
+}
+
+/**
+ * Where YAML text first nests deeper than `max` levels, or -1: block levels by indentation (a
+ * stack of the indents still open) plus `- ` items opened on a line, plus flow brackets outside
+ * quotes and comments. One pass; it over-counts only exotic layouts, never under-counts.
+ */
+export function yamlTooDeepAt(text: string, max: number): number {
+  const indents: number[] = [];
+  let flow = 0;
+  for (let start = 0; start < text.length; ) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    let at = start;
+    while (at < end && (text[at] === ' ' || text[at] === '\t')) at++;
+    if (at < end && text[at] !== '#' && text[at] !== '\r') {
+      if (flow === 0) {
+        const indent = at - start;
+        while (indents.length && indents[indents.length - 1] >= indent) indents.pop();
+        indents.push(indent);
+        if (indents.length > max) return at;
+        for (let items = 1; text[at] === '-' && (text[at + 1] === ' ' || at + 1 === end); items++) {
+          if (indents.length + items > max) return at;
+          at += 2;
+          while (at < end && text[at] === ' ') at++;
+        }
+      }
+      for (let i = at; i < end; i++) {
+        const c = text[i];
+        const prev = i === start ? ' ' : text[i - 1];
+        if (c === '#' && (prev === ' ' || prev === '\t')) break;
+        if ((c === '"' || c === "'") && ' \t[{,:'.includes(prev)) {
+          // A quoted scalar: skip to its closing quote on this line (multi-line ones are rare).
+          for (i++; i < end && text[i] !== c; i++) if (c === '"' && text[i] === '\\') i++;
+        } else if (c === '[' || c === '{') {
+          if (indents.length + ++flow > max) return i;
+        } else if ((c === ']' || c === '}') && flow > 0) {
+          flow--;
+        }
+      }
+    }
+    start = end + 1;
+  }
+  return -1;
+}
+
+/**
+ * Keys repeated in a map, in one pass with a Set per map. (The `yaml` package's uniqueKeys
+ * compares each key with every earlier one: 27 s for a map of 40,000 keys.) Iterative, so any
+ * depth is safe; shared alias targets are visited once.
+ */
+export function duplicateKeys(root: YNode | undefined, lines: LineIndex): SyntaxProblem[] {
+  const problems: SyntaxProblem[] = [];
+  const seen = new Set<YNode>();
+  const todo: YNode[] = root ? [root] : [];
+  for (let node = todo.pop(); node; node = todo.pop()) {
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node.kind === 'seq') for (const item of node.items) todo.push(item);
+    if (node.kind !== 'map') continue;
+    const first = new Map<string, YPair>();
+    for (const pair of node.pairs) {
+      todo.push(pair.value);
+      const earlier = first.get(pair.key);
+      if (!earlier) {
+        first.set(pair.key, pair);
+        continue;
+      }
+      const line = lines.range(earlier.keyStart, earlier.keyStart).start.line + 1;
+      const message = `Duplicate key '${pair.key}': already set on line ${line}; keys of a map must be unique`;
+      problems.push({ start: pair.keyStart, end: Math.max(pair.keyEnd, pair.keyStart + 1), message, code: 'duplicate-key', severity: 'error' });
+    }
+  }
+  return problems.sort((a, b) => a.start - b.start);
 }
 
 /** The `yaml` package's reading of the text, converted to YNodes (aliases resolved, shared). */
 export function parseWithYaml(text: string): { root: YNode | undefined; problems: SyntaxProblem[] } {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  // uniqueKeys compares each key with every earlier one (quadratic: 27 s for 40,000 keys);
+  // duplicates are found below instead, with a Set per map.
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
   const problems: SyntaxProblem[] = [
-    ...doc.errors.map((e) => problem(e.pos, e.message, e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax', 'error', text)),
+    ...doc.errors.map((e) => problem(e.pos, e.message, 'yaml-syntax', 'error', text)),
     ...doc.warnings.map((w) => problem(w.pos, w.message, 'yaml-warning', 'warning', text)),
   ];
   const anchors = new Map<string, YNode>();

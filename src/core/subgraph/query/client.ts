@@ -4,6 +4,7 @@
  * endpoint says about the query (`errors`, `data`) comes back exactly as sent; failures of the
  * transport or the URL become RpcFailures whose messages say what to check.
  */
+import { MAX_JSON_DEPTH, tooDeepAt } from '../../json';
 import { failure, quoteStart, type FailureContext, type RpcFailure } from '../../rpc/failure';
 import { httpExchange } from '../../rpc/http';
 import { redactUrl } from '../../redact';
@@ -46,6 +47,8 @@ const PEER = 'the subgraph query endpoint';
  * as strings already; this guards other hosts and Int8.
  */
 export function parseJsonLossless(text: string): unknown {
+  // Too deep to walk or show: treated as no JSON (the status and text still tell).
+  if (tooDeepAt(text, MAX_JSON_DEPTH.response) !== -1) throw new SyntaxError(`nested more than ${MAX_JSON_DEPTH.response} levels deep`);
   let out = '';
   let i = 0;
   while (i < text.length) {
