@@ -9,6 +9,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { MAX_JSON_DEPTH, tooDeepAt } from '../../src/core/json';
+import { PlatformClient } from '../../src/core/platform/client';
+import { PlatformError } from '../../src/core/platform/errors';
 import { parseEndpoint, resolveEndpoint } from '../../src/core/nodes';
 import { RpcClient } from '../../src/core/rpc/client';
 import { RpcFailure } from '../../src/core/rpc/failure';
@@ -94,6 +96,11 @@ describe('deep answers from a node', () => {
     } finally {
       client.close();
     }
+  });
+
+  test('from the platform API: a bad reply, not a stack overflow in the secret scrubbing', async () => {
+    const client = new PlatformClient({ apiKey: 'k'.repeat(32), apiUrl: url.replace(/\/$/, ''), timeoutMs: 5000 });
+    await assert.rejects(client.organization(), (err: unknown) => err instanceof PlatformError && err.kind === 'bad-reply' && /nests more than 512 levels deep/.test(err.message));
   });
 
   test('the bound is below what JSON.stringify survives', () => {

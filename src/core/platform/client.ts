@@ -8,6 +8,7 @@
  * objects read before are attached to the error as `partial`, for a caller that wants to show
  * them marked as incomplete.
  */
+import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import { RpcFailure, type FailureContext } from '../rpc/failure';
 import { httpExchange, type HttpReply } from '../rpc/http';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from '../rpc/retry';
@@ -257,6 +258,7 @@ export class PlatformClient {
       }
       const body = jsonOf(reply.text);
       if (reply.status >= 200 && reply.status < 300) {
+        if (tooDeep(reply.text)) throw badReplyError(this.shown(url), `it nests more than ${MAX_JSON_DEPTH.response} levels deep`, [this.apiKey]);
         if (body === undefined) throw notJsonError(reply, this.shown(url), [this.apiKey]);
         return body;
       }
@@ -277,8 +279,11 @@ const EXAMPLE_IDS: Readonly<Record<ListKind, string>> = {
   identities: 'ID-123-456',
 };
 
+const tooDeep = (text: string) => tooDeepAt(text, MAX_JSON_DEPTH.response) !== -1;
+
+/** Undefined for no JSON, and for JSON nested too deep to walk (secretsOf and scrub recurse). */
 function jsonOf(text: string): unknown {
-  if (!text.trim()) return undefined;
+  if (!text.trim() || tooDeep(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
