@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileErrorOf, FileReadError, FILE_CAPS, formatBytes, readTextFile, readTextFileAsync, readTextFileIfExists, statProblem } from '../../src/core/files';
+import { loadProjectLayouts } from '../../src/core/storage';
 import { nodeFileSource, validateSubgraph } from '../../src/core/subgraph';
 import { tutorialFiles } from '../fixtures/subgraphs/corpus';
 
@@ -156,5 +157,19 @@ describe('validation with unreadable files', () => {
     assert.deepEqual(result.findings, []);
     assert.deepEqual(result.incomplete, [`${fifo} is a named pipe (FIFO): only regular files are read`]);
     assert.deepEqual(validateSubgraph(at('none/subgraph.yaml'), nodeFileSource()).incomplete, [`${at('none/subgraph.yaml')} does not exist`]);
+  });
+});
+
+describe('compiler artifacts', () => {
+  test('a FIFO, a /dev/zero link and a broken link among the artifacts are skipped, not waited on', () => {
+    const root = at('foundry');
+    fs.mkdirSync(path.join(root, 'artifacts', 'build-info'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'out'), { recursive: true });
+    execFileSync('mkfifo', [path.join(root, 'artifacts', 'build-info', 'a.json')]);
+    fs.symlinkSync('/dev/zero', path.join(root, 'artifacts', 'build-info', 'b.json'));
+    fs.symlinkSync(path.join(root, 'gone'), path.join(root, 'out', 'Broken.sol'));
+    const started = Date.now();
+    assert.deepEqual(loadProjectLayouts(root), []);
+    assert.ok(Date.now() - started < 2000);
   });
 });

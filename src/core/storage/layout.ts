@@ -181,6 +181,15 @@ function readJson(file: string): unknown {
   }
 }
 
+/** A folder (a broken symlink or a vanished entry is not one, and no reason to fail). */
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function listDir(dir: string): string[] {
   try {
     return readdirSync(dir);
@@ -200,7 +209,7 @@ export function loadProjectLayouts(root: string): ContractLayout[] {
   const foundry = path.join(root, 'out');
   for (const dir of listDir(foundry).filter((n) => n !== 'build-info').sort()) {
     const full = path.join(foundry, dir);
-    if (!statSync(full).isDirectory()) continue;
+    if (!isFolder(full)) continue;
     for (const f of listDir(full).filter((n) => n.endsWith('.json')).sort()) {
       const layout = parseFoundryArtifact(readJson(path.join(full, f)), path.join(full, f));
       if (layout) out.push(layout);
