@@ -71,3 +71,17 @@ describe('a mapping with 40,000 keys', () => {
     );
   });
 });
+
+describe('a manifest with 2,000 data sources, each with its own apiVersion', () => {
+  test('one mismatch per data source, each message short, in well under a second', () => {
+    const manifest = tutorialFiles()['subgraph.yaml'];
+    const dataSource = manifest.slice(manifest.indexOf('  - kind: ethereum'));
+    let text = `${manifest.slice(0, manifest.indexOf('dataSources:'))}dataSources:\n`;
+    for (let i = 0; i < 2000; i++) text += dataSource.replace('name: ERC20\n', `name: ERC20x${i}\n`).replace('apiVersion: 0.0.7', `apiVersion: 0.0.${i + 5}`);
+    const { ms, findings } = timed(text);
+    const mismatches = findings.filter((f) => f.code === 'api-version-mismatch');
+    assert.equal(mismatches.length, 1999);
+    assert.equal(mismatches[0].message, 'All mappings must use the same apiVersion: this one has 0.0.6, the others 0.0.5 (found 0.0.5, 0.0.6, 0.0.7, 0.0.8, 0.0.9 and 1995 more)');
+    assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms of CPU`);
+  });
+});
