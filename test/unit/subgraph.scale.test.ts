@@ -85,3 +85,25 @@ describe('a manifest with 2,000 data sources, each with its own apiVersion', () 
     assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms of CPU`);
   });
 });
+
+describe('4,000 unknown entity names against a schema of 4,000 entities', () => {
+  test('each reported with a suggestion, without comparing every name with every entity', () => {
+    const files = tutorialFiles();
+    const n = 4000;
+    const schema = files['schema.graphql'] + Array.from({ length: n }, (_, i) => `type Entity${i} @entity(immutable: true) { id: ID! }`).join('\n');
+    const manifest = files['subgraph.yaml'].replace('        - ApprovalQuery\n', Array.from({ length: n }, (_, i) => `        - Entitx${i}\n`).join(''));
+    let best = Infinity;
+    let findings: Finding[] = [];
+    for (let i = 0; i < 2; i++) {
+      const started = process.cpuUsage();
+      findings = validateSubgraph('subgraph.yaml', memoryFileSource({ ...files, 'schema.graphql': schema, 'subgraph.yaml': manifest })).findings;
+      const used = process.cpuUsage(started);
+      best = Math.min(best, (used.user + used.system) / 1000);
+    }
+    const unknown = findings.filter((f) => f.code === 'entity-not-in-schema');
+    assert.equal(unknown.length, n);
+    assert.equal(unknown[0].message, "Entity 'Entitx0' is not an @entity type of schema.graphql; did you mean 'Entity0'?");
+    // Before: 17 s of CPU (every name against every entity, a full edit-distance table each).
+    assert.ok(best < 3000, `took ${best.toFixed(0)} ms of CPU`);
+  });
+});

@@ -61,17 +61,52 @@ export function editDistance(a: string, b: string): number {
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   if (word.length > 200) return undefined;
   const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+  const lower = word.toLowerCase();
   let best: string | undefined;
-  let bestDistance = Infinity;
+  let bestDistance = limit + 1;
+  let compared = 0;
   for (const c of candidates) {
     if (c === word || Math.abs(c.length - word.length) > limit) continue;
-    const d = editDistance(word, c);
+    // A bound per word: thousands of unknown names against thousands of candidates was
+    // quadratic (17 s for 4,000 × 4,000); past 500, a suggestion may be missed, never a finding.
+    if (++compared > MAX_COMPARED) break;
+    const d = boundedDistance(lower, c.toLowerCase(), bestDistance - 1);
     if (d < bestDistance) {
       best = c;
       bestDistance = d;
+      if (d === 0) break;
     }
   }
-  return bestDistance <= limit ? best : undefined;
+  return best;
+}
+
+const MAX_COMPARED = 500;
+
+/**
+ * Levenshtein distance between two lower-case strings when it is at most `max`, else max + 1:
+ * only the diagonal band of width 2·max + 1 is computed, and a row beyond `max` stops it.
+ */
+export function boundedDistance(s: string, t: string, max: number): number {
+  if (Math.abs(s.length - t.length) > max) return max + 1;
+  const over = max + 1;
+  let prev = new Int32Array(t.length + 1);
+  let cur = new Int32Array(t.length + 1);
+  for (let j = 0; j <= t.length; j++) prev[j] = j <= max ? j : over;
+  for (let i = 1; i <= s.length; i++) {
+    const from = Math.max(1, i - max);
+    const to = Math.min(t.length, i + max);
+    cur.fill(over);
+    cur[0] = i <= max ? i : over;
+    let rowMin = cur[0];
+    for (let j = from; j <= to; j++) {
+      const d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (s.charCodeAt(i - 1) === t.charCodeAt(j - 1) ? 0 : 1));
+      cur[j] = d > over ? over : d;
+      if (cur[j] < rowMin) rowMin = cur[j];
+    }
+    if (rowMin > max) return over;
+    [prev, cur] = [cur, prev];
+  }
+  return prev[t.length] > max ? over : prev[t.length];
 }
 
 /** `; did you mean 'x'?` or nothing. */
