@@ -5,6 +5,7 @@
  */
 import type { AuthForm } from '../nodes/model';
 import { redactText, redactUrl } from '../redact';
+import { MAX_RESPONSE_ENV, MAX_RESPONSE_SETTING } from './deadline';
 import { TIMEOUT_SETTING, type JsonRpcErrorObject, type JsonRpcId, type RpcFailureKind } from './types';
 
 export interface FailureDetails {
@@ -196,6 +197,35 @@ export function networkFailure(err: unknown, ctx: FailureContext): RpcFailure {
     ECONNRESET: `the connection was reset before ${peer} answered (ECONNRESET): ${peer}, a proxy or a firewall closed it. Try again.`,
     EPIPE: `the connection was closed while the request was being sent (EPIPE). Try again.`,
   };
-  const reason = reasons[code] ?? `${message} (${code}).`;
+  // Node's own words (`socket hang up`, `getaddrinfo …`) say little to a user: ours name the cause.
+  const reason = reasons[code] ?? `the connection failed${code === 'unknown' ? '' : ` (${code})`}. Check the URL, your network, and that ${peer} is running.`;
   return failure('unreachable', `Cannot reach ${peer} at ${url}: ${reason}`, ctx, details);
+}
+
+const MIB = 1024 * 1024;
+
+function sizeText(bytes: number): string {
+  return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${(bytes / MIB).toFixed(1)} MiB`;
+}
+
+/** A reply larger than the response cap: refused, and the rest of it never read. */
+export function tooLargeFailure(ctx: FailureContext, limitBytes: number, declaredBytes?: number): RpcFailure {
+  const peer = ctx.peer ?? 'the node';
+  const announced = declaredBytes !== undefined ? ` (it announced ${sizeText(declaredBytes)})` : '';
+  return failure(
+    'too-large',
+    `The reply from ${shownUrl(ctx)} is larger than the ${sizeText(limitBytes)} response cap${announced}: refused without reading the rest. Ask ${peer} for less (a narrower range, fewer results), or raise the cap with the setting ${MAX_RESPONSE_SETTING} (CLI: the environment variable ${MAX_RESPONSE_ENV}).`,
+    ctx,
+  );
+}
+
+/** A ws:// or wss:// URL whose server answered the upgrade request with a plain HTTP reply. */
+export function notWebSocketFailure(reply: { status: number; statusText: string }, ctx: FailureContext): RpcFailure {
+  const status = `HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ''}`;
+  return failure(
+    'http',
+    `${shownUrl(ctx)} answered ${status} instead of upgrading to WebSocket: is this the node's WebSocket endpoint? (It often differs from the HTTPS endpoint by port or path.)`,
+    ctx,
+    { status: reply.status },
+  );
 }
