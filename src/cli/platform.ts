@@ -22,7 +22,7 @@ import {
 } from '../core/platform/types';
 import { closeIdleConnections } from '../core/rpc/http';
 import { registerSecret } from '../core/redact';
-import { inertJson } from '../core/inert';
+import { inertJson, inertText } from '../core/inert';
 import { commandDeadline, parseTimeout, UsageError } from './endpointFlags';
 import type { CliCommand, CliIO } from './main';
 
@@ -138,7 +138,8 @@ interface Column<T> {
   cell(item: T): unknown;
 }
 
-const cellText = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)).replace(/\s+/g, ' ');
+// Inert before the widths are measured, so stripped sequences do not skew the columns.
+const cellText = (v: unknown): string => inertText(v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)).replace(/\s+/g, ' ');
 const count = (v: unknown[] | undefined) => (v ? String(v.length) : '');
 const date = (v: string | undefined) => (v ? v.replace(/T(\d\d:\d\d).*$/, ' $1') : '');
 

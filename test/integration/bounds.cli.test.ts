@@ -10,6 +10,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildCli, runCli, type CliRun } from '../support/cli';
 import { startPlatformServer, type PlatformServer } from '../support/platformServer';
+import { startProxy } from '../support/proxy';
 
 // eslint-disable-next-line no-control-regex -- the test looks for exactly these
 const ACTIVE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
@@ -82,6 +83,27 @@ describe('one timeout for the whole command', () => {
     assert.match(run.stderr, /Rate limited by the node .*HTTP 429/);
     assert.match(run.stderr, /3600 s \(Retry-After\)/);
     assertInert(run);
+  });
+});
+
+describe('one timeout for the whole storage range', () => {
+  test('the emulation reads many batches: with 400 ms each, --timeout 1500 ends the command, though each would fit', async () => {
+    const anvil = process.env.CHAINDECK_TEST_ANVIL_URL;
+    assert.ok(anvil, 'run through the integration harness (it starts anvil)');
+    const proxy = await startProxy({ target: anvil, delayMs: 400 });
+    try {
+      // An address with no storage: the emulation reads all 10 × 1000 slots, batch after batch.
+      const args = ['storage-range', '--rpc', proxy.url, '--block', 'latest', '--address', '0x000000000000000000000000000000000000dEaD', '--max', '1000', '--mode', 'emulate'];
+      const started = performance.now();
+      const run = await runCli([...args, '--timeout', '1500']);
+      const elapsed = performance.now() - started;
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /within 1500 ms/);
+      assert.ok(elapsed < 1500 + 1500, `took ${elapsed} ms (node start-up included)`);
+      assert.ok(proxy.requests.length >= 2, 'more than one request was made');
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -1,6 +1,10 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inertJson, inertText } from '../../src/core/inert';
+import { networkFailure } from '../../src/core/rpc/failure';
+import { parseWithYaml } from '../../src/core/subgraph/manifestDoc';
+import { flattenResult } from '../../src/core/subgraph/query/flatten';
+import { rangeTable } from '../../src/editor/storage/rows';
 
 /** Any character a terminal acts on: C0 but tab and LF, DEL, C1, bidi controls. */
 // eslint-disable-next-line no-control-regex -- the test looks for exactly these
@@ -45,4 +49,38 @@ test('inertJson: parses back to the same value, with nothing a terminal acts on'
   assert.deepEqual(JSON.parse(text), value);
   assert.match(text, /\\u001b\[2J/, 'JSON.stringify escapes C0 as \\u001b');
   assert.match(text, /\\u009b/);
+});
+
+describe('where text from outside is shown', () => {
+  test('GraphQL result tables: cells and column names hold no control sequence', () => {
+    const table = flattenResult({ tokens: [{ id: '1', ['name\x1b[31m']: 'Evil\x1b]0;t\x07\u202eToken', meta: { note: 'a\x00b' } }] });
+    assert.deepEqual(
+      table.columns.map((c) => c.id),
+      ['id', 'name', 'meta.note'],
+    );
+    assert.deepEqual(table.rows, [['1', 'EvilToken', 'ab']]);
+  });
+
+  test("storage tables: a native node's hostile preimage key is inert in its cell", () => {
+    const table = rangeTable({ mode: 'native', storage: { '0xabc': { key: '0x01\x1b[2J\x07', value: `0x${'00'.repeat(31)}2a` } } });
+    for (const cell of table.rows[0]) assert.doesNotMatch(cell, ACTIVE);
+    assert.ok(table.rows[0].includes('0x01'));
+  });
+
+  test("yaml's parser-internal messages are said in our words", () => {
+    const { problems } = parseWithYaml('specVersion: 1.0.0\nschema:\n\tfile: ./schema.graphql\n');
+    assert.ok(problems.length > 0);
+    assert.ok(problems.some((p) => p.message === 'Tabs cannot indent YAML: use spaces.'), JSON.stringify(problems));
+    const duplicate = parseWithYaml('a: 1\na: 2\n').problems;
+    assert.deepEqual(
+      duplicate.map((p) => [p.code, p.message]),
+      [['duplicate-key', 'This key appears more than once in the same mapping.']],
+    );
+  });
+
+  test("Node's own words for an unknown network error are replaced by ours", () => {
+    const err = Object.assign(new Error('socket hang up'), { code: 'ERR_SOMETHING_NEW' });
+    const problem = networkFailure(err, { url: 'http://127.0.0.1:9/', auth: 'none', secrets: [], timeoutMs: 1000 });
+    assert.equal(problem.message, 'Cannot reach the node at http://127.0.0.1:9/: the connection failed (ERR_SOMETHING_NEW). Check the URL, your network, and that the node is running.');
+  });
 });

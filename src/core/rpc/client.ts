@@ -151,6 +151,7 @@ function outOfTime(failed: RpcFailure, ctx: FailureContext): RpcFailure {
     data,
     retryAfterMs,
     errno,
+    outOfTime: true,
   });
 }
 

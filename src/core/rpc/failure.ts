@@ -15,6 +15,8 @@ export interface FailureDetails {
   retryAfterMs?: number;
   /** The system error code behind a network failure, e.g. ECONNREFUSED. */
   errno?: string;
+  /** The operation's whole time budget (its deadline) is spent: no further request can succeed. */
+  outOfTime?: boolean;
 }
 
 export class RpcFailure extends Error {
@@ -29,6 +31,8 @@ export class RpcFailure extends Error {
   /** How long the node asked to wait (Retry-After), for kinds 'rate-limited' and 'server'. */
   readonly retryAfterMs?: number;
   readonly errno?: string;
+  /** The deadline of the whole operation ran out (not just this request's own timeout). */
+  readonly outOfTime: boolean;
 
   constructor(kind: RpcFailureKind, message: string, details: FailureDetails = {}) {
     super(message);
@@ -38,6 +42,7 @@ export class RpcFailure extends Error {
     this.data = details.data;
     this.retryAfterMs = details.retryAfterMs;
     this.errno = details.errno;
+    this.outOfTime = details.outOfTime === true;
   }
 }
 
@@ -89,11 +94,12 @@ export function rpcErrorFailure(error: JsonRpcErrorObject, ctx: Pick<FailureCont
   return failure('rpc', `${prefix}JSON-RPC error ${error.code}: ${error.message}`, ctx, { code: error.code, data: error.data, status });
 }
 
-export function timeoutFailure(ctx: FailureContext): RpcFailure {
+export function timeoutFailure(ctx: FailureContext, outOfTime = false): RpcFailure {
   return failure(
     'timeout',
     `No answer from ${shownUrl(ctx)} within ${ctx.timeoutMs} ms. Raise the limit with the setting ${TIMEOUT_SETTING} (CLI: --timeout MS).`,
     ctx,
+    { outOfTime },
   );
 }
 

@@ -76,7 +76,9 @@ function attempt(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
     if (!lib) return reject(networkFailure(new Error(`HTTP requests need an http or https URL, not ${url.protocol.replace(/:$/, '')}`), ctx));
 
     const limitMs = req.deadline ? req.deadline.limit(req.timeoutMs) : req.timeoutMs;
-    if (limitMs <= 0) return reject(timeoutFailure(ctx));
+    // When the deadline, not this request's own timeout, ends the attempt, the operation is over.
+    const byDeadline = limitMs < req.timeoutMs;
+    if (limitMs <= 0) return reject(timeoutFailure(ctx, true));
     const maxBytes = req.maxBytes ?? responseLimit();
     const started = performance.now();
     let settled = false;
@@ -97,7 +99,7 @@ function attempt(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
         resolve(outcome);
       }
     };
-    const timer = setTimeout(() => finish(timeoutFailure(ctx)), limitMs);
+    const timer = setTimeout(() => finish(timeoutFailure(ctx, byDeadline)), limitMs);
     const onAbort = () => finish(cancelledFailure(ctx));
     req.signal?.addEventListener('abort', onAbort, { once: true });
 

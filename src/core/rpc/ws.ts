@@ -231,7 +231,7 @@ export class WsRpcClient {
       };
       const deadline = options.deadline ?? this.options.deadline;
       const limitMs = deadline ? deadline.limit(options.timeoutMs ?? this.timeoutMs) : ctx.timeoutMs;
-      const timer = setTimeout(() => settle(timeoutFailure(ctx)), limitMs);
+      const timer = setTimeout(() => settle(timeoutFailure(ctx, limitMs < (options.timeoutMs ?? this.timeoutMs))), limitMs);
       const onAbort = () => settle(cancelledFailure(ctx));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.open().then(
