@@ -282,6 +282,17 @@ describe('platform ids stay in their route, and the Bearer key goes nowhere else
     });
   }
 
+  test("a next link that leaves the list's path (../organization/) is refused, not followed", async () => {
+    const base = await hostile((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      if (req.url === '/v1/nodes/') return res.end(JSON.stringify({ count: 2, next: '/v1/nodes/../organization/?page=2', previous: null, results: [] }));
+      res.end('{}');
+    });
+    const client = new PlatformClient({ apiKey: 'pk_bounds_0123456789abcdef', apiUrl: base.url.replace(/\/$/, '') });
+    await assert.rejects(client.listNodes(), (err: unknown) => err instanceof PlatformError && err.kind === 'bad-reply' && /leaves the list's path \/v1\/nodes\//.test(err.message));
+    assert.equal(base.requests, 1);
+  });
+
   test('a redirect to another origin is not followed: the other server never sees the key', async () => {
     const elsewhere = await hostile((_req, res) => res.end('{}'));
     const redirecting = await hostile((_req, res) => {

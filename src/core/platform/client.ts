@@ -213,8 +213,8 @@ export class PlatformClient {
   }
 
   /**
-   * The URL of the next page. Only its path and query are used, on the configured API's origin:
-   * the key is sent to that origin and no other, whatever host a `next` link names.
+   * The URL of the next page. Only its query is new, on the configured API's origin and the
+   * list's own path: the key is sent there and nowhere else, whatever a `next` link names.
    */
   private nextUrl(next: string, current: string): string {
     let url: URL;
@@ -222,6 +222,11 @@ export class PlatformClient {
       url = new URL(next, current);
     } catch {
       throw badReplyError(this.shown(current), `its next link ${JSON.stringify(next)} is not a URL`, [this.apiKey]);
+    }
+    // Pages of one list differ only in their query: a next link to another path (`..` segments
+    // included, which URL parsing has resolved by now) would take the key off the list's route.
+    if (url.pathname !== new URL(current).pathname) {
+      throw badReplyError(this.shown(current), `its next link ${this.shown(url.toString())} leaves the list's path ${new URL(current).pathname}`, [this.apiKey]);
     }
     return `${new URL(this.apiUrl).origin}${url.pathname}${url.search}`;
   }
