@@ -304,3 +304,15 @@ describe('platform ids stay in their route, and the Bearer key goes nowhere else
     assert.equal(elsewhere.requests, 0);
   });
 });
+
+describe('a call that runs out of its own time is not the end of the operation', () => {
+  test("a per-call timeout is not marked out of time (the emulation skips that slot); a shared deadline's end is", async () => {
+    const node = await hostile(() => undefined); // never answers
+    const own = await failureOf(new RpcClient(endpoint(node.url), { timeoutMs: 200 }).call('eth_getStorageAt', ['0x0000000000000000000000000000000000000001', '0x0', 'latest']));
+    assert.equal(own.kind, 'timeout');
+    assert.equal(own.outOfTime, false);
+    const shared = await failureOf(new RpcClient(endpoint(node.url), { timeoutMs: 5000, deadline: new Deadline(200) }).call('eth_blockNumber'));
+    assert.equal(shared.kind, 'timeout');
+    assert.equal(shared.outOfTime, true);
+  });
+});

@@ -97,7 +97,7 @@ export class PlatformClient {
 
   /** The call's options with its one deadline: pages, retries and their waits all count against it. */
   private timed(options: PlatformRequestOptions): PlatformRequestOptions & { deadline: Deadline } {
-    return { ...options, deadline: options.deadline ?? this.deadline ?? new Deadline(options.timeoutMs ?? this.timeoutMs) };
+    return { ...options, deadline: options.deadline ?? this.deadline ?? new Deadline(options.timeoutMs ?? this.timeoutMs, false) };
   }
 
   organization(options: PlatformRequestOptions = {}): Promise<Organization> {

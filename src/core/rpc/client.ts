@@ -125,7 +125,7 @@ export class RpcClient {
     const retries = idempotent ? (options.retries ?? this.retry.retries) : 0;
     // Attempts and the waits between them draw on one budget: the call's timeout, or the
     // deadline shared with the other calls of a command.
-    const deadline = options.deadline ?? this.deadline ?? new Deadline(options.timeoutMs ?? this.timeoutMs);
+    const deadline = options.deadline ?? this.deadline ?? new Deadline(options.timeoutMs ?? this.timeoutMs, false);
     for (let attempt = 0; ; attempt++) {
       const reply = await httpExchange({ ...this.httpRequest(method, url, body, idempotent, options), deadline }, ctx);
       if (reply.status >= 200 && reply.status < 300) {
@@ -136,14 +136,14 @@ export class RpcClient {
       const failed = statusFailure(reply, ctx);
       if (attempt >= retries || !isRetryableStatus(reply.status)) throw failed;
       const delay = retryDelay(attempt, this.retry, failed.retryAfterMs);
-      if (delay >= deadline.remainingMs()) throw outOfTime(failed, ctx);
+      if (delay >= deadline.remainingMs()) throw outOfTime(failed, ctx, deadline.shared);
       await sleep(delay, options.signal, () => cancelledFailure(ctx));
     }
   }
 }
 
 /** A retryable failure whose wait would end after the timeout: fail now, saying why. */
-function outOfTime(failed: RpcFailure, ctx: FailureContext): RpcFailure {
+function outOfTime(failed: RpcFailure, ctx: FailureContext, shared: boolean): RpcFailure {
   const { status, code, data, retryAfterMs, errno } = failed;
   return new RpcFailure(failed.kind, `${failed.message} Gave up: waiting to retry would go past the ${ctx.timeoutMs} ms timeout (--timeout, or the setting ${TIMEOUT_SETTING}).`, {
     status,
@@ -151,7 +151,7 @@ function outOfTime(failed: RpcFailure, ctx: FailureContext): RpcFailure {
     data,
     retryAfterMs,
     errno,
-    outOfTime: true,
+    outOfTime: shared,
   });
 }
 

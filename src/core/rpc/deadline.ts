@@ -6,8 +6,14 @@
 export class Deadline {
   private readonly endsAt: number;
 
-  /** `totalMs` from now. */
-  constructor(readonly totalMs: number) {
+  /**
+   * `totalMs` from now. `shared`: the budget of a whole operation (a command), so its end means
+   * nothing more can succeed; false for the budget of one call and its retries.
+   */
+  constructor(
+    readonly totalMs: number,
+    readonly shared = true,
+  ) {
     this.endsAt = performance.now() + totalMs;
   }
 

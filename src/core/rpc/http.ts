@@ -77,8 +77,8 @@ function attempt(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
 
     const limitMs = req.deadline ? req.deadline.limit(req.timeoutMs) : req.timeoutMs;
     // When the deadline, not this request's own timeout, ends the attempt, the operation is over.
-    const byDeadline = limitMs < req.timeoutMs;
-    if (limitMs <= 0) return reject(timeoutFailure(ctx, true));
+    const byDeadline = req.deadline?.shared === true && limitMs < req.timeoutMs;
+    if (limitMs <= 0) return reject(timeoutFailure(ctx, req.deadline?.shared === true));
     const maxBytes = req.maxBytes ?? responseLimit();
     const started = performance.now();
     let settled = false;
