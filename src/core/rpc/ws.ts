@@ -276,8 +276,9 @@ export class WsRpcClient {
       let problem: RpcFailure | undefined;
       socket.on('unexpected-response', (_req, res) => {
         const reply = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: '' };
-        // Refused credentials and rate limits read as such; any other answer means no WebSocket here.
-        problem = [401, 403, 429].includes(reply.status)
+        // Refused credentials, rate limits and server failures read as such; any other answer
+        // (a web page, a 404, a redirect) means no WebSocket endpoint at this URL.
+        problem = [401, 403, 429].includes(reply.status) || reply.status >= 500
           ? httpFailure(reply, ctx, parseRetryAfter(res.headers['retry-after'] as string | undefined))
           : notWebSocketFailure(reply, ctx);
         res.resume();
