@@ -61,9 +61,10 @@ export function parseStartKey(input: string | undefined): bigint {
 /** Max results: a positive integer (the emulation reads at most ten times as many slots). */
 /**
  * The most entries one storage range may ask for: the emulation reads up to 10 × as many slots,
- * so this keeps one page at 100,000 reads at most. Larger ranges are read page by page (nextKey).
+ * so this keeps one page at a million reads (minutes, cancellable in the editor). Larger ranges
+ * are read page by page (nextKey).
  */
-export const MAX_RESULTS_LIMIT = 10_000;
+export const MAX_RESULTS_LIMIT = 100_000;
 
 export function checkMaxResults(input: number | undefined): number {
   const value = input ?? 10;
