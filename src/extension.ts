@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { watchResponseLimit } from './editor/config';
 import { Log } from './editor/log';
 import { registerNodes } from './editor/nodes';
 import type { NodesFeature } from './editor/nodes/feature';
@@ -23,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const log = new Log();
   context.subscriptions.push(
     log,
+    watchResponseLimit((message) => log.warn(message)),
     vscode.commands.registerCommand('chaindeck.showLog', () => log.show()),
     vscode.commands.registerCommand('chaindeck.openSettings', () =>
       vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chaindeck.chaindeck'),

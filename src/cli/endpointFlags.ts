@@ -6,6 +6,7 @@
 import { parseEndpoint, resolveEndpoint } from '../core/nodes/endpoint';
 import type { AuthForm, NodeConfig, NodeSecret, ResolvedEndpoint } from '../core/nodes/model';
 import { registerSecret } from '../core/redact';
+import { Deadline, MAX_TIMEOUT_MS } from '../core/rpc/deadline';
 
 export const PASSWORD_ENV = 'CHAINDECK_PASSWORD';
 
@@ -19,12 +20,23 @@ export function refusePasswordFlag(name: string): void {
   }
 }
 
-/** `--timeout MS` as a positive integer, or undefined when not given. */
+/** What --timeout accepts, as the usage texts say it. */
+export const TIMEOUT_RULE = `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (24 h)`;
+
+/**
+ * `--timeout MS`: whole milliseconds from 1 to 24 h, digits only (no 0, sign, fraction, exponent
+ * or unit), or undefined when not given.
+ */
 export function parseTimeout(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout needs a positive number of milliseconds, not '${value}'`);
+  const ms = /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(ms >= 1 && ms <= MAX_TIMEOUT_MS)) throw new UsageError(`--timeout needs ${TIMEOUT_RULE}, not '${value}'`);
   return ms;
+}
+
+/** The one deadline of a command given --timeout: all its requests, retries and pages share it. */
+export function commandDeadline(timeoutMs: number | undefined): Deadline | undefined {
+  return timeoutMs === undefined ? undefined : new Deadline(timeoutMs);
 }
 
 /**

@@ -1,4 +1,6 @@
+import { inertText } from '../core/inert';
 import { redactText } from '../core/redact';
+import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_ENV, setResponseLimitMB } from '../core/rpc/deadline';
 import { platformCommand } from './platform';
 import { rpcCommand } from './rpc';
 import { validateCommand } from './validate';
@@ -36,13 +38,17 @@ export function helpText(): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run `chaindeck <command> --help` for the options of one command.',
+    '',
+    `Every reply body and WebSocket message is refused above ${DEFAULT_MAX_RESPONSE_MB} MiB; the environment`,
+    `variable ${MAX_RESPONSE_ENV} sets another cap (whole MiB, 1 to 4096).`,
   ];
   return lines.join('\n') + '\n';
 }
 
+// Everything printed is redacted and made inert: nodes and APIs choose much of this text.
 const processIO: CliIO = {
-  out: (t) => process.stdout.write(redactText(t)),
-  err: (t) => process.stderr.write(redactText(t)),
+  out: (t) => process.stdout.write(inertText(redactText(t))),
+  err: (t) => process.stderr.write(inertText(redactText(t))),
   env: process.env,
 };
 
@@ -55,6 +61,12 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   if (name === '--version') {
     io.out(`${VERSION}\n`);
     return 0;
+  }
+  const cap = io.env[MAX_RESPONSE_ENV];
+  const capProblem = cap === undefined || cap === '' ? undefined : setResponseLimitMB(/^\d+$/.test(cap.trim()) ? Number(cap) : NaN);
+  if (capProblem) {
+    io.err(`chaindeck: ${MAX_RESPONSE_ENV}: ${capProblem.replace(/not .*$/, `not '${cap}'`)}\n`);
+    return 2;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {

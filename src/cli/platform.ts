@@ -4,7 +4,7 @@
  * from the environment and is registered for redaction, so nothing printed holds it; node
  * credentials are masked too unless --show-secrets is given.
  */
-import { DEFAULT_API_URL, PlatformClient, type PlatformClientOptions } from '../core/platform/client';
+import { DEFAULT_API_URL, isPlatformId, normaliseApiUrl, PLATFORM_ID_RULE, PlatformClient, type PlatformClientOptions } from '../core/platform/client';
 import { PlatformError } from '../core/platform/errors';
 import { maskValues, redactSecrets, secretsOf } from '../core/platform/secrets';
 import {
@@ -22,6 +22,8 @@ import {
 } from '../core/platform/types';
 import { closeIdleConnections } from '../core/rpc/http';
 import { registerSecret } from '../core/redact';
+import { inertJson, inertText } from '../core/inert';
+import { commandDeadline, parseTimeout, UsageError } from './endpointFlags';
 import type { CliCommand, CliIO } from './main';
 
 const KEY_ENV = 'CHAINDECK_API_KEY';
@@ -34,13 +36,16 @@ The API key is read from the environment variable ${KEY_ENV} (never from a flag)
   --api-url URL         the API's base URL (default ${DEFAULT_API_URL})
   --format table|json   aligned columns (default) or the objects as JSON
   --show-secrets        show node credentials (access keys, passwords); the API key never
-  --timeout MS          give up each request after MS milliseconds (default 15000)
+  --timeout MS          give up after MS milliseconds, 1 to 86400000 (24 h); every page,
+                        retry and Retry-After wait counts against it (default 15000)
   --order-by FIELD      name or created_at; a leading - for descending (e.g. -created_at)
   --organization ID     filters: projects, networks, nodes, identities
   --project ID          filters: networks, nodes
   --network ID          filter: nodes
   --protocol NAME       filters: networks, nodes (e.g. ethereum)
   --status STATUS       filters: networks, nodes (e.g. running)
+
+An ID (and the value of --organization, --project, --network) is ${PLATFORM_ID_RULE}.
 
 Exit status: 0 on success, 1 on any failure (message on stderr), 2 on a usage error.
 
@@ -49,8 +54,6 @@ Examples:
   ${KEY_ENV}=… chaindeck platform networks --project PR-123-456 --format json
   ${KEY_ENV}=… chaindeck platform nodes ND-123-456-789
 `;
-
-class UsageError extends Error {}
 
 type Format = 'table' | 'json';
 
@@ -98,13 +101,18 @@ function parseArgs(args: string[]): PlatformArgs {
   if (!kind) throw new UsageError(`unknown object '${kindText}': choose ${PLATFORM_KINDS.join(', ')}`);
   if (extra.length) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
   if (id !== undefined && kind === 'organization') throw new UsageError('organization takes no ID: the API key belongs to one organization');
+  if (id !== undefined && !isPlatformId(id)) throw new UsageError(`'${id}' is not an ID: an ID is ${PLATFORM_ID_RULE}`);
 
   const format = (flags.format ?? 'table') as Format;
   if (format !== 'table' && format !== 'json') throw new UsageError(`--format is table or json, not '${flags.format}'`);
-  let timeoutMs: number | undefined;
-  if (flags.timeout !== undefined) {
-    timeoutMs = Number(flags.timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout needs a positive number of milliseconds, not '${flags.timeout}'`);
+  const timeoutMs = parseTimeout(flags.timeout);
+  if (flags['api-url'] !== undefined) {
+    try {
+      normaliseApiUrl(flags['api-url']);
+    } catch (err) {
+      if (err instanceof PlatformError) throw new UsageError(`--api-url: ${err.message}`);
+      throw err;
+    }
   }
 
   const query: ListQuery = {};
@@ -113,6 +121,7 @@ function parseArgs(args: string[]): PlatformArgs {
     if (kind === 'organization' || id !== undefined) throw new UsageError(`--${filter} filters a list; it does not apply to ${id !== undefined ? 'one object by ID' : 'the organization'}`);
     const allowed = LIST_FILTERS[kind];
     if (!allowed.includes(filter)) throw new UsageError(`${kind} cannot be filtered by --${filter}; ${kind} take ${allowed.map((f) => `--${f}`).join(', ') || 'no filter'}`);
+    if (filter !== 'protocol' && filter !== 'status' && !isPlatformId(flags[filter])) throw new UsageError(`--${filter} takes an ID (${PLATFORM_ID_RULE}), not '${flags[filter]}'`);
     query[filter] = flags[filter];
   }
   if (flags['order-by'] !== undefined) {
@@ -129,7 +138,8 @@ interface Column<T> {
   cell(item: T): unknown;
 }
 
-const cellText = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)).replace(/\s+/g, ' ');
+// Inert before the widths are measured, so stripped sequences do not skew the columns.
+const cellText = (v: unknown): string => inertText(v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)).replace(/\s+/g, ' ');
 const count = (v: unknown[] | undefined) => (v ? String(v.length) : '');
 const date = (v: string | undefined) => (v ? v.replace(/T(\d\d:\d\d).*$/, ' $1') : '');
 
@@ -220,7 +230,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
   }
   registerSecret(apiKey);
 
-  const options: PlatformClientOptions = { apiKey, apiUrl: args.apiUrl, timeoutMs: args.timeoutMs, keyHint: `set a new one in the environment variable ${KEY_ENV}` };
+  const options: PlatformClientOptions = { apiKey, apiUrl: args.apiUrl, timeoutMs: args.timeoutMs, deadline: commandDeadline(args.timeoutMs), keyHint: `set a new one in the environment variable ${KEY_ENV}` };
   try {
     const client = new PlatformClient(options);
     const found: unknown =
@@ -233,7 +243,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     // The API key is never shown; node credentials only when asked for.
     const shown = args.showSecrets ? maskValues(items, [apiKey]) : redactSecrets(items, [apiKey]);
     if (args.format === 'json') {
-      io.out(`${JSON.stringify(Array.isArray(found) ? shown : shown[0], null, 2)}\n`);
+      io.out(`${inertJson(Array.isArray(found) ? shown : shown[0])}\n`);
     } else if (shown.length === 0) {
       io.out(`No ${args.kind} found.\n`);
     } else {

@@ -6,11 +6,12 @@
 import { EndpointError } from '../core/nodes/endpoint';
 import { RpcClient } from '../core/rpc/client';
 import { RpcFailure } from '../core/rpc/failure';
+import { inertJson } from '../core/inert';
 import { closeIdleConnections } from '../core/rpc/http';
 import { parseParams } from '../core/rpc/params';
 import type { BatchItem, JsonRpcResponse, RpcCall } from '../core/rpc/types';
 import { WsRpcClient } from '../core/rpc/ws';
-import { endpointFromFlags, parseTimeout, PASSWORD_ENV, refusePasswordFlag, UsageError } from './endpointFlags';
+import { commandDeadline, endpointFromFlags, parseTimeout, PASSWORD_ENV, refusePasswordFlag, UsageError } from './endpointFlags';
 import type { CliCommand, CliIO } from './main';
 
 const usage = `Usage: chaindeck rpc --url URL [--timeout MS] [--user NAME] METHOD [PARAMS_JSON]
@@ -20,7 +21,8 @@ Calls a JSON-RPC method on a node and prints the node's whole response as JSON.
 
   --url URL       the node's endpoint, with scheme https, http, wss or ws. An access key in
                   the path (https://<network>.core.<host>/<KEY>) is used, and shown only as ***.
-  --timeout MS    give up after MS milliseconds (default 15000)
+  --timeout MS    give up after MS milliseconds, 1 to 86400000 (24 h); retries and
+                  Retry-After waits count against it (default 15000)
   --user NAME     HTTP Basic username; the password is read from the environment variable
                   ${PASSWORD_ENV} (never from a flag or the URL)
   --batch JSON    send a batch: a JSON array of {"method": ..., "params": [...]}; prints the
@@ -85,7 +87,7 @@ function parseBatch(text: string): RpcCall[] {
 }
 
 function printJson(io: CliIO, value: unknown): void {
-  io.out(`${JSON.stringify(value, null, 2)}\n`);
+  io.out(`${inertJson(value)}\n`);
 }
 
 async function run(argv: string[], io: CliIO): Promise<number> {
@@ -106,7 +108,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  const options = { timeoutMs: args.timeoutMs };
+  const options = { timeoutMs: args.timeoutMs, deadline: commandDeadline(args.timeoutMs) };
   const client = target.isWs ? new WsRpcClient(target.endpoint, { ...options, pingIntervalMs: 0 }) : new RpcClient(target.endpoint, options);
   try {
     if (calls) {

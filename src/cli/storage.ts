@@ -5,11 +5,13 @@
  */
 import { EndpointError } from '../core/nodes/endpoint';
 import { RpcClient } from '../core/rpc/client';
+import { inertJson } from '../core/inert';
 import { closeIdleConnections } from '../core/rpc/http';
 import { WsRpcClient } from '../core/rpc/ws';
 import { StorageRangeError } from '../core/storage/errors';
+import { MAX_RESULTS_LIMIT } from '../core/storage/inputs';
 import { storageRange, toSpecOutput } from '../core/storage/range';
-import { endpointFromFlags, parseTimeout, PASSWORD_ENV, refusePasswordFlag, UsageError } from './endpointFlags';
+import { commandDeadline, endpointFromFlags, parseTimeout, PASSWORD_ENV, refusePasswordFlag, UsageError } from './endpointFlags';
 import type { CliCommand, CliIO } from './main';
 
 const usage = `Usage: chaindeck storage-range --rpc URL --block HASH|NUMBER|latest --address ADDR
@@ -27,12 +29,15 @@ or, on failure,
   --address A     the contract (any case; checksummed before use)
   --start KEY     start key, hex with or without 0x (default 32 zero bytes). Emulation: the
                   first slot number; native: a hashed key (use the previous page's nextKey)
-  --max N         entries wanted (default 10); the emulation reads at most 10 × N slots
+  --max N         entries wanted, 1 to ${MAX_RESULTS_LIMIT} (default 10); the emulation reads at
+                  most 10 × N slots. For more, read the next page from nextKey
   --tx-index N    native only: state before transaction N of the block (default 0); the
                   emulation ignores it and reads the state at the end of the block
   --mode M        auto (default): native debug_storageRangeAt where the node has it, the
                   emulation where it does not; native; or emulate
-  --timeout MS    give up on a request after MS milliseconds (default 15000)
+  --timeout MS    give up the whole command after MS milliseconds, 1 to 86400000 (24 h):
+                  every read, retry and Retry-After wait counts against it (default: 15000
+                  for each request)
   --user NAME     HTTP Basic username; the password is read from the environment variable
                   ${PASSWORD_ENV}
 
@@ -62,12 +67,13 @@ interface StorageArgs {
 
 const FLAGS = ['rpc', 'url', 'block', 'address', 'start', 'max', 'tx-index', 'mode', 'timeout', 'user'];
 
-function integerFlag(name: string, value: string | undefined, min: number): number | undefined {
+function integerFlag(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
     throw new UsageError(`--${name} needs ${min > 0 ? 'a positive' : 'a non-negative'} integer, not '${value}'`);
   }
+  if (n > max) throw new UsageError(`--${name} is at most ${max}, not ${value}: read a larger range page by page, starting each page at the previous nextKey`);
   return n;
 }
 
@@ -94,7 +100,7 @@ function parseArgs(args: string[]): StorageArgs {
     block: flags.block,
     address: flags.address,
     start: flags.start,
-    max: integerFlag('max', flags.max, 1),
+    max: integerFlag('max', flags.max, 1, MAX_RESULTS_LIMIT),
     txIndex: integerFlag('tx-index', flags['tx-index'], 0),
     mode,
   };
@@ -114,7 +120,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     throw err;
   }
 
-  const options = { timeoutMs: args.timeoutMs };
+  const options = { timeoutMs: args.timeoutMs, deadline: commandDeadline(args.timeoutMs) };
   const client = target.isWs ? new WsRpcClient(target.endpoint, { ...options, pingIntervalMs: 0 }) : new RpcClient(target.endpoint, options);
   let outcome: unknown;
   try {
@@ -134,7 +140,7 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     if (client instanceof WsRpcClient) await client.close();
     closeIdleConnections();
   }
-  io.out(`${JSON.stringify(toSpecOutput(outcome), null, 2)}\n`);
+  io.out(`${inertJson(toSpecOutput(outcome))}\n`);
   if (outcome instanceof Error) {
     const detail = outcome instanceof StorageRangeError && outcome.detail && !outcome.message.includes(outcome.detail) ? `: ${outcome.detail}` : '';
     io.err(`chaindeck storage-range: ${outcome.message}${detail}\n`);

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { AuthForm, NodeConfig, Protocol } from '../core/nodes/model';
+import { DEFAULT_MAX_RESPONSE_MB, MAX_TIMEOUT_MS, setResponseLimitMB } from '../core/rpc/deadline';
 import { DEFAULT_TIMEOUT_MS } from '../core/rpc/types';
 
 const SECTION = 'chaindeck';
@@ -36,8 +37,14 @@ export const config = {
     return Math.max(0, settings().get<number>('statusBar.refreshSeconds') ?? 15);
   },
 
+  /** The setting, or its default when it is not a whole number from 1 ms to 24 h. */
   requestTimeoutMs(): number {
-    return settings().get<number>('requestTimeoutMs') ?? DEFAULT_TIMEOUT_MS;
+    const ms = settings().get<number>('requestTimeoutMs');
+    return Number.isInteger(ms) && ms! >= 1 && ms! <= MAX_TIMEOUT_MS ? ms! : DEFAULT_TIMEOUT_MS;
+  },
+
+  maxResponseMB(): number {
+    return settings().get<number>('maxResponseMB') ?? DEFAULT_MAX_RESPONSE_MB;
   },
 
   setNodes(nodes: readonly NodeConfig[]): Thenable<void> {
@@ -52,6 +59,18 @@ export const config = {
     return event.affectsConfiguration(`${SECTION}.${key}`);
   },
 };
+
+/** Applies the response cap setting now and whenever it changes; a bad value keeps the cap and is reported. */
+export function watchResponseLimit(warn: (message: string) => void): vscode.Disposable {
+  const apply = () => {
+    const problem = setResponseLimitMB(config.maxResponseMB());
+    if (problem) warn(`The setting ${SECTION}.maxResponseMB is ignored: ${problem}.`);
+  };
+  apply();
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(`${SECTION}.maxResponseMB`)) apply();
+  });
+}
 
 function toNodeConfig(entry: unknown): NodeConfig | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;

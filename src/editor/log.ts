@@ -1,20 +1,21 @@
 import * as vscode from 'vscode';
+import { inertText } from '../core/inert';
 import { redactText } from '../core/redact';
 
-/** The one log channel. Every line passes through redaction so no key reaches the log. */
+/** The one log channel. Every line is redacted, so no key reaches the log, and made inert. */
 export class Log {
   readonly channel: vscode.LogOutputChannel;
   constructor() {
     this.channel = vscode.window.createOutputChannel('Chaindeck', { log: true });
   }
   info(message: string): void {
-    this.channel.info(redactText(message));
+    this.channel.info(inertText(redactText(message)));
   }
   warn(message: string): void {
-    this.channel.warn(redactText(message));
+    this.channel.warn(inertText(redactText(message)));
   }
   error(message: string): void {
-    this.channel.error(redactText(message));
+    this.channel.error(inertText(redactText(message)));
   }
   show(): void {
     this.channel.show(true);

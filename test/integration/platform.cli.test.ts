@@ -160,7 +160,7 @@ describe('chaindeck platform failures: exit 1 with the reason', () => {
 
   test('a plain-http API URL off this machine is refused; usage errors exit 2', async () => {
     const http = await cli(['platform', 'nodes', '--api-url', 'http://api.example.com']);
-    assert.equal(http.code, 1);
+    assert.equal(http.code, 2);
     assert.match(http.stderr, /must use https/);
     const usage = await cli(['platform', 'nodes', '--network']);
     assert.equal(usage.code, 2);

@@ -75,7 +75,7 @@ describe('the CLI table and arguments', () => {
       [['platform'], /name what to list: organization, projects, networks, nodes, identities/],
       [['platform', 'servers'], /unknown object 'servers'/],
       [['platform', 'nodes', '--format', 'yaml'], /--format is table or json, not 'yaml'/],
-      [['platform', 'nodes', '--timeout', '0'], /--timeout needs a positive number/],
+      [['platform', 'nodes', '--timeout', '0'], /--timeout needs a whole number of milliseconds from 1 to 86400000/],
       [['platform', 'projects', '--status', 'running'], /projects cannot be filtered by --status; projects take --organization/],
       [['platform', 'nodes', 'ND-1', '--project', 'PR-1'], /--project filters a list; it does not apply to one object by ID/],
       [['platform', 'organization', 'RG-1'], /organization takes no ID/],

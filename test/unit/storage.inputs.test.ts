@@ -51,7 +51,9 @@ describe('arguments', () => {
     assert.equal(checkMaxResults(undefined), 10);
     assert.equal(checkTxIndex(undefined), 0);
     assert.throws(() => checkMaxResults(0), inputError(/Invalid max results '0'/));
-    assert.throws(() => checkMaxResults(1.5), inputError(/positive integer/));
+    assert.throws(() => checkMaxResults(1.5), inputError(/an integer from 1 to 100000/));
+    assert.equal(checkMaxResults(100_000), 100_000);
+    assert.throws(() => checkMaxResults(100_001), inputError(/Invalid max results '100001': expected an integer from 1 to 100000/));
     assert.throws(() => checkTxIndex(-1), inputError(/Invalid transaction index/));
   });
 

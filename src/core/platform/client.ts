@@ -10,6 +10,7 @@
  */
 import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import { RpcFailure, type FailureContext } from '../rpc/failure';
+import { Deadline } from '../rpc/deadline';
 import { httpExchange, type HttpReply } from '../rpc/http';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from '../rpc/retry';
 import { DEFAULT_TIMEOUT_MS } from '../rpc/types';
@@ -29,8 +30,10 @@ export interface PlatformClientOptions {
   apiKey: string;
   /** The API's base URL (setting `chaindeck.platform.apiUrl`); default https://api.chainstack.com. */
   apiUrl?: string;
-  /** Default timeout of each request, in ms (default 15 000). */
+  /** Default timeout of each call (a list: all its pages and retries), in ms (default 15 000). */
   timeoutMs?: number;
+  /** One limit for every call of this client (the CLI's --timeout for the whole command). */
+  deadline?: Deadline;
   /** Retries of a GET after 429 or 5xx (default: core/rpc's policy, 2 retries). */
   retry?: Partial<RetryPolicy>;
   /** What a 401 tells the user to do (default: the editor's "Set Platform API Key" command). */
@@ -41,8 +44,10 @@ export interface PlatformClientOptions {
 
 export interface PlatformRequestOptions {
   signal?: AbortSignal;
-  /** Timeout of each request of this call, in ms. */
+  /** Timeout of this call, all its pages and retries included, in ms. */
   timeoutMs?: number;
+  /** A limit shared with other calls. */
+  deadline?: Deadline;
   /** Called after each page of a list, e.g. for a progress message. */
   onPage?(progress: { page: number; read: number; count?: number }): void;
 }
@@ -77,6 +82,7 @@ export class PlatformClient {
   private readonly retry: RetryPolicy;
   private readonly keyHint: string;
   private readonly maxPages: number;
+  private readonly deadline?: Deadline;
 
   constructor(options: PlatformClientOptions) {
     this.apiUrl = normaliseApiUrl(options.apiUrl ?? DEFAULT_API_URL);
@@ -87,10 +93,16 @@ export class PlatformClient {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.keyHint = options.keyHint ?? SET_KEY_HINT;
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+    this.deadline = options.deadline;
+  }
+
+  /** The call's options with its one deadline: pages, retries and their waits all count against it. */
+  private timed(options: PlatformRequestOptions): PlatformRequestOptions & { deadline: Deadline } {
+    return { ...options, deadline: options.deadline ?? this.deadline ?? new Deadline(options.timeoutMs ?? this.timeoutMs, false) };
   }
 
   organization(options: PlatformRequestOptions = {}): Promise<Organization> {
-    return this.getOne('organization', `${this.apiUrl}/v1/organization/`, { action: 'read the organization' }, options);
+    return this.getOne('organization', `${this.apiUrl}/v1/organization/`, { action: 'read the organization' }, this.timed(options));
   }
 
   listProjects(query: Pick<ListQuery, 'organization' | 'order_by'> = {}, options?: PlatformRequestOptions): Promise<Project[]> {
@@ -122,11 +134,12 @@ export class PlatformClient {
   get<K extends ListKind>(kind: K, id: string, options: PlatformRequestOptions = {}): Promise<PlatformObjects[K]> {
     const singular = SINGULAR[kind];
     const trimmed = id.trim();
-    if (!trimmed || trimmed.includes('/')) {
-      return Promise.reject(platformError('invalid-request', `${JSON.stringify(id)} is not a ${singular} id (e.g. ${EXAMPLE_IDS[kind]}).`, [this.apiKey]));
+    if (!isPlatformId(trimmed)) {
+      return Promise.reject(platformError('invalid-request', `${JSON.stringify(id)} is not a ${singular} id: ${PLATFORM_ID_RULE} (e.g. ${EXAMPLE_IDS[kind]}).`, [this.apiKey]));
     }
+    // Encoded as well, so the id stays one path segment whatever the pattern lets through.
     const url = `${this.apiUrl}/v1/${kind}/${encodeURIComponent(trimmed)}/`;
-    return this.getOne(kind, url, { action: `get ${singular} ${trimmed}`, object: { singular, id: trimmed } }, options);
+    return this.getOne(kind, url, { action: `get ${singular} ${trimmed}`, object: { singular, id: trimmed } }, this.timed(options));
   }
 
   /**
@@ -134,7 +147,8 @@ export class PlatformClient {
    * order. Objects are de-duplicated by id (one that moved between pages while they were read
    * would otherwise show twice).
    */
-  async list<K extends ListKind>(kind: K, query: ListQuery = {}, options: PlatformRequestOptions = {}): Promise<PlatformObjects[K][]> {
+  async list<K extends ListKind>(kind: K, query: ListQuery = {}, given: PlatformRequestOptions = {}): Promise<PlatformObjects[K][]> {
+    const options = this.timed(given);
     let url: string | undefined = `${this.apiUrl}/v1/${kind}/${this.queryString(kind, query)}`;
     const subject: RequestSubject = { action: `list ${kind}` };
     const items: PlatformObjects[K][] = [];
@@ -190,6 +204,8 @@ export class PlatformClient {
         }
       } else if (!allowed.includes(name as FilterName)) {
         throw platformError('invalid-request', `The ${kind} list has no ${name} filter; it takes ${allowed.length ? allowed.join(', ') : 'none'} (and order_by).`, [this.apiKey]);
+      } else if (ID_FILTERS.includes(name) && !isPlatformId(value)) {
+        throw platformError('invalid-request', `The ${name} filter takes a ${name} id: ${PLATFORM_ID_RULE}, not ${JSON.stringify(value)}.`, [this.apiKey]);
       }
       params.set(name, value);
     }
@@ -198,8 +214,8 @@ export class PlatformClient {
   }
 
   /**
-   * The URL of the next page. Only its path and query are used, on the configured API's origin:
-   * the key is sent to that origin and no other, whatever host a `next` link names.
+   * The URL of the next page. Only its query is new, on the configured API's origin and the
+   * list's own path: the key is sent there and nowhere else, whatever a `next` link names.
    */
   private nextUrl(next: string, current: string): string {
     let url: URL;
@@ -207,6 +223,11 @@ export class PlatformClient {
       url = new URL(next, current);
     } catch {
       throw badReplyError(this.shown(current), `its next link ${JSON.stringify(next)} is not a URL`, [this.apiKey]);
+    }
+    // Pages of one list differ only in their query: a next link to another path (`..` segments
+    // included, which URL parsing has resolved by now) would take the key off the list's route.
+    if (url.pathname !== new URL(current).pathname) {
+      throw badReplyError(this.shown(current), `its next link ${this.shown(url.toString())} leaves the list's path ${new URL(current).pathname}`, [this.apiKey]);
     }
     return `${new URL(this.apiUrl).origin}${url.pathname}${url.search}`;
   }
@@ -235,7 +256,8 @@ export class PlatformClient {
 
   /** GET with retries on 429/5xx; resolves with the parsed JSON of a 2xx reply. */
   private async getJson(url: string, subject: RequestSubject, options: PlatformRequestOptions): Promise<unknown> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const deadline = options.deadline ?? this.timed(options).deadline;
+    const timeoutMs = deadline.totalMs;
     const ctx: FailureContext = { url, auth: 'none', secrets: [this.apiKey], timeoutMs, peer: 'the platform API' };
     for (let attempt = 0; ; attempt++) {
       let reply: HttpReply;
@@ -246,6 +268,7 @@ export class PlatformClient {
             method: 'GET',
             headers: { Authorization: `Bearer ${this.apiKey}`, Accept: 'application/json', 'User-Agent': 'chaindeck' },
             timeoutMs,
+            deadline,
             signal: options.signal,
             idempotent: true,
           },
@@ -267,10 +290,29 @@ export class PlatformClient {
       // A wait longer than the policy allows is the user's to decide: fail now and say how long.
       const retryable = isRetryableStatus(reply.status) && attempt < this.retry.retries && (retryAfterMs === undefined || retryAfterMs <= this.retry.maxDelayMs);
       if (!retryable) throw error;
-      await sleep(retryDelay(attempt, this.retry, retryAfterMs), options.signal, () => platformError('cancelled', `The request to ${this.shown(url)} was cancelled.`, []));
+      const delay = retryDelay(attempt, this.retry, retryAfterMs);
+      if (delay >= deadline.remainingMs()) {
+        throw new PlatformError(error.kind, `${error.message} Gave up: waiting to retry would go past the ${timeoutMs} ms timeout.`, { status: error.status, retryAfterMs, apiCode: error.apiCode, fields: error.fields });
+      }
+      await sleep(delay, options.signal, () => platformError('cancelled', `The request to ${this.shown(url)} was cancelled.`, []));
     }
   }
 }
+
+/**
+ * What a platform id may be: letters, digits, - and _, starting with a letter or digit, at most
+ * 64 characters (the API's ids look like ND-123-456-789). Ids from the user and from the API's
+ * replies are both checked before they go into a URL path, so none can leave its route.
+ */
+export const PLATFORM_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const PLATFORM_ID_RULE = 'letters, digits, - and _, starting with a letter or digit, at most 64 characters';
+
+export function isPlatformId(id: string): boolean {
+  return PLATFORM_ID_PATTERN.test(id);
+}
+
+/** The list filters whose values are ids. */
+const ID_FILTERS: readonly string[] = ['organization', 'project', 'network'];
 
 const EXAMPLE_IDS: Readonly<Record<ListKind, string>> = {
   projects: 'PR-123-456',

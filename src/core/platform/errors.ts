@@ -19,6 +19,8 @@ export type PlatformErrorKind =
   /** Any other HTTP status. */
   | 'http'
   | 'not-json'
+  /** The reply is larger than the response cap. */
+  | 'too-large'
   /** JSON, but not the shape the API documents (no `results`, an object without id…). */
   | 'bad-reply'
   | 'unreachable'

@@ -1,23 +1,27 @@
 /**
  * The JSON-RPC 2.0 client over HTTP(S): single calls, batches, REST GETs (the beacon API) and the
  * raw exchange behind the editor's response view. Ids are generated and checked; idempotent
- * reads are retried on HTTP 429 and 5xx; every attempt has a timeout; every failure is an
- * RpcFailure with a redacted, actionable message.
+ * reads are retried on HTTP 429 and 5xx; one timeout (or a deadline shared by a whole command)
+ * covers a call's attempts and the waits between them; every failure is an RpcFailure with a
+ * redacted, actionable message.
  */
 import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import type { ResolvedEndpoint } from '../nodes/model';
 import { isIdempotentRead } from '../nodes/reads';
-import { cancelledFailure, failure, httpFailure, notJsonFailure, type FailureContext } from './failure';
+import { Deadline } from './deadline';
+import { cancelledFailure, failure, httpFailure, notJsonFailure, RpcFailure, type FailureContext } from './failure';
 import { httpExchange, type HttpReply } from './http';
 import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf } from './jsonrpc';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry';
-import { DEFAULT_TIMEOUT_MS, type BatchItem, type CallOptions, type JsonRpcResponse, type RawExchange, type RpcCall } from './types';
+import { DEFAULT_TIMEOUT_MS, TIMEOUT_SETTING, type BatchItem, type CallOptions, type JsonRpcResponse, type RawExchange, type RpcCall } from './types';
 
 export type Params = unknown[] | Record<string, unknown>;
 
 export interface ClientOptions {
-  /** Default timeout of each attempt, in ms (the `chaindeck.requestTimeoutMs` setting). */
+  /** Default timeout of each call, retries included, in ms (the `chaindeck.requestTimeoutMs` setting). */
   timeoutMs?: number;
+  /** One limit for every call of this client (the CLI's --timeout for the whole command). */
+  deadline?: Deadline;
   retry?: Partial<RetryPolicy>;
 }
 
@@ -48,6 +52,7 @@ export class RpcClient {
   private nextId = 1;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
+  private readonly deadline?: Deadline;
 
   constructor(
     readonly endpoint: ResolvedEndpoint,
@@ -55,6 +60,7 @@ export class RpcClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.deadline = options.deadline;
   }
 
   /** Calls `method` and returns its result; a JSON-RPC error object rejects as kind 'rpc'. */
@@ -98,12 +104,14 @@ export class RpcClient {
     const method = options.httpMethod ?? 'POST';
     const url = options.path ? joinPath(this.endpoint.httpUrl, options.path) : this.endpoint.httpUrl;
     const body = method === 'GET' || payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload);
-    const reply = await httpExchange(this.httpRequest(method, url, body, false, options), this.context(options, url));
+    const deadline = options.deadline ?? this.deadline;
+    const reply = await httpExchange({ ...this.httpRequest(method, url, body, false, options), deadline }, this.context(options, url));
     return { ...reply, body: parseJson(reply.text) };
   }
 
   private context(options: CallOptions, url = this.endpoint.httpUrl): FailureContext {
-    return { url, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: options.timeoutMs ?? this.timeoutMs };
+    const deadline = options.deadline ?? this.deadline;
+    return { url, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: deadline?.totalMs ?? options.timeoutMs ?? this.timeoutMs };
   }
 
   private httpRequest(method: 'GET' | 'POST', url: string, body: string | undefined, idempotent: boolean, options: CallOptions) {
@@ -116,8 +124,11 @@ export class RpcClient {
   private async send(method: 'GET' | 'POST', url: string, body: string | undefined, idempotent: boolean, options: CallOptions): Promise<unknown> {
     const ctx = this.context(options, url);
     const retries = idempotent ? (options.retries ?? this.retry.retries) : 0;
+    // Attempts and the waits between them draw on one budget: the call's timeout, or the
+    // deadline shared with the other calls of a command.
+    const deadline = options.deadline ?? this.deadline ?? new Deadline(options.timeoutMs ?? this.timeoutMs, false);
     for (let attempt = 0; ; attempt++) {
-      const reply = await httpExchange(this.httpRequest(method, url, body, idempotent, options), ctx);
+      const reply = await httpExchange({ ...this.httpRequest(method, url, body, idempotent, options), deadline }, ctx);
       if (reply.status >= 200 && reply.status < 300) {
         if (tooDeepAt(reply.text, MAX_JSON_DEPTH.response) !== -1) throw failure('mismatch', TOO_DEEP, ctx);
         const json = parseJson(reply.text);
@@ -126,9 +137,24 @@ export class RpcClient {
       }
       const failed = statusFailure(reply, ctx);
       if (attempt >= retries || !isRetryableStatus(reply.status)) throw failed;
-      await sleep(retryDelay(attempt, this.retry, failed.retryAfterMs), options.signal, () => cancelledFailure(ctx));
+      const delay = retryDelay(attempt, this.retry, failed.retryAfterMs);
+      if (delay >= deadline.remainingMs()) throw outOfTime(failed, ctx, deadline.shared);
+      await sleep(delay, options.signal, () => cancelledFailure(ctx));
     }
   }
+}
+
+/** A retryable failure whose wait would end after the timeout: fail now, saying why. */
+function outOfTime(failed: RpcFailure, ctx: FailureContext, shared: boolean): RpcFailure {
+  const { status, code, data, retryAfterMs, errno } = failed;
+  return new RpcFailure(failed.kind, `${failed.message} Gave up: waiting to retry would go past the ${ctx.timeoutMs} ms timeout (--timeout, or the setting ${TIMEOUT_SETTING}).`, {
+    status,
+    code,
+    data,
+    retryAfterMs,
+    errno,
+    outOfTime: shared,
+  });
 }
 
 /** The failure for a non-2xx reply, with the node's Retry-After and JSON-RPC error when present. */

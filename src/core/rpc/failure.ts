@@ -5,6 +5,7 @@
  */
 import type { AuthForm } from '../nodes/model';
 import { redactText, redactUrl } from '../redact';
+import { MAX_RESPONSE_ENV, MAX_RESPONSE_SETTING } from './deadline';
 import { TIMEOUT_SETTING, type JsonRpcErrorObject, type JsonRpcId, type RpcFailureKind } from './types';
 
 export interface FailureDetails {
@@ -14,6 +15,8 @@ export interface FailureDetails {
   retryAfterMs?: number;
   /** The system error code behind a network failure, e.g. ECONNREFUSED. */
   errno?: string;
+  /** The operation's whole time budget (its deadline) is spent: no further request can succeed. */
+  outOfTime?: boolean;
 }
 
 export class RpcFailure extends Error {
@@ -28,6 +31,8 @@ export class RpcFailure extends Error {
   /** How long the node asked to wait (Retry-After), for kinds 'rate-limited' and 'server'. */
   readonly retryAfterMs?: number;
   readonly errno?: string;
+  /** The deadline of the whole operation ran out (not just this request's own timeout). */
+  readonly outOfTime: boolean;
 
   constructor(kind: RpcFailureKind, message: string, details: FailureDetails = {}) {
     super(message);
@@ -37,6 +42,7 @@ export class RpcFailure extends Error {
     this.data = details.data;
     this.retryAfterMs = details.retryAfterMs;
     this.errno = details.errno;
+    this.outOfTime = details.outOfTime === true;
   }
 }
 
@@ -88,11 +94,12 @@ export function rpcErrorFailure(error: JsonRpcErrorObject, ctx: Pick<FailureCont
   return failure('rpc', `${prefix}JSON-RPC error ${error.code}: ${error.message}`, ctx, { code: error.code, data: error.data, status });
 }
 
-export function timeoutFailure(ctx: FailureContext): RpcFailure {
+export function timeoutFailure(ctx: FailureContext, outOfTime = false): RpcFailure {
   return failure(
     'timeout',
     `No answer from ${shownUrl(ctx)} within ${ctx.timeoutMs} ms. Raise the limit with the setting ${TIMEOUT_SETTING} (CLI: --timeout MS).`,
     ctx,
+    { outOfTime },
   );
 }
 
@@ -196,6 +203,35 @@ export function networkFailure(err: unknown, ctx: FailureContext): RpcFailure {
     ECONNRESET: `the connection was reset before ${peer} answered (ECONNRESET): ${peer}, a proxy or a firewall closed it. Try again.`,
     EPIPE: `the connection was closed while the request was being sent (EPIPE). Try again.`,
   };
-  const reason = reasons[code] ?? `${message} (${code}).`;
+  // Node's own words (`socket hang up`, `getaddrinfo …`) say little to a user: ours name the cause.
+  const reason = reasons[code] ?? `the connection failed${code === 'unknown' ? '' : ` (${code})`}. Check the URL, your network, and that ${peer} is running.`;
   return failure('unreachable', `Cannot reach ${peer} at ${url}: ${reason}`, ctx, details);
+}
+
+const MIB = 1024 * 1024;
+
+function sizeText(bytes: number): string {
+  return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${(bytes / MIB).toFixed(1)} MiB`;
+}
+
+/** A reply larger than the response cap: refused, and the rest of it never read. */
+export function tooLargeFailure(ctx: FailureContext, limitBytes: number, declaredBytes?: number): RpcFailure {
+  const peer = ctx.peer ?? 'the node';
+  const announced = declaredBytes !== undefined ? ` (it announced ${sizeText(declaredBytes)})` : '';
+  return failure(
+    'too-large',
+    `The reply from ${shownUrl(ctx)} is larger than the ${sizeText(limitBytes)} response cap${announced}: refused without reading the rest. Ask ${peer} for less (a narrower range, fewer results), or raise the cap with the setting ${MAX_RESPONSE_SETTING} (CLI: the environment variable ${MAX_RESPONSE_ENV}).`,
+    ctx,
+  );
+}
+
+/** A ws:// or wss:// URL whose server answered the upgrade request with a plain HTTP reply. */
+export function notWebSocketFailure(reply: { status: number; statusText: string }, ctx: FailureContext): RpcFailure {
+  const status = `HTTP ${reply.status}${reply.statusText ? ` ${reply.statusText}` : ''}`;
+  return failure(
+    'http',
+    `${shownUrl(ctx)} answered ${status} instead of upgrading to WebSocket: is this the node's WebSocket endpoint? (It often differs from the HTTPS endpoint by port or path.)`,
+    ctx,
+    { status: reply.status },
+  );
 }

@@ -1,11 +1,14 @@
 /**
  * One HTTP exchange with node:http/https over keep-alive agents (reused connections are what make
- * many small calls cheap), bounded by a timeout and an optional AbortSignal. Failures below HTTP
- * come back as RpcFailure; every HTTP status comes back as a reply for the caller to judge.
+ * many small calls cheap), bounded by a timeout, an optional deadline and AbortSignal, and the
+ * response cap. Failures below HTTP come back as RpcFailure; every HTTP status comes back as a
+ * reply for the caller to judge. node:http follows no redirect, so headers (a Bearer key, Basic
+ * credentials) only ever go to the URL given. Every body read from outside is read here.
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { cancelledFailure, errorCode, networkFailure, RpcFailure, timeoutFailure, type FailureContext } from './failure';
+import { responseLimit, type Deadline } from './deadline';
+import { cancelledFailure, errorCode, networkFailure, RpcFailure, timeoutFailure, tooLargeFailure, type FailureContext } from './failure';
 
 const agents = {
   'http:': new http.Agent({ keepAlive: true }),
@@ -18,7 +21,11 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /** Shared with the other requests of one operation: the attempt ends when it runs out. */
+  deadline?: Deadline;
   signal?: AbortSignal;
+  /** Refuse a body larger than this (default: the response cap, 64 MiB unless set). */
+  maxBytes?: number;
   /** Whether a request that died on a stale keep-alive connection may be sent again once. */
   idempotent: boolean;
 }
@@ -68,6 +75,11 @@ function attempt(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
     const lib = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
     if (!lib) return reject(networkFailure(new Error(`HTTP requests need an http or https URL, not ${url.protocol.replace(/:$/, '')}`), ctx));
 
+    const limitMs = req.deadline ? req.deadline.limit(req.timeoutMs) : req.timeoutMs;
+    // When the deadline, not this request's own timeout, ends the attempt, the operation is over.
+    const byDeadline = req.deadline?.shared === true && limitMs < req.timeoutMs;
+    if (limitMs <= 0) return reject(timeoutFailure(ctx, req.deadline?.shared === true));
+    const maxBytes = req.maxBytes ?? responseLimit();
     const started = performance.now();
     let settled = false;
     let gotResponse = false;
@@ -87,7 +99,7 @@ function attempt(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
         resolve(outcome);
       }
     };
-    const timer = setTimeout(() => finish(timeoutFailure(ctx)), req.timeoutMs);
+    const timer = setTimeout(() => finish(timeoutFailure(ctx, byDeadline)), limitMs);
     const onAbort = () => finish(cancelledFailure(ctx));
     req.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -102,8 +114,17 @@ function attempt(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
     });
     request.on('response', (res) => {
       gotResponse = true;
+      // Refused up front when the announced size is over the cap, else as soon as the running
+      // count passes it: memory stays bounded by the cap whatever the server sends.
+      const declared = Number(res.headers['content-length']);
+      if (declared > maxBytes) return finish(tooLargeFailure(ctx, maxBytes, declared));
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > maxBytes) return finish(tooLargeFailure(ctx, maxBytes));
+        chunks.push(c);
+      });
       res.on('error', (err) => finish(networkFailure(err, ctx)));
       res.on('end', () => {
         const body = Buffer.concat(chunks);

@@ -1,4 +1,5 @@
 /** JSON-RPC 2.0 wire shapes (spec: "JSON-RPC request", "JSON-RPC response"). */
+import type { Deadline } from './deadline';
 import type { RpcFailure } from './failure';
 
 export type JsonRpcId = number | string | null;
@@ -34,6 +35,8 @@ export type RpcFailureKind =
   | 'server'
   | 'http'
   | 'not-json'
+  /** The reply (or a WebSocket message) is larger than the response cap. */
+  | 'too-large'
   | 'mismatch'
   | 'rpc'
   | 'invalid-request';
@@ -68,8 +71,10 @@ export interface RawExchange {
 
 /** Limits of one call; unset fields take the client's defaults. */
 export interface CallOptions {
-  /** Abandon an attempt after this long (default 15 000 ms, the `chaindeck.requestTimeoutMs` setting). */
+  /** Give up the call after this long, retries and their waits included (default 15 000 ms, the `chaindeck.requestTimeoutMs` setting). */
   timeoutMs?: number;
+  /** A limit shared with other calls (the CLI's --timeout covers the whole command). */
+  deadline?: Deadline;
   signal?: AbortSignal;
   /** Retries of an idempotent read after HTTP 429 or 5xx (default 2). Writes are never retried. */
   retries?: number;

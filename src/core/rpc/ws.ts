@@ -9,7 +9,8 @@ import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import WebSocket from 'ws';
 import type { ResolvedEndpoint } from '../nodes/model';
 import { checkParams, type Params } from './client';
-import { cancelledFailure, failure, httpFailure, networkFailure, rpcErrorFailure, RpcFailure, timeoutFailure, type FailureContext } from './failure';
+import { responseLimit, type Deadline } from './deadline';
+import { cancelledFailure, failure, httpFailure, networkFailure, notWebSocketFailure, rpcErrorFailure, RpcFailure, timeoutFailure, tooLargeFailure, type FailureContext } from './failure';
 import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf } from './jsonrpc';
 import { parseRetryAfter, retryDelay } from './retry';
 import { DEFAULT_TIMEOUT_MS, type BatchItem, type CallOptions, type JsonRpcRequest, type JsonRpcResponse, type RpcCall } from './types';
@@ -19,6 +20,8 @@ export type WsStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
 export interface WsClientOptions {
   /** Default timeout of each call, connecting included, in ms. */
   timeoutMs?: number;
+  /** One limit for every call of this client (the CLI's --timeout for the whole command). */
+  deadline?: Deadline;
   reconnect?: {
     /** Delay before the first reconnect attempt; doubles (with jitter) up to maxDelayMs. */
     initialDelayMs?: number;
@@ -166,7 +169,7 @@ export class WsRpcClient {
   }
 
   private context(options: CallOptions): FailureContext {
-    return { url: this.endpoint.wsUrl, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: options.timeoutMs ?? this.timeoutMs };
+    return { url: this.endpoint.wsUrl, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: (options.deadline ?? this.options.deadline)?.totalMs ?? options.timeoutMs ?? this.timeoutMs };
   }
 
   private setStatus(status: WsStatus, problem?: RpcFailure): void {
@@ -227,7 +230,9 @@ export class WsRpcClient {
         if (outcome instanceof RpcFailure) reject(outcome);
         else resolve(outcome);
       };
-      const timer = setTimeout(() => settle(timeoutFailure(ctx)), ctx.timeoutMs);
+      const deadline = options.deadline ?? this.options.deadline;
+      const limitMs = deadline ? deadline.limit(options.timeoutMs ?? this.timeoutMs) : ctx.timeoutMs;
+      const timer = setTimeout(() => settle(timeoutFailure(ctx, limitMs < (options.timeoutMs ?? this.timeoutMs))), limitMs);
       const onAbort = () => settle(cancelledFailure(ctx));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.open().then(
@@ -261,25 +266,37 @@ export class WsRpcClient {
       let socket: WebSocket;
       try {
         // Headers (Basic auth) go on the upgrade request; the key, if any, is in the URL path.
-        socket = new WebSocket(this.endpoint.wsUrl, { headers: this.endpoint.headers, handshakeTimeout: this.timeoutMs, perMessageDeflate: false });
-      } catch (err) {
-        return reject(failure('invalid-request', `Not a usable WebSocket URL: ${err instanceof Error ? err.message : String(err)}`, ctx));
+        // maxPayload: a message over the response cap closes the connection before it is buffered.
+        const handshakeTimeout = this.options.deadline ? Math.max(1, this.options.deadline.limit(this.timeoutMs)) : this.timeoutMs;
+        socket = new WebSocket(this.endpoint.wsUrl, { headers: this.endpoint.headers, handshakeTimeout, perMessageDeflate: false, maxPayload: responseLimit() });
+      } catch {
+        return reject(failure('invalid-request', `${this.endpoint.wsUrl} is not a usable WebSocket URL: it needs the scheme ws or wss, a host, and no fragment.`, ctx));
       }
       this.handshaking = socket;
       let opened = false;
       let problem: RpcFailure | undefined;
       socket.on('unexpected-response', (_req, res) => {
-        problem = httpFailure({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: '' }, ctx, parseRetryAfter(res.headers['retry-after'] as string | undefined));
+        const reply = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: '' };
+        // Refused credentials, rate limits and server failures read as such; any other answer
+        // (a web page, a 404, a redirect) means no WebSocket endpoint at this URL.
+        problem = [401, 403, 429].includes(reply.status) || reply.status >= 500
+          ? httpFailure(reply, ctx, parseRetryAfter(res.headers['retry-after'] as string | undefined))
+          : notWebSocketFailure(reply, ctx);
         res.resume();
         socket.terminate();
       });
       socket.on('error', (err) => {
-        if (opened) return; // a 'close' follows and handles the drop
+        const code = (err as { code?: string }).code;
+        if (opened) {
+          // A message over the cap: ws closes the connection (1009); say why before the drop.
+          if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.failWaiters(tooLargeFailure(ctx, responseLimit()));
+          return; // a 'close' follows and handles the drop
+        }
         problem ??= /handshake has timed out/i.test(err.message)
           ? timeoutFailure(ctx)
-          : (err as { code?: string }).code
+          : code && !code.startsWith('WS_ERR_')
             ? networkFailure(err, ctx)
-            : failure('unreachable', `The WebSocket handshake with ${this.endpoint.wsUrl} failed: ${err.message}`, ctx);
+            : failure('unreachable', `The WebSocket handshake with ${this.endpoint.wsUrl} failed: the server's answer is not a valid WebSocket upgrade. Is this the node's WebSocket endpoint?`, ctx);
       });
       socket.on('open', () => {
         opened = true;

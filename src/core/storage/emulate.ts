@@ -21,7 +21,7 @@
  */
 import { RpcFailure } from '../rpc/failure';
 import type { RpcCall } from '../rpc/types';
-import { cancelledError } from './errors';
+import { cancelledError, timeUpError } from './errors';
 import { MAX_SLOT, minimalHex, word } from './inputs';
 import type { ReadStrategy, ScanHooks, StorageEntry, StorageRpc } from './types';
 
@@ -99,6 +99,7 @@ export function warningLine(slot: bigint, reason: string): string {
 function failed(err: unknown): ReadOutcome {
   if (err instanceof RpcFailure) {
     if (err.kind === 'cancelled') throw cancelledError();
+    if (err.outOfTime) throw timeUpError(err);
     return { ok: false, reason: err.message, failure: err };
   }
   throw err;
@@ -245,6 +246,7 @@ export async function scanFast(rpc: StorageRpc, p: ScanParams, hooks: ScanHooks 
       } catch (err) {
         if (!(err instanceof RpcFailure)) throw err;
         if (err.kind === 'cancelled') throw cancelledError();
+        if (err.outOfTime) throw timeUpError(err);
         refusal = err;
       }
     } else {

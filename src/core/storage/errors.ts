@@ -25,7 +25,9 @@ export type StorageErrorReason =
   /** debug_storageRangeAt answered with a real error, or with something that is not a range. */
   | 'native'
   /** The AbortSignal fired. */
-  | 'cancelled';
+  | 'cancelled'
+  /** The time budget of the whole range (the CLI's --timeout) ran out mid-scan. */
+  | 'timeout';
 
 export class StorageRangeError extends Error {
   override readonly name = 'StorageRangeError';
@@ -39,6 +41,11 @@ export class StorageRangeError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The deadline ran out: the range fails as a whole, rather than skipping every slot left. */
+export function timeUpError(failure: Error): StorageRangeError {
+  return new StorageRangeError(`Storage range not finished: ${failure.message}`, 'timeout');
 }
 
 export function cancelledError(): StorageRangeError {

@@ -59,10 +59,17 @@ export function parseStartKey(input: string | undefined): bigint {
 }
 
 /** Max results: a positive integer (the emulation reads at most ten times as many slots). */
+/**
+ * The most entries one storage range may ask for: the emulation reads up to 10 × as many slots,
+ * so this keeps one page at a million reads (minutes, cancellable in the editor). Larger ranges
+ * are read page by page (nextKey).
+ */
+export const MAX_RESULTS_LIMIT = 100_000;
+
 export function checkMaxResults(input: number | undefined): number {
   const value = input ?? 10;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new StorageRangeError(`Invalid max results '${String(input)}': expected a positive integer, e.g. 10`, 'input');
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_RESULTS_LIMIT) {
+    throw new StorageRangeError(`Invalid max results '${String(input)}': expected an integer from 1 to ${MAX_RESULTS_LIMIT}, e.g. 10`, 'input');
   }
   return value;
 }

@@ -3,6 +3,7 @@
  * the key-path → range resolver the graph CLI's problem matcher uses (`Path: dataSources > 0 >
  * eventHandlers > 0`).
  */
+import { yamlMessage } from './yamlMessages';
 import { isAlias, isMap as isYamlMap, isPair, isScalar as isYamlScalar, isSeq as isYamlSeq, parseDocument, Scalar, type Node as YamlNode } from 'yaml';
 import { parseFastYaml } from './fastYaml';
 import { shapeAt } from './shape';
@@ -129,8 +130,8 @@ export function parseWithYaml(text: string): { root: YNode | undefined; problems
   // duplicates are found below instead, with a Set per map.
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
   const problems: SyntaxProblem[] = [
-    ...doc.errors.map((e) => problem(e.pos, e.message, 'yaml-syntax', 'error', text)),
-    ...doc.warnings.map((w) => problem(w.pos, w.message, 'yaml-warning', 'warning', text)),
+    ...doc.errors.map((e) => problem(e.pos, yamlMessage(e.code, e.message), 'yaml-syntax', 'error', text)),
+    ...doc.warnings.map((w) => problem(w.pos, yamlMessage(w.code, w.message), 'yaml-warning', 'warning', text)),
   ];
   const anchors = new Map<string, YNode>();
   const converted = new Map<YamlNode, YNode>();

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes';
+import { inertText } from '../../core/inert';
 import { parseParams } from '../../core/rpc/params';
 import { WsRpcClient, type Subscription } from '../../core/rpc/ws';
 import { config } from '../config';
@@ -55,12 +56,12 @@ export class Subscriptions implements vscode.Disposable {
         params,
         (result) => {
           live.received++;
-          output.appendLine(`${new Date().toISOString()} ${describe(result)}`);
+          output.appendLine(inertText(`${new Date().toISOString()} ${describe(result)}`));
         },
-        { onError: (problem) => output.appendLine(`subscription lost: ${problem.message}`) },
+        { onError: (problem) => output.appendLine(inertText(`subscription lost: ${problem.message}`)) },
       );
       this.live.push(live);
-      output.appendLine(`subscribed to ${JSON.stringify(params)} (id ${String(live.subscription.id)}) on ${node.name}`);
+      output.appendLine(inertText(`subscribed to ${JSON.stringify(params)} (id ${String(live.subscription.id)}) on ${node.name}`));
       output.show(true);
       this.log.info(`subscribed to ${title}`);
       return title;
@@ -105,7 +106,7 @@ export class Subscriptions implements vscode.Disposable {
       client = new WsRpcClient(await this.store.resolve(node), {
         timeoutMs: config.requestTimeoutMs(),
         onStatus: (status, problem) => {
-          if (status === 'reconnecting') output.appendLine(`connection lost${problem ? `: ${problem.message}` : ''}; reconnecting…`);
+          if (status === 'reconnecting') output.appendLine(inertText(`connection lost${problem ? `: ${problem.message}` : ''}; reconnecting…`));
         },
       });
       this.clients.set(node.id, client);

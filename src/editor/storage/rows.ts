@@ -3,6 +3,7 @@
  * ways core knows (decimal, address, short text) and labelled with its variable when a storage
  * layout matched. Also the banner's plain-words caveats of the mode used.
  */
+import { inertText } from '../../core/inert';
 import { decodeWord } from '../../core/storage/slots';
 import type { StorageRangeResult } from '../../core/storage/range';
 import type { StorageEntry } from '../../core/storage/types';
@@ -54,7 +55,8 @@ export function rangeTable(range: RangeView, label?: (slot: string) => string | 
       decoded.decimal,
       decoded.address ?? '',
       decoded.text ?? '',
-    ];
+      // Keys and values come from the node: whatever it sent, the cells hold no control sequences.
+    ].map(inertText);
   });
   return { columns, rows };
 }

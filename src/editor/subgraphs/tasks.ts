@@ -20,6 +20,7 @@ import {
   type GraphRun,
 } from '../../core/subgraph/graphcli';
 import type { SubgraphRecord, SubgraphSecrets } from '../../core/subgraph/records';
+import { inertText } from '../../core/inert';
 import { redactText } from '../../core/redact';
 import type { Log } from '../log';
 import { manifestLabel, type Manifests } from './manifests';
@@ -304,7 +305,7 @@ async function offerInstall(folder: string): Promise<void> {
   terminal.sendText('npm install --save-dev @graphprotocol/graph-cli');
 }
 
-/** A pseudo-terminal around one run: output in (LF → CRLF), Ctrl+C or closing the terminal cancels. */
+/** A pseudo-terminal around one run: output in (control sequences stripped, LF → CRLF), Ctrl+C or closing the terminal cancels. */
 class GraphTerminal implements vscode.Pseudoterminal {
   private readonly written = new vscode.EventEmitter<string>();
   private readonly closed = new vscode.EventEmitter<number>();
@@ -315,7 +316,8 @@ class GraphTerminal implements vscode.Pseudoterminal {
   constructor(private readonly start: (out: (text: string) => void, signal: AbortSignal) => Promise<number>) {}
 
   open(): void {
-    const out = (text: string) => this.written.fire(text.replace(/\r?\n/g, '\r\n'));
+    // Inert first: the graph CLI relays text from graph-node and IPFS.
+    const out = (text: string) => this.written.fire(inertText(text).replace(/\n/g, '\r\n'));
     this.start(out, this.abort.signal).then(
       (code) => this.closed.fire(code),
       (error: unknown) => {

@@ -3,20 +3,25 @@
  * columns (token.id), lists kept whole as JSON text. Values stay as sent: BigInt, BigDecimal and
  * Bytes come as strings and are never turned into numbers (they would lose digits).
  */
+import { inertText } from '../../inert';
 import type { Tabular } from '../../tabular';
 
+/** Cell text is inert: a table copied or exported to a terminal must not carry control sequences. */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return inertText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+  return inertText(JSON.stringify(value));
 }
 
 function spread(value: unknown, prefix: string, into: Map<string, string>): void {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const entries = Object.entries(value as Record<string, unknown>);
     if (!entries.length && prefix) into.set(prefix, '{}');
-    for (const [key, inner] of entries) spread(inner, prefix ? `${prefix}.${key}` : key, into);
+    for (const [raw, inner] of entries) {
+      const key = inertText(raw);
+      spread(inner, prefix ? `${prefix}.${key}` : key, into);
+    }
     return;
   }
   into.set(prefix || 'value', cell(value));
