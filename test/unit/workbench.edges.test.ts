@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { describeQuantity, quantityComments, quantityNotes } from '../../src/core/rpc/quantities';
 import { CliNoiseFilter, extractProblems, formatProblem } from '../../src/core/subgraph/graphcli';
 import { queryTabName } from '../../src/core/subgraph/query';
+import { commonFailure, shortError } from '../../src/core/nodes';
 import { storageExportName } from '../../src/core/storage/exportName';
 
 const byMethod = (method: string) => ({ methodOf: () => method });
@@ -112,4 +113,14 @@ test('storage export names say the contract and the block', () => {
   assert.equal(storageExportName({ address, block: 123, format: 'csv' }), 'storage-0x5fbdb2315678afecb367f032d93f642f64180aa3-block-123.csv');
   assert.equal(storageExportName({ address, contract: 'Counter (src/Counter.sol)', block: '456', page: 2, format: 'json' }), 'storage-Counter-0x5fbdb231-block-456-page-2.json');
   assert.equal(storageExportName({ address, contract: '../../etc/passwd (x)', block: 1n, format: 'csv' }), 'storage-etc_passwd-0x5fbdb231-block-1.csv');
+});
+
+test('a node whose every fact failed has one failure; a node that answered some has none', () => {
+  const refused = 'Cannot reach the node at http://127.0.0.1:9: connection refused (ECONNREFUSED). Is the node running, and are the host and port right?';
+  assert.equal(commonFailure({ clientVersion: { error: refused }, latestBlock: { error: refused }, chainId: { error: refused } }), refused);
+  assert.equal(commonFailure({ clientVersion: { error: 'a' }, chainId: { error: 'b' } }), 'a; b');
+  assert.equal(commonFailure({ clientVersion: { error: 'Method not found' }, latestBlock: { value: '1', raw: '0x1' } }), undefined);
+  assert.equal(commonFailure({}), undefined, 'a protocol without facts is not failing');
+  assert.equal(shortError(refused), 'Cannot reach the node at http://127.0.0.1:9: connection refused (ECONNREFUSED).');
+  assert.equal(shortError(`${'x'.repeat(200)}\nsecond line`).length, 90);
 });

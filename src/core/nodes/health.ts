@@ -12,8 +12,8 @@ export function commonFailure(facts: LiveFacts): string | undefined {
   return [...new Set(all.map((f) => ('error' in f ? f.error : '')))].join('; ');
 }
 
-/** The first line of an error, at most `max` characters: what fits in a tree item's description. */
-export function shortError(text: string, max = 60): string {
-  const line = text.split('\n')[0].trim();
+/** The first sentence of an error, at most `max` characters: what fits in a tree item's description. */
+export function shortError(text: string, max = 90): string {
+  const line = text.split('\n')[0].trim().replace(/(\.)\s.*$/, '$1');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
