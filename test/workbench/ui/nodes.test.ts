@@ -123,6 +123,10 @@ test('a failing node shows an error icon and its error while collapsed, and the 
     assert.match((await row.textContent()) ?? '', /Down node.*connection refused \(ECONNREFUSED\)/);
     await screenshot(page, 'nodes-failing-collapsed');
 
+    // The row's hover (its tooltip) covers it: move away and let it close before clicking.
+    await page.mouse.move(640, 790);
+    await page.keyboard.press('Escape');
+    await page.locator('.context-view').filter({ hasText: `127.0.0.1:${port}` }).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
     await row.click();
     const children = page.locator('.part.sidebar [role="treeitem"][aria-level="2"]', { hasText: `127.0.0.1:${port}` });
     await children.first().waitFor({ timeout: 15_000 });
