@@ -15,6 +15,7 @@ import {
   EIP1967_IMPLEMENTATION_SLOT,
   eip1967Slot,
   looksLikeAddress,
+  wordAsAddress,
   mappingSlot,
   nestedMappingSlot,
   sliceWord,
@@ -111,6 +112,15 @@ describe('decodeWord', () => {
     assert.equal(decodeWord(`0x${'f'.repeat(40)}`).address, getAddress(`0x${'f'.repeat(40)}`));
     assert.equal(decodeWord(`0x1${'0'.repeat(40)}`).address, undefined, '2^160 has a 21st byte');
     assert.ok(looksLikeAddress(BigInt(ALICE)) && !looksLikeAddress(1n) && !looksLikeAddress(0n));
+  });
+
+  test('a slot known to hold an address (EIP-1967) reads any non-zero 20-byte word as one', () => {
+    assert.equal(wordAsAddress(`0x${pad('c0ffee')}`), getAddress('0x0000000000000000000000000000000000c0ffee'));
+    assert.equal(wordAsAddress(`0x${pad(ALICE.slice(2))}`), ALICE);
+    assert.equal(wordAsAddress(`0x${pad('0')}`), undefined);
+    assert.equal(wordAsAddress('0x'), undefined);
+    assert.equal(wordAsAddress(`0x1${'0'.repeat(40)}`), undefined, 'more than 20 bytes');
+    assert.equal(wordAsAddress('0xzz'), undefined);
   });
 
   test('an address is checksummed', () => {

@@ -122,6 +122,16 @@ export function looksLikeAddress(value: bigint): boolean {
   return value >= MIN_ADDRESS_VALUE && value < 1n << 160n;
 }
 
+/**
+ * The address in a slot known to hold one (an EIP-1967 slot): any non-zero word whose upper 12
+ * bytes are zero, small values included; undefined otherwise.
+ */
+export function wordAsAddress(hex: string): string | undefined {
+  if (!/^0x[0-9a-fA-F]{0,64}$/.test(hex)) return undefined;
+  const value = BigInt(hex === '0x' ? 0 : hex);
+  return value !== 0n && value < 1n << 160n ? getAddress(`0x${value.toString(16).padStart(40, '0')}`) : undefined;
+}
+
 export function decodeWord(hex: string): DecodedWord {
   if (!/^0x[0-9a-fA-F]{0,64}$/.test(hex)) throw new TypeError(`Not a storage word (0x and up to 64 hex digits): '${hex}'`);
   const full = `0x${hex.slice(2).toLowerCase().padStart(64, '0')}`;
