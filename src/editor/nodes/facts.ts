@@ -52,9 +52,10 @@ export class NodeFacts implements vscode.Disposable {
     return promise;
   }
 
-  /** The cached facts, else a fetch. */
-  current(node: NodeConfig): Promise<NodeHealth> {
-    return Promise.resolve(this.states.get(node.id) ?? this.refresh(node));
+  /** The cached facts while younger than `maxAgeMs`, else a fetch. */
+  current(node: NodeConfig, maxAgeMs = Infinity): Promise<NodeHealth> {
+    const known = this.states.get(node.id);
+    return known && Date.now() - known.at <= maxAgeMs ? Promise.resolve(known) : this.refresh(node);
   }
 
   /** Drops the facts of one node or all (a fetch under way is stopped), e.g. when a node changed. */

@@ -2,11 +2,13 @@
  * The Nodes view: one item per configured node; expanding one shows its live facts (client
  * version, latest block, chain), each as a child. The facts come from NodeFacts, the cache the
  * status bar's poller refreshes too, so the tree redraws a node whenever its facts change and
- * its block number is the status bar's. A node whose every fact failed shows an error icon and
+ * its block number is the status bar's; expanding a node whose facts are older than the poll
+ * interval asks it again. A node whose every fact failed shows an error icon and
  * the error's first line while collapsed, the full text in its tooltip, and one error row.
  */
 import * as vscode from 'vscode';
 import { shortError, type Fact, type LiveFacts, type NodeConfig } from '../../core/nodes';
+import { config } from '../config';
 import type { NodeFacts, NodeHealth } from './facts';
 import { nodeDescription, nodeTooltip, protocolIcon } from './labels';
 import type { NodeStore } from './store';
@@ -82,7 +84,9 @@ export class NodesTree implements vscode.TreeDataProvider<NodesTreeElement>, vsc
       });
     }
     if (element.kind !== 'node') return [];
-    return this.facts.current(element.node).then((health) => childrenOf(element.node, health));
+    // Expanding a node shows facts no older than the status bar's poll interval (15 s when it is off).
+    const maxAge = (config.statusBarRefreshSeconds() || 15) * 1000;
+    return this.facts.current(element.node, maxAge).then((health) => childrenOf(element.node, health));
   }
 
   getTreeItem(element: NodesTreeElement): vscode.TreeItem {
