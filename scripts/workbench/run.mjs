@@ -6,6 +6,9 @@
 // Usage: node scripts/workbench/run.mjs   (expects dist/ to be built; prints a last line
 // `workbench: N passed, M failed` and exits non-zero on any failure).
 // Env: CHAINDECK_WORKBENCH_TIMEOUT_MS (per phase, default 900000: the UI phase clicks through every feature), CHROMIUM_PATH.
+// To run a part while working on it: CHAINDECK_WORKBENCH_SUITES and CHAINDECK_WORKBENCH_UI, each
+// a comma-separated list of test file base names (`nodes,storage`), or `none` to skip that phase;
+// unset runs every file. The extension host reads the first itself (it inherits the environment).
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -225,8 +228,8 @@ async function uiTests(wb, testEnv, ws, vsix, tmp) {
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, server);
 
   const uiDir = path.join(root, 'test', 'workbench', 'ui');
-  const files = fs.readdirSync(uiDir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(uiDir, f));
-  if (!files.length) throw new Error(`no UI tests in ${uiDir}`);
+  const files = selectTests(fs.readdirSync(uiDir), process.env.CHAINDECK_WORKBENCH_UI).map((f) => path.join(uiDir, f));
+  if (!files.length) throw new Error(`no UI tests in ${uiDir} match CHAINDECK_WORKBENCH_UI=${process.env.CHAINDECK_WORKBENCH_UI ?? ''}`);
   const res = await run('node --test', process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
     cwd: root,
     echo: true,
@@ -246,6 +249,15 @@ async function uiTests(wb, testEnv, ws, vsix, tmp) {
 
 // The test helpers are TypeScript, loaded as CommonJS (they use __dirname) through tsx.
 const devnets = () => tsRequire('../../test/support/devnets.ts', import.meta.url);
+
+/** The test files of a phase a filter variable lets through (all when it is unset), sorted. */
+function selectTests(files, filter) {
+  const all = files.filter((f) => f.endsWith('.test.ts') || f.endsWith('.test.js')).sort();
+  if (!filter?.trim()) return all;
+  const wanted = new Set(filter.split(',').map((n) => n.trim()).filter(Boolean));
+  return all.filter((f) => wanted.has(path.basename(f).replace(/\.test\.[jt]s$/, '')));
+}
+const skipped = (filter) => filter?.trim() === 'none';
 
 /** Runs one phase and stops what it started; a phase that cannot start counts as one failure. */
 async function phase(name, fn) {
@@ -282,7 +294,7 @@ async function main() {
 
   t = Date.now();
   const vsix = path.join(tmp, 'chaindeck.vsix');
-  await packageVsix(vsix);
+  if (!skipped(process.env.CHAINDECK_WORKBENCH_UI)) await packageVsix(vsix);
   times.package = secs(t);
 
   const anvil = await devnets().startDevnet('anvil');
@@ -293,8 +305,8 @@ async function main() {
   log(`anvil at ${anvil.url}, workspace ${ws}`);
 
   const ui = tsRequire('../../test/workbench/ui/workbench.ts', import.meta.url);
-  await phase('extension-host tests', () => extensionHostTests(wb, testEnv, ws, tmp, ui));
-  await phase('UI tests', () => uiTests(wb, testEnv, ws, vsix, tmp));
+  if (!skipped(process.env.CHAINDECK_WORKBENCH_SUITES)) await phase('extension-host tests', () => extensionHostTests(wb, testEnv, ws, tmp, ui));
+  if (!skipped(process.env.CHAINDECK_WORKBENCH_UI)) await phase('UI tests', () => uiTests(wb, testEnv, ws, vsix, tmp));
   log(`times: ${Object.entries(times).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${secs(t0)}`);
 }
 

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keccak256 } from 'ethers';
+import { getAddress, keccak256 } from 'ethers';
 import {
   arrayElementSlot,
   decodeWord,
@@ -14,6 +14,8 @@ import {
   EIP1967_BEACON_SLOT,
   EIP1967_IMPLEMENTATION_SLOT,
   eip1967Slot,
+  looksLikeAddress,
+  wordAsAddress,
   mappingSlot,
   nestedMappingSlot,
   sliceWord,
@@ -94,12 +96,31 @@ describe('EIP-1967 slots', () => {
 });
 
 describe('decodeWord', () => {
-  test('a number: hex, decimal, and (upper 12 bytes zero) an address reading', () => {
+  test('a small integer: hex and decimal, no address reading', () => {
     const d = decodeWord(`0x${pad('2a')}`);
     assert.equal(d.hex, `0x${pad('2a')}`);
     assert.equal(d.decimal, '42');
-    assert.equal(d.address, '0x000000000000000000000000000000000000002A');
+    assert.equal(d.address, undefined, '42 is a number, not the address 0x…002A');
     assert.equal(d.text, undefined, '0x2a is "*" but behind zeros: not text');
+    // A balance of 1000 ether in wei, a timestamp, 2^96 − 1: integers all.
+    for (const n of [10n ** 21n, 1_700_000_000n, (1n << 96n) - 1n]) assert.equal(decodeWord(`0x${n.toString(16)}`).address, undefined, `${n}`);
+  });
+
+  test('the address rule: from 2^96 up to 2^160 − 1, vanity addresses with zero leading bytes included', () => {
+    assert.equal(decodeWord(`0x${(1n << 96n).toString(16)}`).address, '0x0000000000000001000000000000000000000000');
+    assert.equal(decodeWord('0x00000000219ab540356cbb839cbe05303d7705fa').address, '0x00000000219ab540356cBB839Cbe05303d7705Fa');
+    assert.equal(decodeWord(`0x${'f'.repeat(40)}`).address, getAddress(`0x${'f'.repeat(40)}`));
+    assert.equal(decodeWord(`0x1${'0'.repeat(40)}`).address, undefined, '2^160 has a 21st byte');
+    assert.ok(looksLikeAddress(BigInt(ALICE)) && !looksLikeAddress(1n) && !looksLikeAddress(0n));
+  });
+
+  test('a slot known to hold an address (EIP-1967) reads any non-zero 20-byte word as one', () => {
+    assert.equal(wordAsAddress(`0x${pad('c0ffee')}`), getAddress('0x0000000000000000000000000000000000c0ffee'));
+    assert.equal(wordAsAddress(`0x${pad(ALICE.slice(2))}`), ALICE);
+    assert.equal(wordAsAddress(`0x${pad('0')}`), undefined);
+    assert.equal(wordAsAddress('0x'), undefined);
+    assert.equal(wordAsAddress(`0x1${'0'.repeat(40)}`), undefined, 'more than 20 bytes');
+    assert.equal(wordAsAddress('0xzz'), undefined);
   });
 
   test('an address is checksummed', () => {

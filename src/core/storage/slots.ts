@@ -95,7 +95,7 @@ export interface DecodedWord {
   hex: string;
   /** As uint256, in decimal. */
   decimal: string;
-  /** Checksum address, when the upper 12 bytes are zero and the word is not. */
+  /** Checksum address, when the upper 12 bytes are zero and the value is no small integer (looksLikeAddress). */
   address?: string;
   /** Text, when the word is a Solidity short string or plain printable ASCII. */
   text?: string;
@@ -109,12 +109,35 @@ function ascii(bytes: Uint8Array): string | undefined {
 }
 
 /** A storage value (any 0x-hex of at most 32 bytes; short values are left-padded). */
+/**
+ * Values below this are read as integers, not addresses: counters, decimals, balances up to 79
+ * billion ether in wei. A real address has 8 zero leading bytes (of its 20) with odds of 2^-64;
+ * vanity addresses with a few zero bytes (0x00000000219a…) stay above it. Precompiles (0x…01 to
+ * 0x…0a) are the known exception, and read as the small integers they are.
+ */
+export const MIN_ADDRESS_VALUE = 1n << 96n;
+
+/** True when a storage word reads as an address: 20 significant bytes, not a small integer. */
+export function looksLikeAddress(value: bigint): boolean {
+  return value >= MIN_ADDRESS_VALUE && value < 1n << 160n;
+}
+
+/**
+ * The address in a slot known to hold one (an EIP-1967 slot): any non-zero word whose upper 12
+ * bytes are zero, small values included; undefined otherwise.
+ */
+export function wordAsAddress(hex: string): string | undefined {
+  if (!/^0x[0-9a-fA-F]{0,64}$/.test(hex)) return undefined;
+  const value = BigInt(hex === '0x' ? 0 : hex);
+  return value !== 0n && value < 1n << 160n ? getAddress(`0x${value.toString(16).padStart(40, '0')}`) : undefined;
+}
+
 export function decodeWord(hex: string): DecodedWord {
   if (!/^0x[0-9a-fA-F]{0,64}$/.test(hex)) throw new TypeError(`Not a storage word (0x and up to 64 hex digits): '${hex}'`);
   const full = `0x${hex.slice(2).toLowerCase().padStart(64, '0')}`;
   const value = BigInt(full);
   const decoded: DecodedWord = { hex: full, decimal: value.toString(10) };
-  if (value !== 0n && value < 1n << 160n) decoded.address = getAddress(`0x${full.slice(-40)}`);
+  if (looksLikeAddress(value)) decoded.address = getAddress(`0x${full.slice(-40)}`);
   const bytes = getBytes(full);
   const last = bytes[31];
   // Solidity short string/bytes (< 32 bytes): data left-aligned, the last byte is 2 × length.

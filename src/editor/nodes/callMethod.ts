@@ -1,6 +1,6 @@
 /**
  * "Chaindeck: Call Method…": pick a node, pick one of its protocol's common methods or type any
- * name, edit the params (checked as you type), send, and read the reply beside the editor.
+ * name, edit the params (checked as you type), send, and read the reply in the response view.
  */
 import * as vscode from 'vscode';
 import { methodsFor, type MethodInfo, type NodeConfig } from '../../core/nodes';

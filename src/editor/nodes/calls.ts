@@ -32,7 +32,7 @@ export interface Sending {
 
 /**
  * Sends `payload` (or a GET when `options.httpMethod` says so) to the node and opens the reply
- * beside the editor. Never throws: failures become an error message and a log line.
+ * in the response view. Never throws: failures become an error message and a log line.
  */
 export async function sendAndShow(
   { store, log, responses }: Sending,
@@ -56,10 +56,18 @@ export async function sendAndShow(
       },
     );
     log.info(`${label} on ${node.name}: HTTP ${exchange.status} in ${Math.round(exchange.timeMs)} ms, ${exchange.bytes} B`);
-    await responses.show({ nodeName: node.name, label, exchange });
+    await responses.show({ nodeName: node.name, label, exchange, methodOf: methodsOf(payload) });
   } catch (error) {
     reportError(log, `${label} on ${node.name}`, error);
   }
+}
+
+/** The method each request of `payload` (one call or a batch) asked for, by id. */
+function methodsOf(payload: object | undefined): ((id: unknown) => string | undefined) | undefined {
+  if (!payload) return undefined;
+  const calls = (Array.isArray(payload) ? payload : [payload]) as { id?: unknown; method?: unknown }[];
+  const byId = new Map(calls.filter((c) => c && typeof c.method === 'string').map((c) => [JSON.stringify(c.id ?? null), c.method as string]));
+  return (id) => byId.get(JSON.stringify(id ?? null));
 }
 
 /** Shows and logs a failure. A cancellation the user asked for is only logged. */

@@ -1,4 +1,5 @@
 import type { Log } from '../log';
+import type { NodeFacts } from './facts';
 import type { ResponseView } from './responseView';
 import type { NodeStatusBar } from './statusBar';
 import type { NodeStore } from './store';
@@ -9,6 +10,7 @@ import type { NodesTree } from './tree';
 export interface NodesFeature {
   store: NodeStore;
   log: Log;
+  facts: NodeFacts;
   tree: NodesTree;
   statusBar: NodeStatusBar;
   responses: ResponseView;

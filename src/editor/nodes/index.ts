@@ -9,6 +9,7 @@ import type { NodesFeature } from './feature';
 import { registerRequestFiles } from './requestFiles';
 import { ResponseView } from './responseView';
 import { NodeStatusBar } from './statusBar';
+import { NodeFacts } from './facts';
 import { NodeStore } from './store';
 import { NodesTree } from './tree';
 import { SUBSCRIBE_COMMAND, Subscriptions, UNSUBSCRIBE_COMMAND } from './subscriptions';
@@ -22,10 +23,14 @@ export interface NodesContext {
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
 export function registerNodes({ extension, log, secrets }: NodesContext): NodesFeature {
   const store = new NodeStore(secrets);
-  const tree = new NodesTree(store);
-  const f: NodesFeature = { store, log, tree, statusBar: new NodeStatusBar(store, extension.workspaceState), responses: new ResponseView(), subscriptions: new Subscriptions(store, log) };
+  // One cache of live facts: the tree and the status bar read and refresh the same one.
+  const facts = new NodeFacts(store, log);
+  const tree = new NodesTree(store, facts);
+  const statusBar = new NodeStatusBar(store, extension.workspaceState, facts);
+  const f: NodesFeature = { store, log, facts, tree, statusBar, responses: new ResponseView(), subscriptions: new Subscriptions(store, log) };
   extension.subscriptions.push(
     store,
+    facts,
     tree,
     f.statusBar,
     f.responses,

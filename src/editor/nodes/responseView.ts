@@ -1,9 +1,11 @@
 /**
- * Responses open as read-only virtual documents beside the editor: a comment line with the
- * measurements, then the pretty-printed reply. Sending the same call to the same node again
- * updates its document in place instead of opening another tab.
+ * Responses open as read-only virtual documents: a comment line with the measurements, comment
+ * lines reading the reply's hex quantities as numbers (core's quantityComments), then the reply
+ * exactly as pretty-printed JSON. One document per node, reused by its next call: it opens in the
+ * active editor group, or stays in the group where it already is, never in a new group beside.
  */
 import * as vscode from 'vscode';
+import { quantityComments } from '../../core/rpc/quantities';
 import type { RawExchange } from '../../core/rpc/types';
 
 export const RESPONSE_SCHEME = 'chaindeck-response';
@@ -13,6 +15,8 @@ export interface Response {
   /** What was called: a method name, or a summary of a batch. */
   label: string;
   exchange: RawExchange;
+  /** The method each request asked for, by id: how a result's quantities read. */
+  methodOf?: (id: unknown) => string | undefined;
 }
 
 export class ResponseView implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -25,14 +29,22 @@ export class ResponseView implements vscode.TextDocumentContentProvider, vscode.
     return this.contents.get(uri.toString()) ?? '// This response is gone; send the request again.\n';
   }
 
+  /** The document of a node's responses: `Local anvil · response.jsonc`. */
+  uriOf(nodeName: string): vscode.Uri {
+    const name = `${nodeName} · response`.replace(/[/\\:*?"<>|]/g, '_');
+    return vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${name}.jsonc` });
+  }
+
   async show(response: Response): Promise<vscode.TextEditor> {
-    const name = `${response.nodeName} · ${response.label}`.replace(/[/\\:*?"<>|]/g, '_');
-    const uri = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${name}.jsonc` });
+    const uri = this.uriOf(response.nodeName);
     this.contents.set(uri.toString(), render(response));
     this.changed.fire(uri);
     const document = await vscode.workspace.openTextDocument(uri);
     if (document.languageId !== 'jsonc') await vscode.languages.setTextDocumentLanguage(document, 'jsonc');
-    return vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+    // Where it already is, it stays (updated in place); else the active group, as any opened file.
+    const open = vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()));
+    const viewColumn = open?.viewColumn ?? vscode.ViewColumn.Active;
+    return vscode.window.showTextDocument(document, { viewColumn, preserveFocus: !!open && !open.isActive, preview: false });
   }
 
   dispose(): void {
@@ -41,11 +53,17 @@ export class ResponseView implements vscode.TextDocumentContentProvider, vscode.
   }
 }
 
-/** The document text: `// HTTP 200 OK · 12 ms · 345 B · Local anvil · eth_blockNumber`, then the body. */
-export function render({ nodeName, label, exchange }: Response): string {
+/**
+ * The document text: `// HTTP 200 OK · 12 ms · 345 B · Local anvil · eth_blockNumber`, the
+ * quantities (`// result: 0x1a = 26`), then the body.
+ */
+export function render({ nodeName, label, exchange, methodOf }: Response): string {
   const status = `HTTP ${exchange.status}${exchange.statusText ? ` ${exchange.statusText}` : ''}`;
   const header = [status, `${Math.round(exchange.timeMs)} ms`, formatBytes(exchange.bytes), nodeName, label].join(' · ');
-  if (exchange.body !== undefined) return `// ${header}\n${JSON.stringify(exchange.body, null, 2)}\n`;
+  if (exchange.body !== undefined) {
+    const notes = quantityComments(exchange.body, { methodOf: methodOf ?? (() => label) });
+    return [`// ${header}`, ...notes, `${JSON.stringify(exchange.body, null, 2)}\n`].join('\n');
+  }
   const type = exchange.contentType || 'no content type';
   return `// ${header}\n// The reply is not JSON (${type}); shown as received:\n${exchange.text}\n`;
 }

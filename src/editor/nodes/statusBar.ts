@@ -2,12 +2,13 @@
  * The status-bar item `$(pulse) Local anvil #1234`: the selected node's latest block, refreshed
  * every `chaindeck.statusBar.refreshSeconds` while the window has focus (an unfocused window
  * costs the node nothing). The selection is kept per workspace; without one, the default node.
+ * It polls through NodeFacts, the cache the Nodes tree reads, and shows whatever facts arrive
+ * there, whoever fetched them: the two never disagree.
  */
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes';
-import { redactText } from '../../core/redact';
 import { config } from '../config';
-import { factsOf } from './calls';
+import type { NodeFacts, NodeHealth } from './facts';
 import type { NodeStore } from './store';
 
 const SELECTED_KEY = 'chaindeck.statusBar.nodeId';
@@ -17,18 +18,25 @@ export class NodeStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('chaindeck.node', vscode.StatusBarAlignment.Left, 10);
   private readonly subscriptions: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private inFlight: AbortController | undefined;
+  private inFlight: Promise<unknown> | undefined;
   private shownNodeId: string | undefined;
   private lastUpdate = 0;
+  private visible = false;
 
   constructor(
     private readonly store: NodeStore,
     private readonly state: vscode.Memento,
+    private readonly facts: NodeFacts,
   ) {
     this.item.name = 'Chaindeck Node';
     this.item.command = SELECT_COMMAND;
     this.subscriptions.push(
       store.onDidChange(() => this.update()),
+      facts.onDidChange((id) => {
+        const node = this.node();
+        const health = node?.id === id ? facts.get(id) : undefined;
+        if (node && health && config.statusBarRefreshSeconds() > 0) this.showHealth(node, health);
+      }),
       vscode.window.onDidChangeWindowState((s) => (s.focused ? this.resume() : this.stop())),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (config.affects(e, 'statusBar')) this.update();
@@ -52,28 +60,33 @@ export class NodeStatusBar implements vscode.Disposable {
   update(): void {
     this.stop();
     const node = this.node();
-    if (!node || config.statusBarRefreshSeconds() === 0) return this.item.hide();
-    if (this.shownNodeId !== node.id) this.show(node, 'pulse', undefined, `${node.name}: fetching the latest block…`);
+    if (!node || config.statusBarRefreshSeconds() === 0) {
+      this.visible = false;
+      return this.item.hide();
+    }
+    const known = this.facts.get(node.id);
+    if (known) this.showHealth(node, known);
+    else if (this.shownNodeId !== node.id) this.show(node, 'pulse', undefined, `${node.name}: fetching the latest block…`);
+    this.visible = true;
     this.item.show();
     this.lastUpdate = Date.now();
 
-    const cancel = new AbortController();
-    this.inFlight = cancel;
-    factsOf(this.store, node, cancel.signal)
-      .then((facts) => {
-        const block = facts.latestBlock;
-        if (!block) this.show(node, 'pulse', undefined, `${node.name}: this protocol has no latest block`);
-        else if ('error' in block) this.show(node, 'warning', undefined, block.error);
-        else this.show(node, 'pulse', block.value, `${node.name}: latest block ${block.value} at ${new Date().toLocaleTimeString()}`);
-      })
-      .catch((error: unknown) => {
-        if (!cancel.signal.aborted) this.show(node, 'warning', undefined, redactText(error instanceof Error ? error.message : String(error)));
-      })
-      .finally(() => {
-        if (this.inFlight !== cancel) return;
-        this.inFlight = undefined;
-        if (vscode.window.state.focused) this.schedule(config.statusBarRefreshSeconds() * 1000);
-      });
+    const polling = this.facts.refresh(node);
+    this.inFlight = polling;
+    // The display follows the cache's change event; this only schedules the next poll.
+    void polling.finally(() => {
+      if (this.inFlight !== polling) return;
+      this.inFlight = undefined;
+      if (vscode.window.state.focused) this.schedule(config.statusBarRefreshSeconds() * 1000);
+    });
+  }
+
+  private showHealth(node: NodeConfig, health: NodeHealth): void {
+    const block = health.facts.latestBlock;
+    if (health.failure) this.show(node, 'warning', undefined, health.failure);
+    else if (!block) this.show(node, 'pulse', undefined, `${node.name}: this protocol has no latest block`);
+    else if ('error' in block) this.show(node, 'warning', undefined, block.error);
+    else this.show(node, 'pulse', block.value, `${node.name}: latest block ${block.value} at ${new Date(health.at).toLocaleTimeString()}`);
   }
 
   /** Back in focus: update when the interval has passed, not on every switch of windows. */
@@ -91,6 +104,11 @@ export class NodeStatusBar implements vscode.Disposable {
     }, delayMs);
   }
 
+  /** What the item shows now (extension-host tests read it). */
+  shown(): { text: string; tooltip: string; visible: boolean } {
+    return { text: this.item.text, tooltip: String(this.item.tooltip ?? ''), visible: this.visible };
+  }
+
   private show(node: NodeConfig, icon: string, block: string | undefined, detail: string): void {
     this.shownNodeId = node.id;
     this.item.text = `$(${icon}) ${node.name}${block ? ` #${block}` : ''}`;
@@ -100,7 +118,7 @@ export class NodeStatusBar implements vscode.Disposable {
   private stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.inFlight?.abort();
+    // A fetch under way is the cache's (the tree may wait on it too): let it finish, unwatched.
     this.inFlight = undefined;
   }
 

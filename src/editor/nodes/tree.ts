@@ -1,12 +1,15 @@
 /**
- * The Nodes view: one item per configured node; expanding one fetches its live facts (client
- * version, latest block, chain), each shown as a child, a failed one as an error item with its
- * message. Facts are kept until refreshed, so collapsing and expanding does not call the node.
+ * The Nodes view: one item per configured node; expanding one shows its live facts (client
+ * version, latest block, chain), each as a child. The facts come from NodeFacts, the cache the
+ * status bar's poller refreshes too, so the tree redraws a node whenever its facts change and
+ * its block number is the status bar's; expanding a node whose facts are older than the poll
+ * interval asks it again. A node whose every fact failed shows an error icon and
+ * the error's first line while collapsed, the full text in its tooltip, and one error row.
  */
 import * as vscode from 'vscode';
-import type { Fact, LiveFacts, NodeConfig } from '../../core/nodes';
-import { redactText } from '../../core/redact';
-import { factsOf } from './calls';
+import { shortError, type Fact, type LiveFacts, type NodeConfig } from '../../core/nodes';
+import { config } from '../config';
+import type { NodeFacts, NodeHealth } from './facts';
 import { nodeDescription, nodeTooltip, protocolIcon } from './labels';
 import type { NodeStore } from './store';
 
@@ -42,23 +45,31 @@ export class NodesTree implements vscode.TreeDataProvider<NodesTreeElement>, vsc
   readonly onDidChangeTreeData = this.changed.event;
   /** The elements handed out, by node id: VS Code refreshes one node by its element object. */
   private readonly elements = new Map<string, NodeElement>();
-  private readonly facts = new Map<string, { promise: Promise<NodesTreeElement[]>; cancel: AbortController }>();
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly store: NodeStore) {
-    this.subscription = store.onDidChange(() => this.refresh());
+  constructor(
+    private readonly store: NodeStore,
+    private readonly facts: NodeFacts,
+  ) {
+    this.subscriptions = [
+      store.onDidChange(() => {
+        facts.forget();
+        this.changed.fire(undefined);
+      }),
+      // Whoever fetched them (this tree, the status bar's poller), new facts redraw their node.
+      facts.onDidChange((id) => {
+        const element = this.elements.get(id);
+        if (element) this.changed.fire(element);
+      }),
+    ];
   }
 
-  /** Forgets fetched facts, of one node or of all, and redraws. */
+  /** Fetches the facts of one node, or of all, again and redraws. */
   refresh(node?: NodeConfig): void {
-    const element = node && this.elements.get(node.id);
-    for (const [id, entry] of this.facts) {
-      if (!node || id === node.id) {
-        entry.cancel.abort();
-        this.facts.delete(id);
-      }
-    }
-    this.changed.fire(element);
+    const nodes = node ? [node] : this.store.all();
+    this.facts.forget(node?.id);
+    for (const n of nodes) void this.facts.refresh(n);
+    this.changed.fire(node ? this.elements.get(node.id) : undefined);
   }
 
   getChildren(element?: NodesTreeElement): NodesTreeElement[] | Promise<NodesTreeElement[]> {
@@ -67,17 +78,15 @@ export class NodesTree implements vscode.TreeDataProvider<NodesTreeElement>, vsc
       return this.store.all().map((node) => {
         const item: NodeElement = { kind: 'node', node };
         this.elements.set(node.id, item);
+        // Collapsed nodes show their health too: ask each node once, in the background.
+        if (!this.facts.get(node.id)) void this.facts.refresh(node);
         return item;
       });
     }
     if (element.kind !== 'node') return [];
-    let entry = this.facts.get(element.node.id);
-    if (!entry) {
-      const cancel = new AbortController();
-      entry = { promise: this.fetchFacts(element.node, cancel.signal), cancel };
-      this.facts.set(element.node.id, entry);
-    }
-    return entry.promise;
+    // Expanding a node shows facts no older than the status bar's poll interval (15 s when it is off).
+    const maxAge = (config.statusBarRefreshSeconds() || 15) * 1000;
+    return this.facts.current(element.node, maxAge).then((health) => childrenOf(element.node, health));
   }
 
   getTreeItem(element: NodesTreeElement): vscode.TreeItem {
@@ -85,12 +94,23 @@ export class NodesTree implements vscode.TreeDataProvider<NodesTreeElement>, vsc
       case 'node': {
         const { node } = element;
         const isDefault = this.store.isDefault(node);
+        const health = this.facts.get(node.id);
         const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `node:${node.id}`;
-        item.iconPath = protocolIcon(node.protocol);
         item.description = nodeDescription(node, isDefault);
-        item.tooltip = nodeTooltip(node, isDefault);
         item.contextValue = isDefault ? 'node.default' : 'node';
+        const tooltip = nodeTooltip(node, isDefault);
+        if (health?.failure) {
+          item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsIcon.errorForeground'));
+          item.description = `${item.description} · ${shortError(health.failure)}`;
+          tooltip.appendMarkdown('\n\n$(error) ');
+          tooltip.appendText(health.failure);
+        } else {
+          item.iconPath = protocolIcon(node.protocol);
+          const block = health?.facts.latestBlock;
+          if (block && !('error' in block)) item.description = `${item.description} · #${block.value}`;
+        }
+        item.tooltip = tooltip;
         return item;
       }
       case 'fact': {
@@ -118,24 +138,18 @@ export class NodesTree implements vscode.TreeDataProvider<NodesTreeElement>, vsc
     }
   }
 
-  private async fetchFacts(node: NodeConfig, signal: AbortSignal): Promise<NodesTreeElement[]> {
-    try {
-      const facts = await factsOf(this.store, node, signal);
-      const names = (Object.keys(FACT_LABELS) as (keyof LiveFacts)[]).filter((name) => facts[name]);
-      if (names.length === 0) {
-        return [{ kind: 'note', id: `${node.id}:none`, text: 'No live facts for this protocol; use Call Method… to ask the node.' }];
-      }
-      return names.map((name) => ({ kind: 'fact', id: `${node.id}:${name}`, label: FACT_LABELS[name], fact: facts[name]! }));
-    } catch (error) {
-      // Errors become an item: the tree must never throw at the user.
-      const text = redactText(error instanceof Error ? error.message : String(error));
-      return [{ kind: 'note', id: `${node.id}:error`, text, error: true }];
-    }
-  }
-
   dispose(): void {
-    this.subscription.dispose();
-    for (const entry of this.facts.values()) entry.cancel.abort();
+    for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
+}
+
+/** A node's rows: its one failure, else each fact (a fact the node refused keeps its own error). */
+function childrenOf(node: NodeConfig, health: NodeHealth): NodesTreeElement[] {
+  if (health.failure) return [{ kind: 'note', id: `${node.id}:error`, text: health.failure, error: true }];
+  const names = (Object.keys(FACT_LABELS) as (keyof LiveFacts)[]).filter((name) => health.facts[name]);
+  if (names.length === 0) {
+    return [{ kind: 'note', id: `${node.id}:none`, text: 'No live facts for this protocol; use Call Method… to ask the node.' }];
+  }
+  return names.map((name) => ({ kind: 'fact', id: `${node.id}:${name}`, label: FACT_LABELS[name], fact: health.facts[name]! }));
 }

@@ -10,6 +10,7 @@ import { redactText } from '../../core/redact';
 import type { RpcClient } from '../../core/rpc/client';
 import { RpcFailure } from '../../core/rpc/failure';
 import { StorageRangeError } from '../../core/storage/errors';
+import { storageExportName } from '../../core/storage/exportName';
 import { normaliseAddress } from '../../core/storage/inputs';
 import { storageRange, toSpecOutput, type StorageRangeResult } from '../../core/storage/range';
 import { toCsv } from '../../core/tabular';
@@ -271,7 +272,7 @@ export class StoragePanel implements vscode.Disposable {
     const shown = this.pages.at(-1);
     if (!shown) throw new Error('There is no page to export yet.');
     const { page, result } = shown;
-    const name = `storage-${page.address.slice(0, 10).toLowerCase()}-block${page.block.number}-p${page.pageNumber}.${format}`;
+    const name = storageExportName({ address: page.address, contract: page.layout, block: page.block.number, page: page.pageNumber, format });
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const uri = await vscode.window.showSaveDialog({
       title: `Export Storage Page as ${format.toUpperCase()}`,

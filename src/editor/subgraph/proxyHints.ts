@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes';
 import { RpcClient } from '../../core/rpc/client';
-import { decodeWord, EIP1967_IMPLEMENTATION_SLOT } from '../../core/storage/slots';
+import { EIP1967_IMPLEMENTATION_SLOT, wordAsAddress } from '../../core/storage/slots';
 import { rangeOfKeyPath, type Finding, type ManifestDoc } from '../../core/subgraph';
 import type { NodesFeature } from '../nodes/feature';
 import { nodeAt, stringAt } from './lookup';
@@ -91,7 +91,7 @@ export class ProxyHints implements vscode.Disposable {
     // Lower case: a node may refuse a mixed-case address whose checksum is wrong (validation says so).
     const word = await client.call<string>('eth_getStorageAt', [address.toLowerCase(), EIP1967_IMPLEMENTATION_SLOT, 'latest'], { timeoutMs: TIMEOUT_MS, retries: 0 });
     // A zero slot is no proxy; anything but an address in it is not EIP-1967's.
-    return typeof word === 'string' ? decodeWord(word).address : undefined;
+    return typeof word === 'string' ? wordAsAddress(word) : undefined;
   }
 
   dispose(): void {

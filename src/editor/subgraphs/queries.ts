@@ -6,7 +6,7 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
-import { buildQuerySchema, defaultListQueries, entityModel, HEALTH_QUERY, validateQuery, type QueryDiagnostic, type QueryOutcome } from '../../core/subgraph/query';
+import { buildQuerySchema, defaultListQueries, entityModel, HEALTH_QUERY, queryTabName, validateQuery, type QueryDiagnostic, type QueryOutcome } from '../../core/subgraph/query';
 import type { SubgraphRecord } from '../../core/subgraph/records';
 import { besideManifest, type Manifests } from './manifests';
 import { resolveManifest, resolveRecord } from './pickers';
@@ -168,7 +168,16 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
     const header = [subgraphDirective(record.name), '# "Run" above an operation sends it to the subgraph\'s query URL; the results open beside.'];
     if (!queries.length) header.push('# No entity schema was found for this subgraph: here is its health query.');
     const body = queries.length ? queries : [`query Health ${HEALTH_QUERY}\n`];
-    const document = await vscode.workspace.openTextDocument({ language: QUERY_LANGUAGE, content: [...header, '', ...body].join('\n') });
+    const content = [...header, '', ...body].join('\n');
+    // Named, so its tab says which query (or subgraph) it is: an unnamed editor is titled by its first line, the `# @subgraph` comment.
+    const names = parseQueryFile(body.join('\n')).operations.map((op) => op.name);
+    const taken = new Set(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'untitled').map((d) => d.uri.path));
+    const uri = vscode.Uri.from({ scheme: 'untitled', path: queryTabName(names, record.name, (name) => taken.has(name)) });
+    let document = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), content);
+    await vscode.workspace.applyEdit(edit);
+    if (document.languageId !== QUERY_LANGUAGE) document = await vscode.languages.setTextDocumentLanguage(document, QUERY_LANGUAGE);
     await vscode.window.showTextDocument(document);
     return document;
   }

@@ -10,8 +10,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  CliNoiseFilter,
   displayCommand,
   findGraphCli,
+  formatProblem,
   graphBuildCommand,
   graphCodegenCommand,
   graphDeployCommand,
@@ -68,6 +70,9 @@ interface DeployTarget {
   record: SubgraphRecord;
   versionLabel: string;
 }
+
+/** Problems listed in the terminal and the log after a run; the Problems view has them all. */
+const MAX_LISTED = 50;
 
 const UNTRUSTED = 'Running the graph CLI runs code from this workspace: trust the workspace first (Manage Workspace Trust).';
 
@@ -219,12 +224,23 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
     this.clearDiagnostics(folder);
     let run: GraphRun;
     try {
-      run = await runGraph(command, { cli, cwd: folder, secrets, node: nodeBinary(), signal, onOutput: out });
+      // The terminal shows the CLI's output without its stack traces; the parser reads it whole.
+      const noise = new CliNoiseFilter();
+      run = await runGraph(command, { cli, cwd: folder, secrets, node: nodeBinary(), signal, onOutput: (text) => {
+          const shown = noise.push(text);
+          if (shown) out(shown);
+        },
+      });
     } catch (error) {
       return stop(messageOf(error), target?.record);
     }
     await this.showProblems(folder, run);
     const { outcome } = run;
+    // Problems as `file:line:col message`, relative to the subgraph folder (the terminal links them).
+    const listed = outcome.problems.slice(0, MAX_LISTED).map(formatProblem);
+    if (outcome.problems.length > MAX_LISTED) listed.push(`… and ${outcome.problems.length - MAX_LISTED} more (see Problems)`);
+    if (listed.length) out(`\n${listed.join('\n')}\n`);
+    for (const line of listed) this.deps.log.warn(`${name}: ${line}`);
     out(`\n${outcome.ok ? '\x1b[32m✔' : '\x1b[31m✖'} ${outcome.summary}\x1b[0m\n`);
     const seconds = `${(run.timeMs / 1000).toFixed(1)} s`;
     if (outcome.ok) this.deps.log.info(`${name}: ${outcome.summary} (${seconds})`);

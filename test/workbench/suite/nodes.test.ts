@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
@@ -12,6 +13,17 @@ import { activateTestApi, anvil as rpc, until } from './helpers';
 
 /** Shaped like a provider's access key, so the redactor and the endpoint parser treat it as one. */
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
+
+/** A loopback port nothing listens on (taken, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
 
 function savedNodes(): { name: string; url: string; auth?: string }[] {
   return vscode.workspace.getConfiguration('chaindeck').get('nodes') ?? [];
@@ -38,6 +50,70 @@ describe('nodes', () => {
     assert.match(String(fact('Latest block')), /^\d+ \(0x[0-9a-f]+\)$/, `facts: ${JSON.stringify(facts.map((f) => [f.label, f.description]))}`);
     assert.match(String(fact('Chain')), /^31337\b/);
     assert.match(String(fact('Client version')), /anvil/i);
+  });
+
+  it('shows in the tree the latest block the status bar shows, from one poll', async () => {
+    const { tree, statusBar, store } = api.nodes;
+    const node = store.all().find((n) => n.name === 'Local anvil')!;
+    const element = (await tree.getChildren()).find((e) => e.kind === 'node' && e.node.id === node.id)!;
+    const blockInTree = async () => String((await tree.getChildren(element)).map((e) => tree.getTreeItem(e)).find((i) => i.label === 'Latest block')?.description).split(' ')[0];
+    const blockInBar = () => /#(\d+)$/.exec(statusBar.shown().text)?.[1];
+
+    statusBar.update();
+    const first = await until('the status bar block', blockInBar);
+    assert.equal(await blockInTree(), first);
+
+    // New blocks; the status bar's next poll sees them, and the tree follows without a refresh of its own.
+    await rpc('evm_mine', []);
+    await rpc('evm_mine', []);
+    const redrawn = new Promise<void>((resolve) => {
+      const s = tree.onDidChangeTreeData((e) => {
+        if (e === element) {
+          s.dispose();
+          resolve();
+        }
+      });
+    });
+    statusBar.update();
+    const later = await until('a newer block in the status bar', () => (blockInBar() !== first ? blockInBar() : undefined));
+    assert.equal(BigInt(later), BigInt(first) + 2n);
+    await redrawn;
+    assert.equal(await blockInTree(), later, 'the tree kept its older block');
+    assert.match(String(tree.getTreeItem(element).description), new RegExp(`· #${later}$`), 'the collapsed node shows the block too');
+  });
+
+  it('marks a failing node while collapsed: error icon, its error once, the full text in the tooltip and the log', async () => {
+    const { tree, store } = api.nodes;
+    const port = await closedPort();
+    const node = await store.add({ name: 'Down node', protocol: 'evm', url: `http://127.0.0.1:${port}`, auth: 'none' });
+    try {
+      const element = await until('the node in the tree', async () => (await tree.getChildren()).find((e) => e.kind === 'node' && e.node.id === node.id));
+      // Never expanded: the tree asks the node by itself and redraws it.
+      const item = await until('the error icon', () => {
+        const i = tree.getTreeItem(element);
+        return i.iconPath instanceof vscode.ThemeIcon && i.iconPath.id === 'error' ? i : undefined;
+      });
+      assert.match(String(item.description), /^EVM · .*refused/i);
+      const tooltip = (item.tooltip as vscode.MarkdownString).value;
+      const failure = api.nodes.facts.get(node.id)?.failure;
+      assert.ok(failure, 'no failure in the facts cache');
+      // The full text after an error icon, as markdown-escaped text (spaces as &nbsp;).
+      assert.ok(tooltip.includes('$(error)') && tooltip.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1').includes(failure), `tooltip: ${tooltip}`);
+      assert.match(failure!, new RegExp(`127\\.0\\.0\\.1:${port}`));
+
+      const rows = (await tree.getChildren(element)).map((e) => tree.getTreeItem(e));
+      assert.equal(rows.length, 1, `the error is repeated: ${JSON.stringify(rows.map((r) => [r.label, r.description]))}`);
+      assert.equal(rows[0].label, failure);
+
+      const logFile = path.join(api.logUri.fsPath, 'Chaindeck.log');
+      const log = await until('the failure in the log', () => {
+        const text = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+        return text.includes(`Down node: ${failure}`) ? text : undefined;
+      });
+      assert.equal(log.split(`Down node: ${failure}`).length - 1, 1, 'logged more than once');
+    } finally {
+      await store.remove(node.id);
+    }
   });
 
   it('keeps an access key out of settings and in secret storage', async () => {
@@ -103,7 +179,8 @@ describe('nodes', () => {
     }
   });
 
-  it('sends the request of a request file and shows the response beside it', async () => {
+  it('sends the request of a request file and shows the response in the active group, its quantities read', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'demo.jsonrpc');
     const document = await vscode.workspace.openTextDocument(uri);
     assert.equal(document.languageId, 'jsonrpc');
@@ -121,7 +198,29 @@ describe('nodes', () => {
     );
     assert.match(response.getText(), /^\/\/ HTTP 200 OK · \d+ ms · \d+ B · Local anvil · eth_blockNumber\n/);
     assert.equal(response.languageId, 'jsonc');
-    assert.match(JSON.parse(response.getText().replace(/^\/\/.*\n/gm, '')).result, /^0x[0-9a-f]+$/);
+    const body = JSON.parse(response.getText().replace(/^\/\/.*\n/gm, ''));
+    assert.match(body.result, /^0x[0-9a-f]+$/);
+    // The block number read as a number above the reply, which stays as the node sent it.
+    assert.ok(response.getText().includes(`// result: ${body.result} = ${BigInt(body.result)}\n`), response.getText());
+    // In the group the user works in: no second group opened beside.
+    assert.equal(vscode.window.tabGroups.all.length, 1, 'the response opened a new editor group');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), response.uri.toString());
+
+    // The next call, another method, reuses the same tab: one response tab, now with the balance.
+    const balance = await vscode.workspace.openTextDocument({
+      language: 'jsonrpc',
+      content: '# @node Local anvil\n{"method": "eth_getBalance", "params": ["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "latest"]}\n',
+    });
+    await vscode.window.showTextDocument(balance);
+    await vscode.commands.executeCommand('chaindeck.requests.send', balance.uri, 0);
+    const updated = await until('the balance in the response', () => (response.getText().includes('eth_getBalance') ? response.getText() : undefined));
+    const wei = BigInt(JSON.parse(updated.replace(/^\/\/.*\n/gm, '')).result);
+    assert.match(updated, new RegExp(`^// result: 0x[0-9a-f]+ = ${wei} wei = [0-9.]+ ETH$`, 'm'));
+    const responseTabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'chaindeck-response');
+    assert.equal(responseTabs.length, 1, `response tabs: ${responseTabs.map((t) => t.label).join(', ')}`);
+    assert.equal(responseTabs[0].label, 'Local anvil · response.jsonc');
+    assert.equal(vscode.window.tabGroups.all.length, 1, 'the second response opened a new editor group');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('marks a JSON error in a request file where it is', async () => {

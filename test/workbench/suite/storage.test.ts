@@ -106,6 +106,8 @@ describe('storage', () => {
     // The page as the panel shows it: decoded values, and the emulation's caveats.
     assert.deepEqual(first.page.table.columns.map((c) => c.title), ['Slot', 'Value', 'Decimal', 'Address', 'Text']);
     assert.deepEqual(first.page.table.rows[1].slice(2), ['47226055194461434745431958897357469009552817079588419131632412154350433992708', '', 'hi']);
+    // Slot 0 holds 1: a number, with no address reading beside it.
+    assert.deepEqual(first.page.table.rows[0].slice(2), ['1', '', '']);
     assert.ok(first.page.notes.includes('Tx index ignored: reads show end-of-block state.'));
 
     // The tab shows the panel's title a moment after it is set.

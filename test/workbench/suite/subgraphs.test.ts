@@ -159,6 +159,10 @@ describe('subgraphs', function () {
     } finally {
       fs.writeFileSync(mappingPath, original);
     }
+    // Fixed: the next build passes and takes the diagnostic away.
+    const fixed = await f.tasks.run('build', manifest);
+    assert.equal(fixed?.run?.outcome.ok, true, fixed?.run?.output);
+    assert.deepEqual(graphDiagnostics(vscode.Uri.file(mappingPath)), [], 'the passing build left the old diagnostic');
   });
 
   it('deploys with the keys put in by core only, and records the deployment', async () => {
@@ -219,6 +223,10 @@ describe('subgraphs', function () {
     assert.ok(document, 'no query document');
     assert.equal(document.languageId, 'graphql');
     assert.match(document.getText(), /^# @subgraph chaindeck\/erc20-approvals\n/);
+    // Titled by its one operation, not by the comment on its first line.
+    assert.equal(document.uri.scheme, 'untitled');
+    const tab = await until('the query tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === document.uri.toString()));
+    assert.equal(tab.label, 'ApprovalQueries.graphql');
     assert.match(document.getText(), /query ApprovalQueries\(\$first: Int = 100, \$skip: Int = 0\) \{\n {2}approvalQueries\(first: \$first, skip: \$skip\) \{\n {4}id\n {4}owner\n {4}spender\n {4}value\n/);
 
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri);

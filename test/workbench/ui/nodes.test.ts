@@ -1,11 +1,16 @@
 /**
  * The Nodes feature as a user meets it: add a node through the palette, see it and its latest
- * block in the tree, send the request of demo.jsonrpc with its "Send" lens, remove the node.
+ * block in the tree (the block the status bar shows), a failing node marked while collapsed,
+ * send the request of demo.jsonrpc with its "Send" lens (the reply in the same editor group, its
+ * quantities read as numbers), remove the node.
  */
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader } from './workbench';
+import { anvil, env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader } from './workbench';
 
 const NODE = 'UI anvil';
 let browser: Browser;
@@ -30,6 +35,28 @@ async function answer(prompt: string | RegExp, text?: string): Promise<void> {
 }
 
 const treeRow = (text: string | RegExp) => page.locator('.part.sidebar [role="treeitem"]', { hasText: text });
+const statusItem = () => page.locator('.part.statusbar .statusbar-item', { hasText: 'Local anvil #' });
+
+/** A loopback port nothing listens on (taken, then released). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Removes a node through its context menu, as a user does. */
+async function removeNode(name: string): Promise<void> {
+  await treeRow(name).first().click({ button: 'right' });
+  // Menu items act on mouse-up after a hover; the keyboard is the dependable way to choose one.
+  await page.locator('.context-view .action-item', { hasText: 'Remove Node…' }).hover();
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Remove' }).click();
+  await treeRow(name).waitFor({ state: 'detached', timeout: 15_000 });
+}
 
 test('adds a node through the palette and shows its latest block', () =>
   screenshotOnFailure(page, 'nodes-add', async () => {
@@ -54,6 +81,61 @@ test('adds a node through the palette and shows its latest block', () =>
     await screenshot(page, 'nodes-latest-block');
   }));
 
+test('the tree shows the block the status bar shows, and follows it without a refresh', () =>
+  screenshotOnFailure(page, 'nodes-fresh', async () => {
+    await openContainer(page, 'Chaindeck');
+    const local = treeRow(/^Local anvil/).first();
+    const blockOf = async (text: Promise<string | null>) => /#(\d+)/.exec((await text) ?? '')?.[1];
+    await statusItem().waitFor({ timeout: 20_000 });
+    // Collapsed, the node row carries the block; so does the status bar, from the same poll.
+    await local.filter({ hasText: /#\d+/ }).waitFor({ timeout: 20_000 });
+    const before = await blockOf(statusItem().textContent());
+    assert.equal(await blockOf(local.textContent()), before);
+
+    await anvil('evm_mine', []);
+    // A new poll interval makes the status bar poll now; the tree asks nothing itself, yet shows
+    // the new block as soon as the status bar does.
+    const settingsFile = path.join(env('CHAINDECK_TEST_WORKSPACE'), '.vscode', 'settings.json');
+    const settings = fs.readFileSync(settingsFile, 'utf8');
+    try {
+      fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(settings), 'chaindeck.statusBar.refreshSeconds': 5 }, null, 2));
+      const next = `#${BigInt(before!) + 1n}`;
+      await statusItem().filter({ hasText: next }).waitFor({ timeout: 20_000 });
+      await local.filter({ hasText: next }).waitFor({ timeout: 2_000 });
+      await screenshot(page, 'nodes-fresh-block');
+    } finally {
+      fs.writeFileSync(settingsFile, settings);
+    }
+  }));
+
+test('a failing node shows an error icon and its error while collapsed, and the error once when expanded', () =>
+  screenshotOnFailure(page, 'nodes-failing', async () => {
+    const port = await closedPort();
+    await runCommand(page, 'Chaindeck: Add Node');
+    await answer("Paste the node's HTTPS or WSS endpoint", `http://127.0.0.1:${port}`);
+    await answer('A name for the node', 'Down node');
+    await quickInput().locator('.monaco-list-row', { hasText: 'EVM' }).waitFor({ timeout: 15_000 });
+    await answer('Ethereum and EVM-compatible chains');
+
+    const row = treeRow('Down node');
+    await row.filter({ has: page.locator('.codicon-error') }).waitFor({ timeout: 20_000 });
+    assert.equal(await row.getAttribute('aria-expanded'), 'false', 'marked before anyone expands it');
+    assert.match((await row.textContent()) ?? '', /Down node.*connection refused \(ECONNREFUSED\)/);
+    await screenshot(page, 'nodes-failing-collapsed');
+
+    // The row's hover (its tooltip) covers it: move away and let it close before clicking.
+    await page.mouse.move(640, 790);
+    await page.keyboard.press('Escape');
+    await page.locator('.context-view').filter({ hasText: `127.0.0.1:${port}` }).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await row.click();
+    const children = page.locator('.part.sidebar [role="treeitem"][aria-level="2"]', { hasText: `127.0.0.1:${port}` });
+    await children.first().waitFor({ timeout: 15_000 });
+    assert.equal(await children.count(), 1, 'the error is repeated in several rows');
+    assert.match((await children.first().textContent()) ?? '', /Cannot reach .* connection refused/);
+    await screenshot(page, 'nodes-failing-expanded');
+    await removeNode('Down node');
+  }));
+
 test('sends the request of demo.jsonrpc with its Send lens', () =>
   screenshotOnFailure(page, 'nodes-send', async () => {
     // Quick Open: the palette without '>' opens files.
@@ -69,18 +151,25 @@ test('sends the request of demo.jsonrpc with its Send lens', () =>
 
     const response = page.locator('.monaco-editor .view-lines', { hasText: '"result"' });
     await response.waitFor({ timeout: 20_000 });
-    assert.match((await response.textContent()) ?? '', /HTTP\s200\sOK/);
-    await page.locator('.tabs-container .tab', { hasText: 'eth_blockNumber' }).first().waitFor({ timeout: 5_000 });
+    const text = ((await response.textContent()) ?? '').replace(/\u00a0/g, ' ');
+    assert.match(text, /HTTP 200 OK/);
+    // The block number read as a number above the reply.
+    assert.match(text, /\/\/ result: 0x[0-9a-f]+ = \d+/);
+    // In the group the request file was in, as its next tab: no empty group beside.
+    await page.locator('.tabs-container .tab.active', { hasText: 'Local anvil · response' }).waitFor({ timeout: 5_000 });
+    assert.equal(await page.locator('.part.editor .editor-group-container').count(), 1, 'the response opened another editor group');
     await screenshot(page, 'nodes-response');
+
+    // Sent again: the same tab, still one group.
+    await page.locator('.tabs-container .tab', { hasText: 'demo.jsonrpc' }).click();
+    await send.first().click();
+    await page.locator('.tabs-container .tab.active', { hasText: 'Local anvil · response' }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.locator('.tabs-container .tab', { hasText: 'Local anvil · response' }).count(), 1);
+    assert.equal(await page.locator('.part.editor .editor-group-container').count(), 1);
   }));
 
 test('removes the node through its context menu', () =>
   screenshotOnFailure(page, 'nodes-remove', async () => {
     await openContainer(page, 'Chaindeck');
-    await treeRow(NODE).click({ button: 'right' });
-    // Menu items act on mouse-up after a hover; the keyboard is the dependable way to choose one.
-    await page.locator('.context-view .action-item', { hasText: 'Remove Node…' }).hover();
-    await page.keyboard.press('Enter');
-    await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Remove' }).click();
-    await treeRow(NODE).waitFor({ state: 'detached', timeout: 15_000 });
+    await removeNode(NODE);
   }));

@@ -15,6 +15,7 @@ const CONTRACT = '0x00000000000000000000000000000000c0ffee25';
 /** Shaped like a provider's access key: it must never reach the panel. */
 const KEY = '7f3e9a1c5b2d4e6f8a0b1c2d3e4f5a6b';
 const KEYED_NODE = 'Keyed storage node';
+const HOLDER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 /** keccak256(pad32(0) ‖ pad32(0)): mapping at slot 0, key 0. */
 const MAPPING_0_0 = '0xad3228b676f7d3cd4284a5443f17f1962b36e491b30a40b2405849e597ba5fb5';
 
@@ -26,6 +27,8 @@ const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 before(async () => {
   // Slots 0..24 hold 0x100 + slot: three pages of ten (the last one five).
   for (let slot = 0n; slot < 25n; slot++) await anvil('anvil_setStorageAt', [CONTRACT, word(slot), word(0x100n + slot)]);
+  // Slot 5 holds an address: the only row of the first page with an Address reading.
+  await anvil('anvil_setStorageAt', [CONTRACT, word(5n), word(BigInt(HOLDER))]);
   // mapping(uint256 => uint256) at slot 0: the value of key 0 is 42.
   await anvil('anvil_setStorageAt', [CONTRACT, MAPPING_0_0, word(42n)]);
   await anvil('evm_mine', []);
@@ -113,6 +116,10 @@ test('opens the Storage panel from the Nodes tree and walks the pages', () =>
     assert.match((await banner.textContent()) ?? '', /Slower: \d+ reads/);
     assert.match((await panel().locator('.summary').textContent()) ?? '', /block \d+.*hash 0x[0-9a-f]{64}/);
     assert.equal(await panel().locator('.dt-rows [role="row"][data-index="0"] [role="gridcell"]').nth(2).textContent(), '256');
+    // The Address column: empty beside small integers, the checksummed address where one is stored.
+    const addressCell = (row: number) => panel().locator(`.dt-rows [role="row"][data-index="${row}"] [role="gridcell"]`).nth(3);
+    assert.equal(await addressCell(0).textContent(), '', 'the number 256 shown as an address');
+    assert.equal(await addressCell(5).textContent(), HOLDER);
     await screenshot(page, 'storage-page1');
 
     const next = panel().getByRole('button', { name: 'Next ›' });
@@ -145,7 +152,10 @@ test('exports the page as CSV through the save dialog', () =>
     await input.waitFor({ timeout: 15_000 });
     // The dialog fills in the suggested path once it has read the folder; type ours after that.
     for (let i = 0; i < 100 && !(await input.inputValue()).endsWith('.csv'); i++) await page.waitForTimeout(100);
-    assert.match(await input.inputValue(), /storage-0x00000000-block\d+-p1\.csv$/);
+    // The name says which contract and which block.
+    const suggested = await input.inputValue();
+    assert.match(suggested, new RegExp(`/storage-${CONTRACT}-block-\\d+\\.csv$`));
+    await screenshot(page, 'storage-export-name');
     await input.fill(file);
     await input.press('Enter');
     for (let i = 0; i < 100 && !fs.existsSync(file); i++) await page.waitForTimeout(100);
@@ -153,7 +163,8 @@ test('exports the page as CSV through the save dialog', () =>
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\r\n');
     assert.equal(lines[0], 'Slot,Value,Decimal,Address,Text');
     assert.equal(lines.length, 11);
-    assert.equal(lines[1], `0x0,${word(0x100n)},256,0x0000000000000000000000000000000000000100,`);
+    assert.equal(lines[1], `0x0,${word(0x100n)},256,,`);
+    assert.equal(lines[6], `0x5,${word(BigInt(HOLDER)).toLowerCase()},${BigInt(HOLDER)},${HOLDER},`);
     assert.match(lines[10], /^0x9,/);
     await panel().locator('.export-note', { hasText: 'Saved storage-ui-page1.csv' }).waitFor({ timeout: 10_000 });
   }));

@@ -122,6 +122,10 @@ test('Build from the lens lists the planted compile error in Problems, at its li
     // The visible rows: the compiler's error and the verdict (the command line at the top may have
     // scrolled away under the stack trace; the shown command is unit-tested in graph.cli.test.ts).
     assert.match(text, /TS2305/);
+    // The problem as file:line:col, and none of the CLI's stack traces or "compiler crashed" text.
+    assert.match(text, /src\/mapping\.ts:4:25 error TS2305: Module 'generated\/schema' has no exported member 'NoSuchEntity'\./);
+    assert.doesNotMatch(text, /^\s+at \S/m, 'a stack frame is in the terminal');
+    assert.doesNotMatch(text, /EEXIT|compiler crashed|Discord/);
 
     await page.keyboard.press('Control+Shift+M');
     // Chaindeck's own mapping check may list the same mistake; this is the compiler's, from the build.
@@ -198,6 +202,11 @@ test('New Query writes the list query; Run sends it and the results table shows 
     await runCommand(page, 'Chaindeck: New Subgraph Query');
     await answer(NAME);
     await page.locator('.editor-group-container .monaco-editor .view-line', { hasText: 'approvalQueries(first: $first, skip: $skip)' }).first().waitFor({ timeout: 15_000 });
+    // The tab says which query it is, not "# @subgraph …" from the first line.
+    const tab = (await page.locator('.tabs-container .tab.active').textContent()) ?? '';
+    assert.match(tab, /^\s*ApprovalQueries\.graphql/, `the tab reads "${tab}"`);
+    assert.doesNotMatch(tab, /@subgraph/);
+    await screenshot(page, 'subgraphs-query-tab');
     await lens('Run').waitFor({ timeout: 15_000 });
     await lens('Run').click();
 

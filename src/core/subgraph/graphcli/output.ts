@@ -301,3 +301,67 @@ export function judgeGraphRun(subcommand: GraphSubcommand, exitCode: number | nu
     }
   }
 }
+
+// --- what the terminal shows ------------------------------------------------------------------
+
+/** `src/mapping.ts:4:25 error TS2305: message`: the form editors and terminals link to the place. */
+export function formatProblem(p: GraphProblem): string {
+  const where = p.line !== undefined ? `${p.file}:${p.line}:${p.column ?? 1}` : p.keyPath?.length ? `${p.file} (${p.keyPath.join(' > ')})` : p.file;
+  const message = p.message.replace(/\s*\n\s*/g, ' ');
+  return `${where} ${p.severity}${p.code ? ` ${p.code}` : ''}: ${message}`;
+}
+
+/** Node and oclif stack frames: `    at Compiler._compile… (file:…:280:19)`. */
+const STACK_FRAME = /^\s+at\s+\S/;
+/** oclif's exit, thrown as an error with a stack after every failure. */
+const OCLIF_EXIT = /^Error: EEXIT: \d+\s*$/;
+/** What graph-cli prints on any non-zero exit of the compiler, true or not, with links to report it. */
+const ASC_CRASHED = /^Error: The AssemblyScript compiler crashed when compiling this file/;
+
+/**
+ * The CLI's output as a person wants to read it in a terminal: without stack frames, without the
+ * thrown copy of the `✖` line it already printed, and without the "compiler crashed, contact us"
+ * text graph-cli adds after an ordinary compile error. Fed whole lines (as runGraph hands them
+ * on); nothing a parser needs is dropped, since extractProblems reads the full output.
+ */
+export class CliNoiseFilter {
+  private failures: string[] = [];
+  private compileErrors = 0;
+  /** Inside a block being dropped: until its stack frames end. */
+  private dropping = false;
+  private lastStep = '';
+
+  push(text: string): string {
+    const kept: string[] = [];
+    const lines = text.split('\n');
+    const tail = lines.pop() ?? '';
+    for (const line of lines) if (this.keep(line.replace(/\r$/, ''))) kept.push(line);
+    if (tail && this.keep(tail)) kept.push(tail);
+    return kept.length ? `${kept.join('\n')}${text.endsWith('\n') && kept.length ? '\n' : ''}` : '';
+  }
+
+  private keep(line: string): boolean {
+    if (STACK_FRAME.test(line)) return false;
+    if (ASC_HEAD.test(line)) this.compileErrors++;
+    if (this.dropping) {
+      // The dropped block runs up to its stack; a new head line ends it.
+      if (/^\S/.test(line) && !/^(Suggestion:|Also, please|- (Discord|Github))/.test(line)) this.dropping = false;
+      else return false;
+    }
+    const failed = /^✖ (.*)$/.exec(line);
+    if (failed) this.failures.push(failed[1]);
+    if (OCLIF_EXIT.test(line)) return false;
+    const thrown = /^Error: (.+)$/.exec(line);
+    if (thrown && this.failures.some((f) => f.endsWith(thrown[1].trim()))) return false;
+    if (ASC_CRASHED.test(line) && this.compileErrors > 0) {
+      this.dropping = true;
+      return false;
+    }
+    // The spinner prints its step again before each sub-step; once is enough.
+    if (/^- \S/.test(line)) {
+      if (line === this.lastStep) return false;
+      this.lastStep = line;
+    }
+    return true;
+  }
+}

@@ -5,3 +5,4 @@ export * from './apiSchema';
 export * from './build';
 export * from './flatten';
 export * from './client';
+export * from './tabName';
