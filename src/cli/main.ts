@@ -1,4 +1,4 @@
-import { redactText } from '../core/redact';
+import { redactRegistered, redactText } from '../core/redact';
 import { platformCommand } from './platform';
 import { rpcCommand } from './rpc';
 import { validateCommand } from './validate';
@@ -14,6 +14,8 @@ export interface CliCommand {
 
 export interface CliIO {
   out(text: string): void;
+  /** stdout for what the user asked to see unredacted (--show-secrets): only registered secrets (an API key) are masked. */
+  outRevealed?(text: string): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
 }
@@ -42,6 +44,7 @@ export function helpText(): string {
 
 const processIO: CliIO = {
   out: (t) => process.stdout.write(redactText(t)),
+  outRevealed: (t) => process.stdout.write(redactRegistered(t)),
   err: (t) => process.stderr.write(redactText(t)),
   env: process.env,
 };
