@@ -1,7 +1,7 @@
 /**
  * Every way a platform API request can fail, as one error type with a kind and a message that
  * says what to do. Messages quote the API's own `{error: {code, message, fields}}` text when it
- * sends one, and are scrubbed of the API key (and any key-like URL segment) before they exist,
+ * sends one, and are scrubbed of the API key (and the secret parts of any URL) before they exist,
  * so any of them may be shown, logged or printed as is.
  */
 import { quoteStart } from '../rpc/failure';
