@@ -59,7 +59,7 @@ function endpointProblem(text: string): string | undefined {
   }
 }
 
-async function askEndpoint(title: string, value = ''): Promise<{ endpoint: ParsedEndpoint; publicPath: boolean } | undefined> {
+async function askEndpoint(title: string, value = ''): Promise<ParsedEndpoint | undefined> {
   const pasted = await vscode.window.showInputBox({
     title,
     prompt: "Paste the node's HTTPS or WSS endpoint from your provider's console. A key in it goes to the system's secret storage, not to settings.",
@@ -68,24 +68,7 @@ async function askEndpoint(title: string, value = ''): Promise<{ endpoint: Parse
     ignoreFocusOut: true,
     validateInput: endpointProblem,
   });
-  if (pasted === undefined) return undefined;
-  return withPathChoice(title, pasted);
-}
-
-/**
- * The pasted endpoint, parsed after asking whether its path is a secret (the default) or public
- * such as /rpc; an endpoint whose path is empty needs no answer.
- */
-async function withPathChoice(title: string, pasted: string): Promise<{ endpoint: ParsedEndpoint; publicPath: boolean } | undefined> {
-  const endpoint = parseEndpoint(pasted);
-  if (!endpoint.secretPath) return { endpoint, publicPath: false };
-  const items = [
-    { label: 'The path holds a key', detail: "Kept in the system's secret storage and shown as ***, like the query", publicPath: false },
-    { label: 'The path is public', detail: 'e.g. /rpc or /v1/mainnet: kept in settings and shown; the query stays secret', publicPath: true },
-  ];
-  const chosen = await pickOne(items, { title, placeholder: `Is the path of ${displayUrl({ url: endpoint.url, publicPath: false })} a secret?`, active: items[0] });
-  if (!chosen) return undefined;
-  return { endpoint: chosen.publicPath ? parseEndpoint(pasted, { publicPath: true }) : endpoint, publicPath: chosen.publicPath };
+  return pasted === undefined ? undefined : parseEndpoint(pasted);
 }
 
 /** The WS URL worth keeping in settings: only one that differs from what would be derived. */
@@ -129,9 +112,8 @@ function suggestedName(f: NodesFeature, endpoint: ParsedEndpoint): string {
 
 async function addNode(f: NodesFeature): Promise<void> {
   const title = 'Add Node';
-  const asked = await askEndpoint(title);
-  if (!asked) return;
-  const { endpoint, publicPath } = asked;
+  const endpoint = await askEndpoint(title);
+  if (!endpoint) return;
   const name = await askNodeName(f.store, title, suggestedName(f, endpoint));
   if (!name) return;
   const protocol = await pickProtocol(title, endpoint.protocol);
@@ -139,11 +121,12 @@ async function addNode(f: NodesFeature): Promise<void> {
   const credentials = await credentialsFor(title, endpoint);
   if (!credentials) return;
   const node = await f.store.add(
-    { name, protocol, network: endpoint.network, url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth, ...(publicPath ? { publicPath } : {}) },
+    { name, protocol, network: endpoint.network, url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth },
     credentials.secret,
   );
   f.log.info(`Added node ${node.name} (${protocol}) at ${displayUrl(node)}; credentials: ${describeAuth(node.auth)}`);
-  const where = node.auth === 'none' ? '' : ` Its ${node.auth === 'key' ? 'key' : 'password'} is in the system's secret storage.`;
+  // The path is secret by default; Edit Node → Path marks it public when it holds no key.
+  const where = node.auth === 'none' ? '' : ` Its ${node.auth === 'key' ? 'key (the URL path and query)' : 'password'} is in the system's secret storage.`;
   void vscode.window.showInformationMessage(`Added node "${node.name}".${where}`);
 }
 
@@ -153,6 +136,7 @@ async function editNode(f: NodesFeature, node: NodeConfig | undefined): Promise<
   const items = [
     { label: '$(link) Endpoint URL', detail: displayUrl(node), edit: editEndpoint },
     { label: '$(key) Credentials', detail: describeAuth(node.auth), edit: editCredentials },
+    { label: '$(eye) Path', detail: node.publicPath ? 'public: kept in settings and shown' : "secret: in the system's secret storage, shown as ***", edit: editPath },
     { label: '$(symbol-interface) Protocol', detail: PROTOCOL_UI[node.protocol].label, edit: editProtocol },
     { label: '$(globe) Network label', detail: node.network ?? 'none', edit: editNetwork },
   ];
@@ -176,15 +160,25 @@ async function editEndpoint(f: NodesFeature, node: NodeConfig, title: string): P
     await f.store.update(node.id, { url, wsUrl: undefined, auth: node.auth === 'basic' ? 'basic' : 'key' });
     return true;
   }
-  const asked = await withPathChoice(title, pasted);
-  if (!asked) return false;
-  const { endpoint, publicPath } = asked;
+  const endpoint = parseEndpoint(pasted, { publicPath: node.publicPath });
   const keepsBasic = endpoint.auth !== 'basic' && node.auth === 'basic';
   const credentials = keepsBasic
     ? { auth: 'basic' as const, secret: { ...(await f.store.secretOf(node)), tail: endpoint.secret.tail } }
     : await credentialsFor(title, endpoint);
   if (!credentials) return false;
-  await f.store.update(node.id, { url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth, publicPath: publicPath || undefined }, credentials.secret);
+  await f.store.update(node.id, { url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth }, credentials.secret);
+  return true;
+}
+
+/** Whether the URL path is a secret (the default) or public, e.g. /rpc on a node that takes no key there. */
+async function editPath(f: NodesFeature, node: NodeConfig, title: string): Promise<boolean> {
+  const items = [
+    { label: 'The path holds a key', detail: "Kept in the system's secret storage and shown as ***, like the query", publicPath: false },
+    { label: 'The path is public', detail: 'e.g. /rpc or /v1/mainnet: kept in settings and shown; the query stays secret', publicPath: true },
+  ];
+  const chosen = await pickOne(items, { title, placeholder: `Is the path of ${displayUrl(node)} a secret?`, active: items[node.publicPath ? 1 : 0] });
+  if (!chosen || chosen.publicPath === (node.publicPath === true)) return false;
+  await f.store.setPublicPath(node, chosen.publicPath);
   return true;
 }
 

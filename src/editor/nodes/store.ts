@@ -4,7 +4,7 @@
  * either, so a credential can never end up in settings by another path.
  */
 import * as vscode from 'vscode';
-import { deriveWsUrl, KEY_PLACEHOLDER, moveSecretsOut, resolveEndpoint, settingsHoldSecret, type NodeConfig, type NodeSecret, type ResolvedEndpoint } from '../../core/nodes';
+import { deriveWsUrl, KEY_PLACEHOLDER, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHoldSecret, type NodeConfig, type NodeSecret, type ResolvedEndpoint } from '../../core/nodes';
 import { config, idFromName } from '../config';
 import type { Secrets } from '../secrets';
 import { registerPublicUrl } from '../../core/redact';
@@ -102,6 +102,25 @@ export class NodeStore implements vscode.Disposable {
     // Optional fields the new config lacks are cleared, not kept from the old one.
     if (this.byId(id)) return { node: await this.update(id, { network: undefined, wsUrl: undefined, ...fields }, secret), added: false };
     return { node: await this.add(fields, secret, id), added: true };
+  }
+
+  /**
+   * Marks the node's URL path public (kept in settings, shown) or secret again (moved to secret
+   * storage). The query and Basic credentials stay secret either way.
+   */
+  async setPublicPath(node: NodeConfig, publicPath: boolean): Promise<NodeConfig> {
+    if (!publicPath) return this.update(node.id, { publicPath: undefined });
+    const secret = await this.secretOf(node);
+    const resolved = resolveEndpoint(node, secret);
+    const http = parseEndpoint(resolved.httpUrl, { publicPath: true });
+    const ws = node.wsUrl === undefined ? undefined : parseEndpoint(resolved.wsUrl, { publicPath: true });
+    const next: NodeSecret = {
+      ...(node.auth === 'basic' ? { username: secret.username, password: secret.password } : {}),
+      tail: http.secret.tail,
+      wsTail: ws?.secret.tail !== http.secret.tail ? ws?.secret.tail : undefined,
+    };
+    const auth = node.auth === 'basic' ? 'basic' : next.tail || next.wsTail ? 'key' : 'none';
+    return this.update(node.id, { url: http.url, wsUrl: ws?.wsUrl, auth, publicPath: true }, next);
   }
 
   async remove(id: string): Promise<void> {

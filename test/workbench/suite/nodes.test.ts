@@ -8,7 +8,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import { RpcClient } from '../../../src/core/rpc/client';
 import { KEYED_NODE } from '../fixture';
 import { activateTestApi, anvil as rpc, until } from './helpers';
 
@@ -71,7 +70,9 @@ describe('nodes', () => {
     const settingsFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
     const node = await until('the node moved out of settings', () => {
       const n = store.byName(KEYED_NODE.name);
-      return n && !fs.readFileSync(settingsFile, 'utf8').includes('abc123key') ? n : undefined;
+      // The file and the configuration model are updated one after the other.
+      const moved = !fs.readFileSync(settingsFile, 'utf8').includes('abc123key') && !JSON.stringify(savedNodes()).includes('abc123key');
+      return n && moved ? n : undefined;
     });
     try {
       const text = fs.readFileSync(settingsFile, 'utf8');
@@ -83,7 +84,8 @@ describe('nodes', () => {
 
       const endpoint = await store.resolve(node);
       assert.equal(endpoint.httpUrl, keyedUrl, 'the node resolves to the URL settings held');
-      assert.equal(await new RpcClient(endpoint, { timeoutMs: 10_000 }).call('eth_chainId'), '0x7a69', 'the node behind the key no longer answers');
+      const reply = await fetch(endpoint.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', signal: AbortSignal.timeout(10_000) });
+      assert.deepEqual(await reply.json(), { jsonrpc: '2.0', id: 1, result: '0x7a69' }, 'the node behind the key no longer answers');
 
       const logFile = path.join(api.logUri.fsPath, 'Chaindeck.log');
       const log = await until('the migration in the log', () => {
@@ -92,6 +94,28 @@ describe('nodes', () => {
       });
       assert.match(log, /Moved the secret parts of node Key left in settings's URL \(http:\/\/127\.0\.0\.1:\d+\/\*\*\*\?\*\*\*\) from settings to secret storage/);
       assert.ok(!log.includes('abc123key') && !log.includes('zq-settings-9'), 'the key is in the log');
+    } finally {
+      await store.remove(node.id);
+    }
+  });
+
+  it('a path marked public goes to settings and is shown; marked secret again, it goes back to secret storage', async () => {
+    const { store } = api.nodes;
+    const url = 'https://rpc.example.com/v1/mainnet?token=zq-public-7';
+    let node = await store.add({ name: 'Public path node', protocol: 'evm', url, auth: 'none' });
+    try {
+      assert.equal(savedNodes().find((n) => n.name === 'Public path node')?.url, 'https://rpc.example.com/{key}');
+      node = await store.setPublicPath(node, true);
+      const entry = savedNodes().find((n) => n.name === 'Public path node') as { url: string; publicPath?: boolean } | undefined;
+      assert.equal(entry?.url, 'https://rpc.example.com/v1/mainnet{key}');
+      assert.equal(entry?.publicPath, true);
+      assert.deepEqual(await store.secretOf(node), { tail: '?token=zq-public-7' });
+      assert.equal((await store.resolve(node)).httpUrl, url);
+      node = await store.setPublicPath(node, false);
+      assert.equal(savedNodes().find((n) => n.name === 'Public path node')?.url, 'https://rpc.example.com/{key}');
+      assert.equal((await store.secretOf(node)).tail, 'v1/mainnet?token=zq-public-7');
+      assert.equal((await store.resolve(node)).httpUrl, url);
+      assert.ok(!fs.readFileSync(path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json'), 'utf8').includes('zq-public-7'));
     } finally {
       await store.remove(node.id);
     }
