@@ -1,4 +1,4 @@
-import { redactRegistered, redactText } from '../core/redact';
+import { redactKnownSecrets, redactText } from '../core/redact';
 import { platformCommand } from './platform';
 import { rpcCommand } from './rpc';
 import { validateCommand } from './validate';
@@ -44,7 +44,7 @@ export function helpText(): string {
 
 const processIO: CliIO = {
   out: (t) => process.stdout.write(redactText(t)),
-  outRevealed: (t) => process.stdout.write(redactRegistered(t)),
+  outRevealed: (t) => process.stdout.write(redactKnownSecrets(t)),
   err: (t) => process.stderr.write(redactText(t)),
   env: process.env,
 };

@@ -14,6 +14,8 @@ export const REDACTED = '***';
 export interface RedactOptions {
   /** The path of this URL is not a secret (userinfo, query and fragment still are). */
   publicPath?: boolean;
+  /** Nor is its query: an API's own route whose key travels in a header (pagination, filters). */
+  publicQuery?: boolean;
 }
 
 /** scheme://authority path ?query #fragment, split without normalising anything. */
@@ -50,9 +52,10 @@ export function redactUrl(raw: string, knownSecrets: readonly string[] = [], opt
   const at = authority.lastIndexOf('@');
   const host = authority.slice(at + 1);
   const userinfo = at >= 0 ? `${REDACTED}@` : '';
-  const isPublic = options.publicPath ?? isPublicUrl(scheme, host, path);
-  const shownPath = isPublic ? path : maskPath(path, scheme);
-  const shown = `${scheme}${userinfo}${host}${shownPath}${query.length > 1 ? `?${REDACTED}` : query}${fragment.length > 1 ? `#${REDACTED}` : fragment}`;
+  const registered = options.publicPath === undefined ? isPublicUrl(scheme, host, path) : undefined;
+  const shownPath = (options.publicPath ?? registered !== undefined) ? path : maskPath(path, scheme);
+  const queryPublic = options.publicQuery ?? registered === 'route';
+  const shown = `${scheme}${userinfo}${host}${shownPath}${query.length > 1 && !queryPublic ? `?${REDACTED}` : query}${fragment.length > 1 ? `#${REDACTED}` : fragment}`;
   return redactKnown(shown, knownSecrets);
 }
 
@@ -76,9 +79,13 @@ export function redactText(text: string, knownSecrets: readonly string[] = []): 
   return redactKnown(urls, [...knownSecrets, ...registeredSecrets]);
 }
 
-/** Masks only the given and the registered secret values: for output the user asked to see unredacted. */
-export function redactRegistered(text: string): string {
-  return redactKnown(text, [...registeredSecrets]);
+/**
+ * Masks only known secret values (given and registered), not URL parts by the rule: for output
+ * the user asked to see unredacted (--show-secrets), and for a program's output whose every
+ * secret we handed it ourselves (graph CLI), where masking its URLs would hide the links it prints.
+ */
+export function redactKnownSecrets(text: string, known: readonly string[] = []): string {
+  return redactKnown(text, [...known, ...registeredSecrets]);
 }
 
 function redactKnown(text: string, secrets: readonly string[]): string {
@@ -100,8 +107,8 @@ function publicKey(scheme: string, host: string, path: string): string {
 /**
  * A URL whose path is public: wherever exactly this scheme, host and path appear (free text
  * included) the path is shown; userinfo and query stay masked. Exact by default (a node's `/rpc`
- * being public says nothing about `/rpc/<KEY>`); `prefix` for an API base whose routes are all
- * public because its key travels in a header.
+ * being public says nothing about `/rpc/<KEY>`). `prefix`: an API base whose key travels in a
+ * header, so every route below it and their queries (pages, filters) are public.
  */
 export function registerPublicUrl(url: string, { prefix = false }: { prefix?: boolean } = {}): void {
   const parts = splitUrl(url);
@@ -110,11 +117,12 @@ export function registerPublicUrl(url: string, { prefix = false }: { prefix?: bo
   (prefix ? publicPrefixes : publicUrls).add(key);
 }
 
-function isPublicUrl(scheme: string, host: string, path: string): boolean {
+/** 'path' for a registered public URL, 'route' below a registered API base, else undefined. */
+function isPublicUrl(scheme: string, host: string, path: string): 'path' | 'route' | undefined {
   const key = publicKey(scheme, host, path);
-  if (publicUrls.has(key) || publicUrls.has(key.replace(/\/+$/, ''))) return true;
-  for (const p of publicPrefixes) if (key === p || key.startsWith(`${p}/`)) return true;
-  return false;
+  for (const p of publicPrefixes) if (key === p || key.startsWith(`${p}/`)) return 'route';
+  if (publicUrls.has(key) || publicUrls.has(key.replace(/\/+$/, ''))) return 'path';
+  return undefined;
 }
 
 /** Secrets loaded at run time (from SecretStorage or the environment) are masked in all text. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { redactRegistered, redactText, redactUrl, registerPublicUrl, registerSecret } from '../../src/core/redact';
+import { redactKnownSecrets, redactText, redactUrl, registerPublicUrl, registerSecret } from '../../src/core/redact';
 
 test('every path segment is secret, whatever it looks like', () => {
   const cases: [string, string][] = [
@@ -69,7 +69,8 @@ test('a registered public URL keeps its path in free text, exactly that path onl
   assert.equal(redactText('see https://public-path.example.com/rpc/abc123key'), 'see https://public-path.example.com/***/***');
   assert.equal(redactText('see https://other.example.com/rpc'), 'see https://other.example.com/***');
   registerPublicUrl('https://api-base.example.com/v1', { prefix: true });
-  assert.equal(redactText('GET https://api-base.example.com/v1/nodes/ND-1/ failed'), 'GET https://api-base.example.com/v1/nodes/ND-1/ failed');
+  assert.equal(redactText('GET https://api-base.example.com/v1/nodes/ND-1/?page=2 failed'), 'GET https://api-base.example.com/v1/nodes/ND-1/?page=2 failed');
+  assert.equal(redactText('GET https://u:p@api-base.example.com/v1/x failed'), 'GET https://***@api-base.example.com/v1/x failed');
   assert.equal(redactText('GET https://api-base.example.com/v10/x failed'), 'GET https://api-base.example.com/***/*** failed');
 });
 
@@ -87,9 +88,10 @@ test('text that only looks like a URL is left exactly as written', () => {
   assert.equal(redactText('node at http://127.0.0.1:8545 answered'), 'node at http://127.0.0.1:8545 answered');
 });
 
-test('redactRegistered masks registered secrets only (for output asked for with --show-secrets)', () => {
+test('redactKnownSecrets masks registered secrets only (for output asked for with --show-secrets)', () => {
   registerSecret('api-key-registered-1');
-  assert.equal(redactRegistered('https://h.example.com/abc123key api-key-registered-1'), 'https://h.example.com/abc123key ***');
+  assert.equal(redactKnownSecrets('https://h.example.com/abc123key api-key-registered-1'), 'https://h.example.com/abc123key ***');
+  assert.equal(redactKnownSecrets('at https://h.example.com/k-given-1/deploy', ['k-given-1']), 'at https://h.example.com/***/deploy');
 });
 
 test('a known secret is masked even where the rule alone would show it', () => {

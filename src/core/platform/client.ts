@@ -231,7 +231,7 @@ export class PlatformClient {
   }
 
   private shown(url: string): string {
-    return redactUrl(url, [this.apiKey], { publicPath: true });
+    return redactUrl(url, [this.apiKey], { publicPath: true, publicQuery: true });
   }
 
   /** GET with retries on 429/5xx; resolves with the parsed JSON of a 2xx reply. */
