@@ -299,9 +299,12 @@ async function main() {
 
   const anvil = await devnets().startDevnet('anvil');
   cleanups.push(() => anvil.stop());
-  const { writeWorkspace } = tsRequire('../../test/workbench/fixture.ts', import.meta.url);
-  const ws = writeWorkspace(path.join(tmp, 'workspace'), anvil.url);
-  const testEnv = { CHAINDECK_TEST_ANVIL_URL: anvil.url, CHAINDECK_TEST_WORKSPACE: ws };
+  const { writeWorkspace, KEYED_NODE } = tsRequire('../../test/workbench/fixture.ts', import.meta.url);
+  // The node whose key settings.json holds in the clear answers through the key-in-path proxy.
+  const keyed = await tsRequire('../../test/support/proxy.ts', import.meta.url).startProxy({ target: anvil.url, key: KEYED_NODE.secret });
+  cleanups.push(() => keyed.close());
+  const ws = writeWorkspace(path.join(tmp, 'workspace'), anvil.url, keyed.url);
+  const testEnv = { CHAINDECK_TEST_ANVIL_URL: anvil.url, CHAINDECK_TEST_WORKSPACE: ws, CHAINDECK_TEST_KEYED_URL: keyed.url };
   log(`anvil at ${anvil.url}, workspace ${ws}`);
 
   const ui = tsRequire('../../test/workbench/ui/workbench.ts', import.meta.url);

@@ -1,5 +1,5 @@
 import { inertText } from '../core/inert';
-import { redactText } from '../core/redact';
+import { redactKnownSecrets, redactText } from '../core/redact';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_ENV, setResponseLimitMB } from '../core/rpc/deadline';
 import { platformCommand } from './platform';
 import { rpcCommand } from './rpc';
@@ -16,6 +16,8 @@ export interface CliCommand {
 
 export interface CliIO {
   out(text: string): void;
+  /** stdout for what the user asked to see unredacted (--show-secrets): only registered secrets (an API key) are masked. */
+  outRevealed?(text: string): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
 }
@@ -48,6 +50,7 @@ export function helpText(): string {
 // Everything printed is redacted and made inert: nodes and APIs choose much of this text.
 const processIO: CliIO = {
   out: (t) => process.stdout.write(inertText(redactText(t))),
+  outRevealed: (t) => process.stdout.write(inertText(redactKnownSecrets(t))),
   err: (t) => process.stderr.write(inertText(redactText(t))),
   env: process.env,
 };

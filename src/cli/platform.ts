@@ -35,7 +35,8 @@ The API key is read from the environment variable ${KEY_ENV} (never from a flag)
 
   --api-url URL         the API's base URL (default ${DEFAULT_API_URL})
   --format table|json   aligned columns (default) or the objects as JSON
-  --show-secrets        show node credentials (access keys, passwords); the API key never
+  --show-secrets        show node credentials (access keys, passwords, endpoints with their
+                        keys); the API key never
   --timeout MS          give up after MS milliseconds, 1 to 86400000 (24 h); every page,
                         retry and Retry-After wait counts against it (default 15000)
   --order-by FIELD      name or created_at; a leading - for descending (e.g. -created_at)
@@ -242,12 +243,14 @@ async function run(argv: string[], io: CliIO): Promise<number> {
     }
     // The API key is never shown; node credentials only when asked for.
     const shown = args.showSecrets ? maskValues(items, [apiKey]) : redactSecrets(items, [apiKey]);
+    // Asked for: endpoints with their keys too, which the default output masks as URLs.
+    const print = args.showSecrets && io.outRevealed ? io.outRevealed.bind(io) : io.out.bind(io);
     if (args.format === 'json') {
-      io.out(`${inertJson(Array.isArray(found) ? shown : shown[0])}\n`);
+      print(`${inertJson(Array.isArray(found) ? shown : shown[0])}\n`);
     } else if (shown.length === 0) {
       io.out(`No ${args.kind} found.\n`);
     } else {
-      io.out(table(args.kind, shown, args.showSecrets));
+      print(table(args.kind, shown, args.showSecrets));
     }
     return 0;
   } catch (err) {

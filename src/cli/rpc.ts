@@ -11,7 +11,7 @@ import { closeIdleConnections } from '../core/rpc/http';
 import { parseParams } from '../core/rpc/params';
 import type { BatchItem, JsonRpcResponse, RpcCall } from '../core/rpc/types';
 import { WsRpcClient } from '../core/rpc/ws';
-import { commandDeadline, endpointFromFlags, parseTimeout, PASSWORD_ENV, refusePasswordFlag, UsageError } from './endpointFlags';
+import { commandDeadline, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, refusePasswordFlag, UsageError } from './endpointFlags';
 import type { CliCommand, CliIO } from './main';
 
 const usage = `Usage: chaindeck rpc --url URL [--timeout MS] [--user NAME] METHOD [PARAMS_JSON]
@@ -19,8 +19,9 @@ const usage = `Usage: chaindeck rpc --url URL [--timeout MS] [--user NAME] METHO
 
 Calls a JSON-RPC method on a node and prints the node's whole response as JSON.
 
-  --url URL       the node's endpoint, with scheme https, http, wss or ws. An access key in
-                  the path (https://<network>.core.<host>/<KEY>) is used, and shown only as ***.
+  --url URL       the node's endpoint, with scheme https, http, wss or ws (an access key in
+                  the path, https://<network>.core.<host>/<KEY>, is used).
+                  ${ENDPOINT_HELP}
   --timeout MS    give up after MS milliseconds, 1 to 86400000 (24 h); retries and
                   Retry-After waits count against it (default 15000)
   --user NAME     HTTP Basic username; the password is read from the environment variable

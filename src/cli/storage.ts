@@ -11,7 +11,7 @@ import { WsRpcClient } from '../core/rpc/ws';
 import { StorageRangeError } from '../core/storage/errors';
 import { MAX_RESULTS_LIMIT } from '../core/storage/inputs';
 import { storageRange, toSpecOutput } from '../core/storage/range';
-import { commandDeadline, endpointFromFlags, parseTimeout, PASSWORD_ENV, refusePasswordFlag, UsageError } from './endpointFlags';
+import { commandDeadline, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, refusePasswordFlag, UsageError } from './endpointFlags';
 import type { CliCommand, CliIO } from './main';
 
 const usage = `Usage: chaindeck storage-range --rpc URL --block HASH|NUMBER|latest --address ADDR
@@ -23,8 +23,8 @@ Prints a contract's storage at a block as one JSON object (pretty-printed):
 or, on failure,
   {"jsonrpc": "2.0", "id": 1, "error": {"code": -32000, "message": "..."}}
 
-  --rpc URL       the node's endpoint (--url is the same). An access key in the path is used,
-                  and shown only as ***.
+  --rpc URL       the node's endpoint (--url is the same). An access key in the path is used.
+                  ${ENDPOINT_HELP}
   --block B       block hash, block number (decimal or 0x-hex), or latest
   --address A     the contract (any case; checksummed before use)
   --start KEY     start key, hex with or without 0x (default 32 zero bytes). Emulation: the

@@ -87,6 +87,7 @@ function toNodeConfig(entry: unknown): NodeConfig | undefined {
     url,
     wsUrl: text(e.wsUrl),
     auth: AUTH_FORMS.includes(e.auth as AuthForm) ? (e.auth as AuthForm) : 'none',
+    ...(e.publicPath === true ? { publicPath: true } : {}),
   };
 }
 

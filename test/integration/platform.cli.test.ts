@@ -211,4 +211,24 @@ describe('chaindeck platform never prints the API key; node credentials only on 
     assert.equal(nodes[0].extra.notes, 'api ***');
     assertNotShown(json, [API_KEY]);
   });
+
+  test('--show-secrets shows endpoints with their keys exactly; without it no key of any shape is shown', async () => {
+    const endpoint = 'https://nd-9.p2pify.example.com/abc123key?token=qk-short-1';
+    (server.data.nodes[0].details as Record<string, string>).https_endpoint = endpoint;
+    const hidden = await cli(['platform', 'nodes', ...api(), '--format', 'json']);
+    assert.equal(hidden.code, 0, hidden.stderr);
+    assert.equal((JSON.parse(hidden.stdout) as { details: Record<string, string> }[])[0].details.https_endpoint, 'https://nd-9.p2pify.example.com/***?***');
+    assertNotShown(hidden, ['abc123key', 'qk-short-1', API_KEY]);
+    const table = await cli(['platform', 'nodes', ...api()]);
+    assertNotShown(table, ['abc123key', 'qk-short-1', API_KEY]);
+
+    const shown = await cli(['platform', 'nodes', ...api(), '--show-secrets', '--format', 'json']);
+    assert.equal(shown.code, 0, shown.stderr);
+    const nodes = JSON.parse(shown.stdout) as { details: Record<string, string> }[];
+    assert.equal(nodes[0].details.https_endpoint, endpoint);
+    assert.equal(nodes[1].details.wss_endpoint, (server.data.nodes[1].details as Record<string, string>).wss_endpoint);
+    const shownTable = await cli(['platform', 'nodes', ...api(), '--show-secrets']);
+    assert.ok(shownTable.stdout.includes(endpoint), shownTable.stdout);
+    assertNotShown(shownTable, [API_KEY]);
+  });
 });

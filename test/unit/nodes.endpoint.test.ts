@@ -8,7 +8,7 @@ const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
 test('form A: a key in the path of a dedicated node URL becomes the placeholder and the secret', () => {
   const p = parseEndpoint(`https://nd-123-456-789.p2pify.com/${KEY}`);
   assert.equal(p.auth, 'key');
-  assert.deepEqual(p.secret, { key: KEY });
+  assert.deepEqual(p.secret, { tail: KEY });
   assert.equal(p.url, `https://nd-123-456-789.p2pify.com/${KEY_PLACEHOLDER}`);
   assert.equal(p.wsUrl, `wss://nd-123-456-789.p2pify.com/ws/${KEY_PLACEHOLDER}`);
   assert.ok(!p.url.includes(KEY) && !p.wsUrl.includes(KEY));
@@ -33,7 +33,7 @@ test('form A on <network>.core.<host>: network and protocol come from the host',
 test('form A pasted as wss://…/ws/<KEY> gives the HTTPS URL without /ws', () => {
   const p = parseEndpoint(`wss://polygon-mainnet.core.chainstack.com/ws/${KEY}`);
   assert.equal(p.auth, 'key');
-  assert.equal(p.secret.key, KEY);
+  assert.equal(p.secret.tail, KEY);
   assert.equal(p.url, `https://polygon-mainnet.core.chainstack.com/${KEY_PLACEHOLDER}`);
   assert.equal(p.wsUrl, `wss://polygon-mainnet.core.chainstack.com/ws/${KEY_PLACEHOLDER}`);
   assert.equal(p.network, 'polygon-mainnet');
@@ -67,7 +67,10 @@ test('garbage and other schemes are refused with a message that says what an end
     ['ftp://example.com/file', /Unsupported scheme 'ftp'.*https or wss/],
     ['file:///etc/passwd', /Unsupported scheme 'file'/],
     ['https://', /not a valid URL/],
-    [`https://bob:pw@host.example.com/${KEY}`, /both a username:password and an access key/],
+    ['https://:pw@host.example.com/', /password but no username/],
+    ['https://bo%3Ab:pw@host.example.com/', /cannot contain ':'/],
+    [`https://host.example.com/${KEY}#frag`, /#fragment/],
+    [`https://host.example.com/${'k'.repeat(5000)}`, /at most 4096 characters/],
   ];
   for (const [input, message] of cases) {
     assert.throws(() => parseEndpoint(input), (err: unknown) => err instanceof EndpointError && message.test(err.message), input);
@@ -98,7 +101,7 @@ const keyNode: NodeConfig = {
   auth: 'key',
 };
 
-test('resolveEndpoint substitutes the key into both URLs and lists it as a secret', () => {
+test('resolveEndpoint: a key stored by an earlier version (decoded, one segment) is put in URL-encoded', () => {
   const r = resolveEndpoint(keyNode, { key: KEY });
   assert.equal(r.httpUrl, `https://ethereum-mainnet.core.chainstack.com/${KEY}`);
   assert.equal(r.wsUrl, `wss://ethereum-mainnet.core.chainstack.com/ws/${KEY}`);

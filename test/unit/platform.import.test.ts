@@ -34,7 +34,7 @@ describe('nodeToConfig: the access key', () => {
       wsUrl: 'wss://ws-nd-123-456-789.p2pify.com/{key}',
       auth: 'key',
     });
-    assert.deepEqual(imported.secret, { key: KEY });
+    assert.deepEqual(imported.secret, { tail: KEY });
     assert.equal(imported.protocolSource, 'network');
     const resolved = resolveEndpoint(imported.config, imported.secret);
     assert.equal(resolved.httpUrl, `https://nd-123-456-789.p2pify.com/${KEY}`);
@@ -47,7 +47,7 @@ describe('nodeToConfig: the access key', () => {
     assert.equal(imported.config.wsUrl, 'wss://ethereum-mainnet.core.chainstack.com/ws/{key}');
     assert.equal(imported.config.network, 'ethereum-mainnet', 'from the host when the network is unknown');
     assert.equal(imported.protocolSource, 'host');
-    assert.deepEqual(imported.secret, { key: KEY });
+    assert.deepEqual(imported.secret, { tail: KEY });
   });
 
   test('separate in auth_key: appended to the path as /{key}, the WSS endpoint too', () => {
@@ -65,16 +65,32 @@ describe('nodeToConfig: the access key', () => {
     assert.equal(resolveEndpoint(imported.config, imported.secret).wsUrl, `wss://nd-1.p2pify.com/ws/${KEY}`);
   });
 
-  test('a short key that does not look like one is still found in the path by its exact text', () => {
+  test('a short key that does not look like one is secret with the whole path, and not appended twice', () => {
     const imported = nodeToConfig(node({ https_endpoint: 'https://rpc.example.com/v1/abc123', auth_key: 'abc123' }));
-    assert.equal(imported.config.url, 'https://rpc.example.com/v1/{key}');
-    assert.deepEqual(imported.secret, { key: 'abc123' });
+    assert.equal(imported.config.url, 'https://rpc.example.com/{key}');
+    assert.deepEqual(imported.secret, { tail: 'v1/abc123' });
+    assert.equal(resolveEndpoint(imported.config, imported.secret).httpUrl, 'https://rpc.example.com/v1/abc123');
+  });
+
+  test('a key in the query or a short path goes to secrets even without auth_key', () => {
+    for (const endpoint of ['https://rpc.example.com/?token=abc', 'https://rpc.example.com/abc123key', 'https://rpc.example.com/v2/AbCdEf+/=']) {
+      const imported = nodeToConfig(node({ https_endpoint: endpoint }));
+      assert.equal(imported.config.auth, 'key', endpoint);
+      assert.equal(imported.config.url, 'https://rpc.example.com/{key}', endpoint);
+      assert.equal(resolveEndpoint(imported.config, imported.secret).httpUrl, endpoint);
+    }
+  });
+
+  test('a password without a username, or a username with a colon, is refused', () => {
+    assert.throws(() => nodeToConfig(node({ https_endpoint: 'https://nd-1.p2pify.com', auth_password: 'p4ss-word' })), (e) => e instanceof NodeImportError && /password but no username/.test(e.message));
+    assert.throws(() => nodeToConfig(node({ https_endpoint: 'https://nd-1.p2pify.com', auth_username: 'al:ice', auth_password: 'p4ss-word' })), (e) => e instanceof NodeImportError && /cannot contain ':'/.test(e.message));
+    assert.throws(() => nodeToConfig(node({ https_endpoint: 'https://:p4ss-word@nd-1.p2pify.com' })), (e) => e instanceof NodeImportError && /password but no username/.test(e.message) && !e.message.includes('p4ss-word'));
   });
 
   test('both a key and a password offered: the key form is used', () => {
     const imported = nodeToConfig(node({ https_endpoint: 'https://nd-1.p2pify.com', auth_key: KEY, auth_username: 'alice', auth_password: 'p4ss-word' }));
     assert.equal(imported.config.auth, 'key');
-    assert.deepEqual(imported.secret, { key: KEY });
+    assert.deepEqual(imported.secret, { tail: KEY });
   });
 });
 
@@ -116,8 +132,11 @@ describe('nodeToConfig: other credentials', () => {
     assert.throws(() => nodeToConfig(node({ https_endpoint: 'ftp://x.example.com' })), (e) => e instanceof NodeImportError && /^Node 'Eth main' \(ND-123-456-789\): Unsupported scheme 'ftp'/.test(e.message));
   });
 
-  test('a key the importer cannot place is refused rather than stored in settings', () => {
-    assert.throws(() => nodeToConfig(node({ https_endpoint: `https://rpc.example.com/?k=${KEY}x`, auth_key: `${KEY}x` })), (e) => e instanceof NodeImportError && !e.message.includes(KEY));
+  test('a key in the query (named anything) goes to secrets, not settings', () => {
+    const imported = nodeToConfig(node({ https_endpoint: `https://rpc.example.com/?k=${KEY}x`, auth_key: `${KEY}x` }));
+    assertClean(imported.config, KEY);
+    assert.equal(imported.config.url, 'https://rpc.example.com/{key}');
+    assert.equal(resolveEndpoint(imported.config, imported.secret).httpUrl, `https://rpc.example.com/?k=${KEY}x`);
   });
 });
 
@@ -164,6 +183,6 @@ describe('nodeToConfig: identity, name, protocol and network', () => {
       auth: 'key',
       network: 'ethereum-mainnet',
     });
-    assert.deepEqual(imported.beacon?.secret, { key: KEY });
+    assert.deepEqual(imported.beacon?.secret, { tail: KEY });
   });
 });

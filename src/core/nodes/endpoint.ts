@@ -2,10 +2,13 @@
  * Endpoints as pasted from a provider's console, turned into what settings may keep (no secret)
  * plus the secret for SecretStorage, and back into callable URLs and headers.
  *
- * Form A: the access key is a path segment: https://<network>.core.<host>/<KEY>, and
+ * What is secret follows the rule in redact.ts: userinfo, the path (unless the user marks it
+ * public) and the query. Settings keep the URL up to its public part followed by KEY_PLACEHOLDER;
+ * SecretStorage keeps what the placeholder stands for (the tail), verbatim, so parse → resolve
+ * gives back the pasted URL byte for byte. Form A: https://<network>.core.<host>/<KEY> and
  * wss://<network>.core.<host>/ws/<KEY>. Form B: HTTP Basic, pasted as https://user:pass@host/….
  */
-import { looksLikeKey, REDACTED, redactUrl } from '../redact';
+import { isWsRoute, REDACTED, redactUrl, splitUrl } from '../redact';
 import { KEY_PLACEHOLDER, type AuthForm, type NodeConfig, type NodeSecret, type Protocol, type ResolvedEndpoint } from './model';
 
 export class EndpointError extends Error {
@@ -14,13 +17,15 @@ export class EndpointError extends Error {
 
 /** What a pasted endpoint says about the node it reaches. */
 export interface ParsedEndpoint {
-  /** HTTP(S) URL for settings: the key, if any, replaced by KEY_PLACEHOLDER; never user:pass. */
+  /** HTTP(S) URL for settings: its secret end, if any, replaced by KEY_PLACEHOLDER; never user:pass. */
   url: string;
   /** WS(S) URL in the same form; derived from `url` when only an HTTP URL was pasted. */
   wsUrl: string;
   auth: AuthForm;
-  /** The credential to keep in SecretStorage (empty for auth 'none'). */
+  /** The credentials to keep in SecretStorage (empty for auth 'none'). */
   secret: NodeSecret;
+  /** Whether the path holds something that is secret unless the user marks the path public. */
+  secretPath: boolean;
   /** Guessed from the host name; 'evm' when the host says nothing (ask the user to confirm). */
   protocol: Protocol;
   /** Whether `protocol` came from the host name rather than the default. */
@@ -29,27 +34,40 @@ export interface ParsedEndpoint {
   network?: string;
 }
 
-const SCHEMES = ['http:', 'https:', 'ws:', 'wss:'];
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
-
-/** Path segments, keeping empty ones out. */
-function segments(pathname: string): string[] {
-  return pathname.split('/').filter(Boolean);
+export interface ParseOptions {
+  /** The path is not a secret (only userinfo and query are). */
+  publicPath?: boolean;
 }
 
-/** The URL rebuilt from parts, so a `{key}` placeholder in the path stays readable. */
-function build(scheme: string, host: string, parts: string[], search: string, trailingSlash: boolean): string {
-  const path = parts.length ? `/${parts.join('/')}${trailingSlash ? '/' : ''}` : '/';
-  return `${scheme}//${host}${path}${search}`;
+const SCHEMES = ['http:', 'https:', 'ws:', 'wss:'];
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
+/** Longer than any real endpoint; a bound on what is parsed and stored. */
+export const MAX_ENDPOINT_LENGTH = 4096;
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Why a Basic username cannot be used, or undefined: HTTP Basic joins user and password with ':'. */
+export function basicUsernameProblem(username: string): string | undefined {
+  if (!username) return 'A username is needed: HTTP Basic sends a username with the password.';
+  if (username.includes(':')) return "A username cannot contain ':': HTTP Basic sends username:password, so the server would split it there.";
+  if ([...username].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return 'A username cannot contain control characters.';
+  return undefined;
 }
 
 /**
  * Parses a pasted endpoint. Throws EndpointError with a message fit for the user (the pasted text
  * is echoed only redacted).
  */
-export function parseEndpoint(pasted: string): ParsedEndpoint {
+export function parseEndpoint(pasted: string, options: ParseOptions = {}): ParsedEndpoint {
   const text = pasted.trim();
   if (!text) throw new EndpointError("Paste the node's endpoint URL, e.g. https://ethereum-mainnet.core.example.com/<KEY>.");
+  if (text.length > MAX_ENDPOINT_LENGTH) throw new EndpointError(`An endpoint URL is at most ${MAX_ENDPOINT_LENGTH} characters; this one has ${text.length}.`);
   if (/\s/.test(text)) throw new EndpointError(`An endpoint URL has no spaces: ${redactUrl(text)}`);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
     throw new EndpointError(`${redactUrl(text)} is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)`);
@@ -64,36 +82,60 @@ export function parseEndpoint(pasted: string): ParsedEndpoint {
     throw new EndpointError(`Unsupported scheme '${url.protocol.replace(/:$/, '')}' in ${redactUrl(text)}: a node endpoint's scheme is https or wss (http or ws for a local node).`);
   }
   if (!url.hostname) throw new EndpointError(`${redactUrl(text)} has no host name.`);
+  const parts = splitUrl(text);
+  if (!parts) throw new EndpointError(`${redactUrl(text)} is not a valid URL.`);
+  // A fragment never reaches the node; one in a pasted endpoint is a mistake, not a part to keep.
+  if (parts.fragment) throw new EndpointError(`${redactUrl(text)} has a #fragment: a node endpoint has none (a key goes in the path or the query).`);
 
-  const isWs = url.protocol === 'ws:' || url.protocol === 'wss:';
-  const parts = segments(url.pathname);
-  // In a wss form-A URL the key follows /ws; the HTTP form is the same path without it.
-  const httpParts = isWs && parts[0] === 'ws' ? parts.slice(1) : parts;
-  const keyIndex = httpParts.findIndex((s) => looksLikeKey(decodeURIComponent(s)));
-  const hasUser = url.username !== '' || url.password !== '';
-  if (hasUser && keyIndex >= 0) {
-    throw new EndpointError(`${redactUrl(text)} holds both a username:password and an access key; paste one form: the URL with the key, or the URL with username and password.`);
-  }
-
+  const at = parts.authority.lastIndexOf('@');
+  const host = parts.authority.slice(at + 1);
   let auth: AuthForm = 'none';
   const secret: NodeSecret = {};
-  if (hasUser) {
-    if (!url.username) throw new EndpointError(`${redactUrl(text)} has a password but no username.`);
+  if (at >= 0) {
+    const [user, ...rest] = parts.authority.slice(0, at).split(':');
+    const username = safeDecode(user);
+    if (!username) throw new EndpointError(`${redactUrl(text)} has a password but no username: HTTP Basic needs both (user:password@).`);
+    const problem = basicUsernameProblem(username);
+    if (problem) throw new EndpointError(`${redactUrl(text)}: ${problem}`);
     auth = 'basic';
-    secret.username = decodeURIComponent(url.username);
-    secret.password = decodeURIComponent(url.password);
-  } else if (keyIndex >= 0) {
-    auth = 'key';
-    secret.key = decodeURIComponent(httpParts[keyIndex]);
-    httpParts[keyIndex] = KEY_PLACEHOLDER;
+    secret.username = username;
+    secret.password = safeDecode(rest.join(':'));
   }
 
-  const trailing = url.pathname.length > 1 && url.pathname.endsWith('/');
-  const httpScheme = url.protocol === 'ws:' ? 'http:' : url.protocol === 'wss:' ? 'https:' : url.protocol;
-  const httpUrl = build(httpScheme, url.host, httpParts, url.search, trailing);
-  const wsUrl = isWs ? build(url.protocol, url.host, isWs && parts[0] === 'ws' ? ['ws', ...httpParts] : httpParts, url.search, trailing) : deriveWsUrl(httpUrl);
+  const isWs = url.protocol === 'ws:' || url.protocol === 'wss:';
+  const scheme = url.protocol;
+  const httpScheme = scheme === 'ws:' ? 'http:' : scheme === 'wss:' ? 'https:' : scheme;
+  // The provider's WebSocket route /ws is public; the HTTP form of the URL is the same without it.
+  const wsRoute = isWs && isWsRoute(parts.scheme, 1, parts.path.split('/')[1] ?? '') ? '/ws' : '';
+  const path = parts.path.slice(wsRoute.length);
+  let publicPath: string;
+  let tail: string;
+  if (options.publicPath) {
+    publicPath = path || '/';
+    tail = parts.query;
+  } else {
+    publicPath = '/';
+    tail = path.replace(/^\//, '') + parts.query;
+  }
+  const end = tail ? KEY_PLACEHOLDER : '';
+  const httpUrl = `${httpScheme}//${host}${publicPath}${end}`;
+  const wsForm = tail ? `${wsRoute}${publicPath}${end}` : parts.path || '/';
+  const wsUrl = isWs ? `${scheme}//${host}${wsForm}` : deriveWsUrl(httpUrl);
+  if (tail) {
+    secret.tail = tail;
+    if (auth === 'none') auth = 'key';
+  }
   const { protocol, fromHost } = guessProtocol(url.hostname);
-  return { url: httpUrl, wsUrl, auth, secret, protocol, protocolFromHost: fromHost, network: guessNetwork(url.hostname) };
+  return {
+    url: httpUrl,
+    wsUrl,
+    auth,
+    secret,
+    secretPath: !options.publicPath && path.replace(/^\//, '') !== '',
+    protocol,
+    protocolFromHost: fromHost,
+    network: guessNetwork(url.hostname),
+  };
 }
 
 /**
@@ -113,16 +155,18 @@ export function deriveWsUrl(httpUrl: string): string {
 /** Whether a URL points at this machine (a local dev node, never a provider). */
 export function isLoopback(url: string): boolean {
   try {
-    return LOOPBACK.test(new URL(url).hostname);
+    return LOOPBACK.test(new URL(url.split(KEY_PLACEHOLDER).join('k')).hostname);
   } catch {
     return false;
   }
 }
 
-function substituteKey(url: string, key: string | undefined, name: string): string {
-  if (!url.includes(KEY_PLACEHOLDER)) return url;
-  if (!key) throw new EndpointError(`Node '${name}' has no access key stored: enter it again (the URL holds ${KEY_PLACEHOLDER} where the key goes).`);
-  return url.split(KEY_PLACEHOLDER).join(encodeURIComponent(key));
+/** The template with KEY_PLACEHOLDER filled: the tail verbatim, or a legacy key URL-encoded. */
+function fill(template: string, tail: string | undefined, key: string | undefined, name: string): string {
+  if (!template.includes(KEY_PLACEHOLDER)) return template;
+  const value = tail ?? (key ? encodeURIComponent(key) : undefined);
+  if (!value) throw new EndpointError(`Node '${name}' has no access key stored: enter it again (the URL holds ${KEY_PLACEHOLDER} where the key goes).`);
+  return template.split(KEY_PLACEHOLDER).join(value);
 }
 
 /** Removes user:pass@ from a URL: Basic credentials only ever travel in the header. */
@@ -130,34 +174,84 @@ function withoutUserinfo(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@?#]*@/i, '$1');
 }
 
-/** A node ready to call: the key put in its URLs, Basic credentials as a header. */
+/** The values inside a tail worth masking in free text: the tail, its long segments and query values, decoded too. */
+function tailSecrets(tail: string): string[] {
+  const pieces = [tail, ...tail.split(/[/?&=]/).filter((p) => p.length >= 8)];
+  return [...pieces, ...pieces.map(safeDecode)];
+}
+
+/** A node ready to call: the secret end put in its URLs, Basic credentials as a header. */
 export function resolveEndpoint(config: NodeConfig, secret: NodeSecret): ResolvedEndpoint {
   const headers: Record<string, string> = {};
   const secrets: string[] = [];
   const wsTemplate = config.wsUrl ?? deriveWsUrl(config.url);
-  let httpUrl = withoutUserinfo(config.url);
-  let wsUrl = withoutUserinfo(wsTemplate);
-  if (config.auth === 'key') {
-    if (!config.url.includes(KEY_PLACEHOLDER)) {
-      throw new EndpointError(`Node '${config.name}' uses an access key but its URL has no ${KEY_PLACEHOLDER} where the key goes.`);
-    }
-    httpUrl = substituteKey(httpUrl, secret.key, config.name);
-    wsUrl = substituteKey(wsUrl, secret.key, config.name);
-    secrets.push(secret.key!, encodeURIComponent(secret.key!));
-  } else if (config.auth === 'basic') {
+  if (config.auth === 'key' && !config.url.includes(KEY_PLACEHOLDER)) {
+    throw new EndpointError(`Node '${config.name}' uses an access key but its URL has no ${KEY_PLACEHOLDER} where the key goes.`);
+  }
+  const httpUrl = fill(withoutUserinfo(config.url), secret.tail, secret.key, config.name);
+  const wsUrl = fill(withoutUserinfo(wsTemplate), secret.wsTail ?? secret.tail, secret.key, config.name);
+  for (const tail of [secret.tail, secret.wsTail]) if (tail) secrets.push(...tailSecrets(tail));
+  if (secret.key) secrets.push(secret.key, encodeURIComponent(secret.key));
+  if (config.auth === 'basic') {
+    const problem = basicUsernameProblem(secret.username ?? '');
     if (!secret.username) throw new EndpointError(`Node '${config.name}' uses a username and password, but none is stored: enter them again.`);
+    if (problem) throw new EndpointError(`Node '${config.name}': ${problem}`);
     const token = Buffer.from(`${secret.username}:${secret.password ?? ''}`, 'utf8').toString('base64');
     headers.Authorization = `Basic ${token}`;
     secrets.push(token);
     if (secret.password) secrets.push(secret.password);
   }
-  return { httpUrl, wsUrl, headers, auth: config.auth, secrets: [...new Set(secrets)] };
+  return { httpUrl, wsUrl, headers, auth: config.auth, secrets: [...new Set(secrets.filter(Boolean))] };
 }
 
-/** A node's URL fit to show: the key as ***, any other secret-looking part masked too. */
-export function displayUrl(config: Pick<NodeConfig, 'url' | 'wsUrl'>, which: 'http' | 'ws' = 'http'): string {
+/**
+ * A node's URL fit to show: its secret end as ***, userinfo dropped, and any literal part the
+ * rule calls secret masked too. KEY_PLACEHOLDER right after a public path (no `/`) stands for a query.
+ */
+export function displayUrl(config: Pick<NodeConfig, 'url' | 'wsUrl' | 'publicPath'>, which: 'http' | 'ws' = 'http'): string {
   const url = which === 'ws' ? (config.wsUrl ?? deriveWsUrl(config.url)) : config.url;
-  return redactUrl(withoutUserinfo(url.split(KEY_PLACEHOLDER).join(REDACTED)));
+  const shown = url.split(`/${KEY_PLACEHOLDER}`).join(`/${REDACTED}`).split(KEY_PLACEHOLDER).join(`?${REDACTED}`);
+  return redactUrl(withoutUserinfo(shown), [], { publicPath: config.publicPath === true });
+}
+
+/** Whether a URL as kept in settings holds, in the clear, a part the rule calls secret. */
+function holdsSecret(template: string, publicPath: boolean): boolean {
+  const parts = splitUrl(template);
+  if (!parts) return false;
+  if (parts.authority.includes('@') || parts.query.length > 1 || parts.fragment.length > 1) return true;
+  if (publicPath) return false;
+  return parts.path.split('/').some((s, i) => s !== '' && s !== KEY_PLACEHOLDER && !isWsRoute(parts.scheme, i, s));
+}
+
+/** Whether the node's URLs in settings hold a secret in the clear (written by hand, or by an earlier version). */
+export function settingsHoldSecret(config: Pick<NodeConfig, 'url' | 'wsUrl' | 'publicPath'>): boolean {
+  return [config.url, config.wsUrl].some((u) => u !== undefined && holdsSecret(u, config.publicPath === true));
+}
+
+/**
+ * The node with every secret moved out of its URLs into its secret (merged with `secret`, the one
+ * stored), or undefined when its settings hold none. Throws EndpointError when a URL cannot be
+ * parsed or needs a stored key that is missing.
+ */
+export function moveSecretsOut(config: NodeConfig, secret: NodeSecret): { config: NodeConfig; secret: NodeSecret } | undefined {
+  if (!settingsHoldSecret(config)) return undefined;
+  const options = { publicPath: config.publicPath === true };
+  const http = parseEndpoint(fill(config.url, secret.tail, secret.key, config.name), options);
+  const ws = config.wsUrl === undefined ? undefined : parseEndpoint(fill(config.wsUrl, secret.wsTail ?? secret.tail, secret.key, config.name), options);
+  const basic = [http, ws].find((p) => p?.auth === 'basic')?.secret;
+  const moved: NodeSecret = {};
+  if (http.secret.tail) moved.tail = http.secret.tail;
+  if (ws?.secret.tail && ws.secret.tail !== http.secret.tail) moved.wsTail = ws.secret.tail;
+  const username = basic?.username ?? (config.auth === 'basic' ? secret.username : undefined);
+  if (username) {
+    moved.username = username;
+    const password = basic ? basic.password : secret.password;
+    if (password) moved.password = password;
+  }
+  const auth: AuthForm = username ? 'basic' : moved.tail || moved.wsTail ? 'key' : 'none';
+  const next: NodeConfig = { ...config, url: http.url, auth };
+  if (ws) next.wsUrl = ws.wsUrl;
+  return { config: next, secret: moved };
 }
 
 /** Host words that name a protocol family; anything else on a provider host defaults to EVM. */

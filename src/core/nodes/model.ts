@@ -1,15 +1,16 @@
 /**
- * The node model. What is stored in settings (NodeConfig) never holds a credential: a form-A
- * access key is replaced by the KEY_PLACEHOLDER in the URL path, and form-B username/password
- * live in SecretStorage under the node's `id` (the reference).
+ * The node model. What is stored in settings (NodeConfig) never holds a credential: the secret
+ * end of a URL (its path, unless marked public, and its query; see redact.ts for the rule) is
+ * replaced by the KEY_PLACEHOLDER, and it and form-B username/password live in SecretStorage
+ * under the node's `id` (the reference).
  */
 
 export type Protocol = 'evm' | 'beacon' | 'utxo' | 'solana' | 'starknet' | 'other';
 
-/** none: open endpoint; key: form A, access key in the URL path; basic: form B, HTTP Basic. */
+/** none: open endpoint; key: form A, a secret in the URL (path or query); basic: form B, HTTP Basic. */
 export type AuthForm = 'none' | 'key' | 'basic';
 
-/** Placeholder that stands for the access key in a stored URL. */
+/** Placeholder that stands for the secret end of a stored URL (NodeSecret.tail, or a legacy `key`). */
 export const KEY_PLACEHOLDER = '{key}';
 
 /** One configured node as kept in settings (`chaindeck.nodes`). */
@@ -20,15 +21,22 @@ export interface NodeConfig {
   protocol: Protocol;
   /** Network label, e.g. "ethereum-mainnet"; free text. */
   network?: string;
-  /** HTTPS (or local HTTP) JSON-RPC URL; for auth 'key' it contains KEY_PLACEHOLDER. */
+  /** HTTPS (or local HTTP) JSON-RPC URL; its secret end (if any) is KEY_PLACEHOLDER, never userinfo. */
   url: string;
   /** WSS URL; derived from `url` when absent. */
   wsUrl?: string;
   auth: AuthForm;
+  /** The user said the URL path holds no secret (e.g. `/rpc`): it stays in settings and is shown; the query is still secret. */
+  publicPath?: boolean;
 }
 
 /** Credentials of one node, kept only in SecretStorage. */
 export interface NodeSecret {
+  /** What KEY_PLACEHOLDER stands for: the secret end of the URL (path after the public part, query), verbatim. */
+  tail?: string;
+  /** The same for an explicit `wsUrl` whose secret end differs from `url`'s. */
+  wsTail?: string;
+  /** Written by earlier versions: one path segment, decoded; put in URL-encoded. */
   key?: string;
   username?: string;
   password?: string;

@@ -15,7 +15,7 @@ import { httpExchange, type HttpReply } from '../rpc/http';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from '../rpc/retry';
 import { DEFAULT_TIMEOUT_MS } from '../rpc/types';
 import { isLoopback } from '../nodes/endpoint';
-import { redactUrl } from '../redact';
+import { redactUrl, registerPublicUrl } from '../redact';
 import { badReplyError, notJsonError, platformError, PlatformError, SET_KEY_HINT, statusError, type RequestSubject } from './errors';
 import { parseObject, parsePage, ShapeError } from './parse';
 import { LIST_FILTERS, SINGULAR, type FilterName, type Identity, type ListKind, type ListQuery, type Network, type Organization, type PlatformNode, type PlatformObjects, type Project } from './types';
@@ -86,6 +86,8 @@ export class PlatformClient {
 
   constructor(options: PlatformClientOptions) {
     this.apiUrl = normaliseApiUrl(options.apiUrl ?? DEFAULT_API_URL);
+    // Its routes hold ids, not keys (the key travels in a header): errors may show them.
+    registerPublicUrl(this.apiUrl, { prefix: true });
     this.apiKey = options.apiKey.trim();
     if (!this.apiKey) throw platformError('invalid-request', `No platform API key: ${options.keyHint ?? SET_KEY_HINT}.`, []);
     if (/\s/.test(this.apiKey)) throw platformError('invalid-request', 'The platform API key holds a space or line break: copy it again from the console.', [this.apiKey]);
@@ -251,7 +253,7 @@ export class PlatformClient {
   }
 
   private shown(url: string): string {
-    return redactUrl(url, [this.apiKey]);
+    return redactUrl(url, [this.apiKey], { publicPath: true, publicQuery: true });
   }
 
   /** GET with retries on 429/5xx; resolves with the parsed JSON of a 2xx reply. */

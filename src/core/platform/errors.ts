@@ -1,11 +1,11 @@
 /**
  * Every way a platform API request can fail, as one error type with a kind and a message that
  * says what to do. Messages quote the API's own `{error: {code, message, fields}}` text when it
- * sends one, and are scrubbed of the API key (and any key-like URL segment) before they exist,
+ * sends one, and are scrubbed of the API key (and the secret parts of any URL) before they exist,
  * so any of them may be shown, logged or printed as is.
  */
 import { quoteStart } from '../rpc/failure';
-import { redactText } from '../redact';
+import { redactText, registerPublicUrl } from '../redact';
 import { isRecord } from './parse';
 
 export type PlatformErrorKind =
@@ -76,6 +76,8 @@ export const SET_KEY_HINT = 'set a new one with "Chaindeck: Set Platform API Key
 
 const CHECK_URL = `Check the platform API URL (setting ${API_URL_SETTING}, CLI: --api-url): it is the API's base, e.g. https://api.chainstack.com.`;
 
+/* A `shownUrl` below is a platform API route the client already redacted: its path holds ids, not keys, and is registered as public so the scrub keeps it. */
+
 /** Builds an error whose message is scrubbed of the given secrets and of keys in URLs. */
 export function platformError(kind: PlatformErrorKind, message: string, secrets: readonly string[], details: PlatformErrorDetails = {}): PlatformError {
   return new PlatformError(kind, redactText(message, secrets), details);
@@ -141,6 +143,7 @@ export interface ReplyFacts {
 
 /** The error for a reply whose HTTP status is not 2xx. */
 export function statusError(reply: ReplyFacts, shownUrl: string, subject: RequestSubject, secrets: readonly string[], keyHint = SET_KEY_HINT): PlatformError {
+  registerPublicUrl(shownUrl);
   const { status } = reply;
   const api = apiErrorOf(reply.body);
   const said = describeApiError(api, reply.text);
@@ -174,6 +177,7 @@ export function statusError(reply: ReplyFacts, shownUrl: string, subject: Reques
 
 /** The error for a 2xx reply that is not JSON. */
 export function notJsonError(reply: { status: number; contentType: string; text: string }, shownUrl: string, secrets: readonly string[]): PlatformError {
+  registerPublicUrl(shownUrl);
   const what = /html/i.test(reply.contentType) || /^\s*</.test(reply.text) ? 'an HTML page' : reply.contentType || 'no content type';
   const body = reply.text.trim() ? quoteStart(reply.text) : 'an empty body';
   return platformError('not-json', `The reply from ${shownUrl} is not JSON (HTTP ${reply.status}, ${what}): ${body}. ${CHECK_URL}`, secrets, { status: reply.status });
@@ -181,5 +185,6 @@ export function notJsonError(reply: { status: number; contentType: string; text:
 
 /** The error for JSON that is not what the API documents. */
 export function badReplyError(shownUrl: string, why: string, secrets: readonly string[]): PlatformError {
+  registerPublicUrl(shownUrl);
   return platformError('bad-reply', `The reply from ${shownUrl} is not what the platform API sends: ${why}. ${CHECK_URL}`, secrets);
 }

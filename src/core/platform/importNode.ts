@@ -5,17 +5,17 @@
  * again updates it instead of adding a copy.
  *
  * Credentials, in the order they are used:
- * 1. `auth_key`: in the endpoint's path already (https://…/<KEY>) it becomes `{key}` there;
- *    otherwise `/{key}` is appended (the provider's key form is `<endpoint>/<KEY>`).
- * 2. A key-like path segment without `auth_key` (parseEndpoint's rule).
- * 3. `auth_username` / `auth_password`: HTTP Basic (or user:pass@ in the endpoint itself).
- * 4. None: an open endpoint.
+ * 1. `auth_key`: appended to the endpoint's path unless it is in it already (the provider's key
+ *    form is `<endpoint>/<KEY>`).
+ * 2. `auth_username` / `auth_password`: HTTP Basic (or user:pass@ in the endpoint itself).
+ * 3. None: an open endpoint.
+ * Whatever the case, the path and query are secret (parseEndpoint's rule): `{key}` in settings.
  * When a node offers both a key and a password, the key is used: no header to send, and the same
  * form works over WebSocket.
  */
-import { EndpointError, parseEndpoint, type ParsedEndpoint } from '../nodes/endpoint';
+import { basicUsernameProblem, EndpointError, parseEndpoint, type ParsedEndpoint } from '../nodes/endpoint';
 import { KEY_PLACEHOLDER, type AuthForm, type NodeConfig, type NodeSecret, type Protocol } from '../nodes/model';
-import { redactText } from '../redact';
+import { redactText, splitUrl } from '../redact';
 import type { Network, NodeDetails, PlatformNode } from './types';
 
 /** Ids of imported nodes start with this, so the editor can tell them from hand-added ones. */
@@ -83,23 +83,13 @@ function networkLabel(network: Network | undefined, parsed: ParsedEndpoint): str
   return within || parsed.network || network?.name;
 }
 
-/** The URL with the path segment that is `key` replaced by the key placeholder; undefined when none is. */
-function placeKey(url: string, key: string): string | undefined {
-  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/i.exec(url);
-  if (!m) return undefined;
-  const [, origin, path, rest] = m;
-  const forms = new Set([key, encodeURIComponent(key)]);
-  const parts = path.split('/');
-  const at = parts.findIndex((p) => forms.has(p));
-  if (at < 0) return undefined;
-  parts[at] = KEY_PLACEHOLDER;
-  return `${origin}${parts.join('/')}${rest}`;
-}
-
-/** The URL with `/{key}` appended to its path. */
-function appendKey(url: string): string {
-  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/i.exec(url)!;
-  return `${m[1]}${m[2].replace(/\/+$/, '')}/${KEY_PLACEHOLDER}${m[3]}`;
+/** The URL with `/<key>` appended to its path (the provider's key form), or itself when the key is in it already. */
+function withKey(url: string, key: string): string {
+  const parts = splitUrl(url);
+  if (!parts) return url;
+  const encoded = encodeURIComponent(key);
+  if ([key, encoded].some((k) => `${parts.path}${parts.query}`.includes(k))) return url;
+  return `${parts.scheme}${parts.authority}${parts.path.replace(/\/+$/, '')}/${encoded}${parts.query}`;
 }
 
 interface EndpointForm {
@@ -120,35 +110,31 @@ function endpointForm(httpsEndpoint: string, wssEndpoint: string | undefined, de
       throw err;
     }
   };
-  const parsed = parse(httpsEndpoint);
   const key = details.auth_key?.trim();
-  const ws = wssEndpoint?.trim() ? parse(wssEndpoint.trim()) : undefined;
+  const parsed = parse(key ? withKey(httpsEndpoint, key) : httpsEndpoint);
+  const ws = wssEndpoint?.trim() ? parse(key ? withKey(wssEndpoint.trim(), key) : wssEndpoint.trim()) : undefined;
+  const tails: NodeSecret = {
+    ...(parsed.secret.tail ? { tail: parsed.secret.tail } : {}),
+    ...(ws?.secret.tail && ws.secret.tail !== parsed.secret.tail ? { wsTail: ws.secret.tail } : {}),
+  };
+  if (key) return { url: parsed.url, wsUrl: ws?.wsUrl, auth: 'key', secret: tails, parsed };
 
-  // A key-like path segment that is not auth_key: the endpoint is what the console shows, so it wins.
-  const otherKeyInPath = parsed.auth === 'key' && parsed.secret.key !== key;
-  if (key && !otherKeyInPath) {
-    // parseEndpoint already put {key} where a key-like segment was; a short key it missed is
-    // found by its exact text.
-    const url = parsed.auth === 'key' ? parsed.url : (placeKey(parsed.url, key) ?? appendKey(parsed.url));
-    let wsUrl: string | undefined;
-    if (ws) wsUrl = ws.auth === 'key' ? ws.wsUrl : (placeKey(ws.wsUrl, key) ?? appendKey(ws.wsUrl));
-    return { url, wsUrl, auth: 'key', secret: { key }, parsed };
-  }
-  if (parsed.auth === 'key') {
-    return { url: parsed.url, wsUrl: ws?.auth === 'key' ? ws.wsUrl : undefined, auth: 'key', secret: parsed.secret, parsed };
-  }
-  const username = details.auth_username ?? parsed.secret.username;
+  const fromDetails = !!details.auth_username?.trim();
+  const username = fromDetails ? details.auth_username : parsed.secret.username;
+  const password = fromDetails ? details.auth_password : parsed.secret.password;
+  if (!username && details.auth_password) throw new NodeImportError(`${what} has a password but no username: HTTP Basic needs both; check the node's credentials in the console.`);
   if (username) {
-    const password = details.auth_username ? details.auth_password : parsed.secret.password;
-    return { url: parsed.url, wsUrl: ws?.wsUrl, auth: 'basic', secret: { username, ...(password ? { password } : {}) }, parsed };
+    const problem = basicUsernameProblem(username);
+    if (problem) throw new NodeImportError(`${what}: ${problem}`);
+    return { url: parsed.url, wsUrl: ws?.wsUrl, auth: 'basic', secret: { username, ...(password ? { password } : {}), ...tails }, parsed };
   }
-  return { url: parsed.url, wsUrl: ws?.wsUrl, auth: 'none', secret: {}, parsed };
+  return { url: parsed.url, wsUrl: ws?.wsUrl, auth: tails.tail || tails.wsTail ? 'key' : 'none', secret: tails, parsed };
 }
 
 /** The credentials of a config must never be in it: a last check before anything is stored. */
 function assertNoSecretIn(config: NodeConfig, secret: NodeSecret, what: string): void {
   const text = JSON.stringify(config);
-  for (const value of [secret.key, secret.password, secret.key && encodeURIComponent(secret.key)]) {
+  for (const value of [secret.tail, secret.wsTail, secret.password]) {
     if (value && value.length >= 4 && text.includes(value)) {
       throw new NodeImportError(redactText(`${what}: the endpoint holds its credential where Chaindeck cannot replace it with ${KEY_PLACEHOLDER}; add the node by hand.`, [value]));
     }

@@ -1,7 +1,7 @@
 /**
  * Platform objects fit to show: node credentials (`auth_key`, `auth_password`, and any field
  * whose name says it is a secret, in `extra` too) masked, and every string scrubbed of those
- * values and of key-like URL path segments. The CLI and the editor show objects only through here
+ * values and of the secret parts of URLs (redact.ts). The CLI and the editor show objects only through here
  * unless the user asked to see the credentials.
  */
 import { REDACTED, redactText } from '../redact';

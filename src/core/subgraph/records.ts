@@ -7,7 +7,7 @@
  *    SecretStorage too.
  */
 import { KEY_PLACEHOLDER } from '../nodes/model';
-import { looksLikeKey, redactUrl } from '../redact';
+import { redactUrl } from '../redact';
 
 export { KEY_PLACEHOLDER };
 
@@ -101,7 +101,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isAccessKeySegment(segment: string): boolean {
   if (isIpfsCid(segment)) return false;
   if (UUID.test(segment)) return true;
-  return /^[A-Za-z0-9_]+$/.test(segment) && looksLikeKey(segment);
+  return /^[A-Za-z0-9_]+$/.test(segment) && segment.length >= 16 && /\d/.test(segment) && /[A-Za-z]/.test(segment);
 }
 
 /** The parts of a URL's path, with the position after `/name/` (subgraph names) marked. */
@@ -206,9 +206,9 @@ export function withKey(template: string, key: string | undefined, label = 'URL'
   return template.split(KEY_PLACEHOLDER).join(encodeURIComponent(key));
 }
 
-/** A record's URL as it may be shown: the template itself (it holds no key), anything key-like masked. */
+/** A record's URL as it may be shown: the template's path holds {key} where the key was, so it is shown; userinfo and query masked. */
 export function displaySubgraphUrl(template: string): string {
-  return redactUrl(template);
+  return redactUrl(template, [], { publicPath: true });
 }
 
 /** Which of a record's fields are missing or malformed, one message per field. */

@@ -98,7 +98,8 @@ async function credentialsFor(
     if (!chosen.basic) return { auth: 'none', secret: {} };
   }
   const basic = await askBasicCredentials(title, endpoint.secret.username ?? current?.username);
-  return basic && { auth: 'basic', secret: basic };
+  // A secret path or query stays with the node next to the Basic credentials.
+  return basic && { auth: 'basic', secret: { ...basic, ...(endpoint.secret.tail ? { tail: endpoint.secret.tail } : {}) } };
 }
 
 /** A name for a new node: the network from the host, else "Local node" or the host name. */
@@ -124,7 +125,8 @@ async function addNode(f: NodesFeature): Promise<void> {
     credentials.secret,
   );
   f.log.info(`Added node ${node.name} (${protocol}) at ${displayUrl(node)}; credentials: ${describeAuth(node.auth)}`);
-  const where = node.auth === 'none' ? '' : ` Its ${node.auth === 'key' ? 'key' : 'password'} is in the system's secret storage.`;
+  // The path is secret by default; Edit Node → Path marks it public when it holds no key.
+  const where = node.auth === 'none' ? '' : ` Its ${node.auth === 'key' ? 'key (the URL path and query)' : 'password'} is in the system's secret storage.`;
   void vscode.window.showInformationMessage(`Added node "${node.name}".${where}`);
 }
 
@@ -134,6 +136,7 @@ async function editNode(f: NodesFeature, node: NodeConfig | undefined): Promise<
   const items = [
     { label: '$(link) Endpoint URL', detail: displayUrl(node), edit: editEndpoint },
     { label: '$(key) Credentials', detail: describeAuth(node.auth), edit: editCredentials },
+    { label: '$(eye) Path', detail: node.publicPath ? 'public: kept in settings and shown' : "secret: in the system's secret storage, shown as ***", edit: editPath },
     { label: '$(symbol-interface) Protocol', detail: PROTOCOL_UI[node.protocol].label, edit: editProtocol },
     { label: '$(globe) Network label', detail: node.network ?? 'none', edit: editNetwork },
   ];
@@ -148,20 +151,34 @@ async function editEndpoint(f: NodesFeature, node: NodeConfig, title: string): P
     prompt: `Paste the new endpoint. Keep ${KEY_PLACEHOLDER} where the stored key goes, or paste the URL with a new key.`,
     value: node.url,
     ignoreFocusOut: true,
-    validateInput: (text) => endpointProblem(text.split(KEY_PLACEHOLDER).join('stored-key-0123456789')),
+    validateInput: (text) => endpointProblem(text.split(KEY_PLACEHOLDER).join('stored-key')),
   });
   if (pasted === undefined) return false;
   if (pasted.includes(KEY_PLACEHOLDER)) {
-    // Still the stored key: only the rest of the URL changes.
+    // Still the stored secret: only the rest of the URL changes (a literal secret in it is moved out by the store).
     const url = pasted.trim();
-    await f.store.update(node.id, { url, wsUrl: undefined, auth: 'key' });
+    await f.store.update(node.id, { url, wsUrl: undefined, auth: node.auth === 'basic' ? 'basic' : 'key' });
     return true;
   }
-  const endpoint = parseEndpoint(pasted);
-  const keepsBasic = endpoint.auth === 'none' && node.auth === 'basic';
-  const credentials = keepsBasic ? { auth: 'basic' as const, secret: await f.store.secretOf(node) } : await credentialsFor(title, endpoint);
+  const endpoint = parseEndpoint(pasted, { publicPath: node.publicPath });
+  const keepsBasic = endpoint.auth !== 'basic' && node.auth === 'basic';
+  const credentials = keepsBasic
+    ? { auth: 'basic' as const, secret: { ...(await f.store.secretOf(node)), tail: endpoint.secret.tail } }
+    : await credentialsFor(title, endpoint);
   if (!credentials) return false;
   await f.store.update(node.id, { url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth }, credentials.secret);
+  return true;
+}
+
+/** Whether the URL path is a secret (the default) or public, e.g. /rpc on a node that takes no key there. */
+async function editPath(f: NodesFeature, node: NodeConfig, title: string): Promise<boolean> {
+  const items = [
+    { label: 'The path holds a key', detail: "Kept in the system's secret storage and shown as ***, like the query", publicPath: false },
+    { label: 'The path is public', detail: 'e.g. /rpc or /v1/mainnet: kept in settings and shown; the query stays secret', publicPath: true },
+  ];
+  const chosen = await pickOne(items, { title, placeholder: `Is the path of ${displayUrl(node)} a secret?`, active: items[node.publicPath ? 1 : 0] });
+  if (!chosen || chosen.publicPath === (node.publicPath === true)) return false;
+  await f.store.setPublicPath(node, chosen.publicPath);
   return true;
 }
 
@@ -175,13 +192,18 @@ async function editCredentials(f: NodesFeature, node: NodeConfig, title: string)
       validateInput: (k) => (k.trim() ? undefined : 'Enter the access key.'),
     });
     if (key === undefined) return false;
-    await f.store.update(node.id, {}, { key: key.trim() });
+    // Typed as it goes in the URL: it replaces {key} verbatim.
+    await f.store.update(node.id, {}, { ...(await f.store.secretOf(node)), key: undefined, tail: key.trim() });
     return true;
   }
   const endpoint = parseEndpoint(node.url);
-  const credentials = await credentialsFor(title, { ...endpoint, auth: 'none', secret: {} }, { current: await f.store.secretOf(node), ask: true });
+  const current = await f.store.secretOf(node);
+  const credentials = await credentialsFor(title, { ...endpoint, auth: 'none', secret: {} }, { current, ask: true });
   if (!credentials) return false;
-  await f.store.update(node.id, { auth: credentials.auth }, credentials.secret);
+  // The secret end of the URL is not a credential the user changes here: keep it.
+  const { tail, wsTail, key } = current;
+  const auth = credentials.auth === 'none' && node.url.includes(KEY_PLACEHOLDER) ? 'key' : credentials.auth;
+  await f.store.update(node.id, { auth }, { ...credentials.secret, ...(tail ? { tail } : {}), ...(wsTail ? { wsTail } : {}), ...(key ? { key } : {}) });
   return true;
 }
 
@@ -249,29 +271,25 @@ async function copyEndpointWithKey(f: NodesFeature, node: NodeConfig | undefined
 }
 
 /**
- * A key typed into `chaindeck.nodes` by hand must not stay there: offer, once per node and
- * session, to move it into secret storage.
+ * A secret typed into `chaindeck.nodes` by hand (or left there by an earlier version, whose rule
+ * missed short keys and query keys) must not stay there: on activation and on every change of
+ * the setting it is moved to secret storage, the URL rewritten with {key}, and the move logged.
  */
-export function offerToMoveCredentials(f: NodesFeature): vscode.Disposable {
-  const offered = new Set<string>();
-  const check = async () => {
-    for (const node of f.store.withCredentialInSettings()) {
-      if (offered.has(node.id)) continue;
-      offered.add(node.id);
-      const move = await vscode.window.showWarningMessage(
-        `The URL of node "${node.name}" in your settings contains a key or password. Settings are plain text (and may be shared or synced); move it to the system's secret storage?`,
-        'Move to Secret Storage',
-      );
-      if (!move) continue;
-      try {
-        await f.store.moveCredentialToSecrets(node);
-        f.log.info(`Moved the credentials of node ${node.name} from settings to secret storage`);
-        void vscode.window.showInformationMessage(`The settings of "${node.name}" no longer hold its credentials.`);
-      } catch (error) {
-        reportError(f.log, `Moving the credentials of ${node.name}`, error);
+export function migrateSecretsInSettings(f: NodesFeature): vscode.Disposable {
+  let queue = Promise.resolve();
+  // One pass at a time: each rewrites the setting, which fires the next change.
+  const check = () =>
+    (queue = queue.then(async () => {
+      for (const node of f.store.withCredentialInSettings()) {
+        const before = displayUrl(node);
+        try {
+          const moved = await f.store.moveCredentialToSecrets(node);
+          f.log.info(`Moved the secret parts of node ${node.name}'s URL (${before}) from settings to secret storage; settings now hold ${displayUrl(moved)}`);
+        } catch (error) {
+          reportError(f.log, `Moving the secrets of node ${node.name} out of settings`, error);
+        }
       }
-    }
-  };
+    }));
   void check();
   return f.store.onDidChange(() => void check());
 }

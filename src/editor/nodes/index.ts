@@ -4,7 +4,7 @@ import type { Log } from '../log';
 import type { Secrets } from '../secrets';
 import { callMethod, CALL_METHOD_COMMAND } from './callMethod';
 import { reportError } from './calls';
-import { offerToMoveCredentials, registerNodeCommands } from './commands';
+import { migrateSecretsInSettings, registerNodeCommands } from './commands';
 import type { NodesFeature } from './feature';
 import { registerRequestFiles } from './requestFiles';
 import { ResponseView } from './responseView';
@@ -43,7 +43,7 @@ export function registerNodes({ extension, log, secrets }: NodesContext): NodesF
     vscode.commands.registerCommand(UNSUBSCRIBE_COMMAND, (title?: string) => f.subscriptions.unsubscribe(title).catch((error) => reportError(log, UNSUBSCRIBE_COMMAND, error))),
     ...registerNodeCommands(f),
     ...registerRequestFiles(f),
-    offerToMoveCredentials(f),
+    migrateSecretsInSettings(f),
   );
   return f;
 }

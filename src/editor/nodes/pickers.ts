@@ -1,6 +1,6 @@
 /** Quick picks and input boxes shared by the node commands. */
 import * as vscode from 'vscode';
-import { displayUrl, type NodeConfig, type Protocol } from '../../core/nodes';
+import { basicUsernameProblem, displayUrl, type NodeConfig, type Protocol } from '../../core/nodes';
 import { nodeDescription, PROTOCOL_UI, PROTOCOLS } from './labels';
 import type { NodeStore } from './store';
 
@@ -77,7 +77,7 @@ export async function askBasicCredentials(title: string, username = ''): Promise
     prompt: 'Username for HTTP Basic authentication (from the console)',
     value: username,
     ignoreFocusOut: true,
-    validateInput: (u) => (u.trim() ? (u.includes(':') ? 'A Basic-auth username cannot contain ":".' : undefined) : 'Enter the username.'),
+    validateInput: (u) => basicUsernameProblem(u.trim()),
   });
   if (user === undefined) return undefined;
   const password = await vscode.window.showInputBox({

@@ -4,9 +4,10 @@
  * either, so a credential can never end up in settings by another path.
  */
 import * as vscode from 'vscode';
-import { parseEndpoint, resolveEndpoint, type NodeConfig, type NodeSecret, type ParsedEndpoint, type ResolvedEndpoint } from '../../core/nodes';
+import { deriveWsUrl, KEY_PLACEHOLDER, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHoldSecret, type NodeConfig, type NodeSecret, type ResolvedEndpoint } from '../../core/nodes';
 import { config, idFromName } from '../config';
 import type { Secrets } from '../secrets';
+import { registerPublicUrl } from '../../core/redact';
 
 export type NewNode = Omit<NodeConfig, 'id'>;
 
@@ -62,26 +63,28 @@ export class NodeStore implements vscode.Disposable {
    */
   async add(node: NewNode, secret: NodeSecret = {}, id?: string): Promise<NodeConfig> {
     const nodes = this.all();
-    const clean = separateCredentials(node, secret);
-    const added: NodeConfig = { ...node, ...clean.node, name: node.name.trim(), id: uniqueId(id ?? idFromName(node.name), nodes) };
+    const wanted: NodeConfig = { ...node, name: node.name.trim(), id: uniqueId(id ?? idFromName(node.name), nodes) };
+    const clean = moveSecretsOut(wanted, secret) ?? { config: wanted, secret };
     // The secret first: a node in settings whose secret is missing would fail confusingly.
-    await this.secrets.set(secretKey(added.id), clean.secret);
-    await config.setNodes([...nodes, added]);
-    if (!config.defaultNode()) await config.setDefaultNode(added.name);
-    return added;
+    await this.secrets.set(secretKey(clean.config.id), clean.secret);
+    await config.setNodes([...nodes, clean.config]);
+    if (!config.defaultNode()) await config.setDefaultNode(clean.config.name);
+    return clean.config;
   }
 
   /**
-   * Changes a node's settings; `secret`, when given, replaces its credentials. A credential in
-   * a changed URL is moved into the secret, as in `add`.
+   * Changes a node's settings; `secret`, when given, replaces its credentials. A secret in
+   * a changed URL is moved into the secret storage, as in `add`.
    */
   async update(id: string, changes: Partial<NewNode>, secret?: NodeSecret): Promise<NodeConfig> {
     const nodes = this.all();
     const old = nodes.find((n) => n.id === id);
     if (!old) throw new Error('This node is no longer in the settings.');
-    const clean = separateCredentials(changes, secret ?? (await this.secretOf(old)));
-    const updated: NodeConfig = { ...old, ...changes, ...clean.node, id };
-    if (secret || clean.moved) await this.secrets.set(secretKey(id), clean.secret);
+    const wanted: NodeConfig = { ...old, ...changes, id };
+    const moved = moveSecretsOut(wanted, secret ?? (await this.secretOf(old)));
+    const updated = moved?.config ?? wanted;
+    if (moved) await this.secrets.set(secretKey(id), moved.secret);
+    else if (secret) await this.secrets.set(secretKey(id), secret);
     // Writing every entry back also records derived ids, which keeps secrets attached on rename.
     await config.setNodes(nodes.map((n) => (n.id === id ? updated : n)));
     if (old.name !== updated.name && config.defaultNode()?.toLowerCase() === old.name.toLowerCase()) {
@@ -101,6 +104,25 @@ export class NodeStore implements vscode.Disposable {
     return { node: await this.add(fields, secret, id), added: true };
   }
 
+  /**
+   * Marks the node's URL path public (kept in settings, shown) or secret again (moved to secret
+   * storage). The query and Basic credentials stay secret either way.
+   */
+  async setPublicPath(node: NodeConfig, publicPath: boolean): Promise<NodeConfig> {
+    if (!publicPath) return this.update(node.id, { publicPath: undefined });
+    const secret = await this.secretOf(node);
+    const resolved = resolveEndpoint(node, secret);
+    const http = parseEndpoint(resolved.httpUrl, { publicPath: true });
+    const ws = node.wsUrl === undefined ? undefined : parseEndpoint(resolved.wsUrl, { publicPath: true });
+    const next: NodeSecret = {
+      ...(node.auth === 'basic' ? { username: secret.username, password: secret.password } : {}),
+      tail: http.secret.tail,
+      wsTail: ws?.secret.tail !== http.secret.tail ? ws?.secret.tail : undefined,
+    };
+    const auth = node.auth === 'basic' ? 'basic' : next.tail || next.wsTail ? 'key' : 'none';
+    return this.update(node.id, { url: http.url, wsUrl: ws?.wsUrl, auth, publicPath: true }, next);
+  }
+
   async remove(id: string): Promise<void> {
     const node = this.byId(id);
     await config.setNodes(this.all().filter((n) => n.id !== id));
@@ -118,52 +140,25 @@ export class NodeStore implements vscode.Disposable {
 
   /** The URLs and headers to call the node with, credentials included. */
   async resolve(node: NodeConfig): Promise<ResolvedEndpoint> {
+    // A path the user marked public is shown wherever the URL appears (logs, errors).
+    if (node.publicPath) for (const url of [node.url, node.wsUrl ?? deriveWsUrl(node.url)]) registerPublicUrl(url.split(KEY_PLACEHOLDER).join(''));
     return resolveEndpoint(node, await this.secretOf(node));
   }
 
-  /** Nodes whose URL in settings holds a credential (written by hand): they should be moved. */
+  /** Nodes whose URL in settings holds a secret in the clear (written by hand, or by an earlier version). */
   withCredentialInSettings(): NodeConfig[] {
-    return this.all().filter((n) => separateCredentials(n, {}).moved);
+    return this.all().filter((n) => settingsHoldSecret(n));
   }
 
-  /** Moves the credential out of a node's URLs in settings into SecretStorage. */
-  async moveCredentialToSecrets(node: NodeConfig): Promise<void> {
-    await this.update(node.id, { url: node.url, wsUrl: node.wsUrl });
+  /** Moves the secrets out of a node's URLs in settings into SecretStorage. */
+  async moveCredentialToSecrets(node: NodeConfig): Promise<NodeConfig> {
+    return this.update(node.id, {});
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
   }
-}
-
-/**
- * Takes any credential out of the URLs in `node` (an access key in the path, user:password@)
- * and adds it to `secret`, leaving the `{key}` form in the URL. URLs core cannot parse are left
- * as they are: they hold nothing it recognises as a credential.
- */
-function separateCredentials(node: Partial<NewNode>, secret: NodeSecret): { node: Partial<NewNode>; secret: NodeSecret; moved: boolean } {
-  const clean: Partial<NewNode> = {};
-  let merged = { ...secret };
-  for (const field of ['url', 'wsUrl'] as const) {
-    const url = node[field];
-    if (!url) continue;
-    let parsed: ParsedEndpoint;
-    try {
-      parsed = parseEndpoint(url);
-    } catch {
-      continue;
-    }
-    if (parsed.auth === 'none') continue;
-    clean[field] = field === 'url' ? parsed.url : parsed.wsUrl;
-    clean.auth = parsed.auth;
-    merged = { ...merged, ...withoutEmpty(parsed.secret) };
-  }
-  return { node: clean, secret: merged, moved: clean.auth !== undefined };
-}
-
-function withoutEmpty(secret: NodeSecret): NodeSecret {
-  return Object.fromEntries(Object.entries(secret).filter(([, v]) => v)) as NodeSecret;
 }
 
 function uniqueId(base: string, nodes: readonly NodeConfig[]): string {

@@ -9,6 +9,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
+import { KEYED_NODE } from '../fixture';
 import { activateTestApi, anvil as rpc, until } from './helpers';
 
 /** Shaped like a provider's access key, so the redactor and the endpoint parser treat it as one. */
@@ -129,33 +130,90 @@ describe('nodes', () => {
       const settingsFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
       assert.ok(!fs.readFileSync(settingsFile, 'utf8').includes(KEY), 'the key is in .vscode/settings.json');
 
-      assert.equal((await store.secretOf(node)).key, KEY);
+      assert.equal((await store.secretOf(node)).tail, KEY);
       assert.equal((await store.resolve(node)).httpUrl, url);
     } finally {
       await store.remove(node.id);
     }
-    assert.equal((await store.secretOf(node)).key, undefined, 'removing the node left its key in secret storage');
+    assert.equal((await store.secretOf(node)).tail, undefined, 'removing the node left its key in secret storage');
     assert.ok(!savedNodes().some((n) => n.name === 'Keyed test node'));
   });
 
-  it('moves a key typed into settings by hand to secret storage', async () => {
+  it('on activation, moved the key that settings.json held in the clear to secret storage, and the node still answers', async () => {
+    const { store } = api.nodes;
+    const keyedUrl = process.env.CHAINDECK_TEST_KEYED_URL;
+    assert.ok(keyedUrl && keyedUrl.endsWith(KEYED_NODE.secret), "the runner did not start the key-in-path proxy");
+    const settingsFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
+    const node = await until('the node moved out of settings', () => {
+      const n = store.byName(KEYED_NODE.name);
+      // The file and the configuration model are updated one after the other.
+      const moved = !fs.readFileSync(settingsFile, 'utf8').includes('abc123key') && !JSON.stringify(savedNodes()).includes('abc123key');
+      return n && moved ? n : undefined;
+    });
+    try {
+      const text = fs.readFileSync(settingsFile, 'utf8');
+      for (const part of ['abc123key', 'zq-settings-9', 'apikey']) assert.ok(!text.includes(part), `settings.json still holds ${part}:\n${text}`);
+      const entry = savedNodes().find((n) => n.name === KEYED_NODE.name);
+      assert.equal(entry?.url, keyedUrl.replace(KEYED_NODE.secret, '{key}'));
+      assert.equal(entry?.auth, 'key');
+      assert.equal((await store.secretOf(node)).tail, KEYED_NODE.secret, 'secret storage lacks the key');
+
+      const endpoint = await store.resolve(node);
+      assert.equal(endpoint.httpUrl, keyedUrl, 'the node resolves to the URL settings held');
+      const reply = await fetch(endpoint.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', signal: AbortSignal.timeout(10_000) });
+      assert.deepEqual(await reply.json(), { jsonrpc: '2.0', id: 1, result: '0x7a69' }, 'the node behind the key no longer answers');
+
+      const logFile = path.join(api.logUri.fsPath, 'Chaindeck.log');
+      const log = await until('the migration in the log', () => {
+        const t = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '';
+        return t.includes(`node ${KEYED_NODE.name}'s URL`) ? t : undefined;
+      });
+      assert.match(log, /Moved the secret parts of node Key left in settings's URL \(http:\/\/127\.0\.0\.1:\d+\/\*\*\*\?\*\*\*\) from settings to secret storage/);
+      assert.ok(!log.includes('abc123key') && !log.includes('zq-settings-9'), 'the key is in the log');
+    } finally {
+      await store.remove(node.id);
+    }
+  });
+
+  it('a path marked public goes to settings and is shown; marked secret again, it goes back to secret storage', async () => {
+    const { store } = api.nodes;
+    const url = 'https://rpc.example.com/v1/mainnet?token=zq-public-7';
+    let node = await store.add({ name: 'Public path node', protocol: 'evm', url, auth: 'none' });
+    try {
+      assert.equal(savedNodes().find((n) => n.name === 'Public path node')?.url, 'https://rpc.example.com/{key}');
+      node = await store.setPublicPath(node, true);
+      const entry = savedNodes().find((n) => n.name === 'Public path node') as { url: string; publicPath?: boolean } | undefined;
+      assert.equal(entry?.url, 'https://rpc.example.com/v1/mainnet{key}');
+      assert.equal(entry?.publicPath, true);
+      assert.deepEqual(await store.secretOf(node), { tail: '?token=zq-public-7' });
+      assert.equal((await store.resolve(node)).httpUrl, url);
+      node = await store.setPublicPath(node, false);
+      assert.equal(savedNodes().find((n) => n.name === 'Public path node')?.url, 'https://rpc.example.com/{key}');
+      assert.equal((await store.secretOf(node)).tail, 'v1/mainnet?token=zq-public-7');
+      assert.equal((await store.resolve(node)).httpUrl, url);
+      assert.ok(!fs.readFileSync(path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json'), 'utf8').includes('zq-public-7'));
+    } finally {
+      await store.remove(node.id);
+    }
+  });
+
+  it('moves a key typed into settings by hand to secret storage as soon as it is written', async () => {
     const { store } = api.nodes;
     const settings = vscode.workspace.getConfiguration('chaindeck');
     const before = settings.inspect<unknown[]>('nodes')?.workspaceValue ?? [];
     // As a user might write it: no id, no auth, the key right in the URL.
     await settings.update('nodes', [...before, { name: 'Hand-written node', protocol: 'evm', url: `https://eth.example.com/${KEY}` }], vscode.ConfigurationTarget.Workspace);
-    const node = store.byName('Hand-written node');
+    const node = await until('the hand-written entry, moved', () => {
+      const n = store.byName('Hand-written node');
+      return n && !JSON.stringify(savedNodes()).includes(KEY) ? n : undefined;
+    });
     try {
-      assert.ok(node, 'the hand-written entry was not read');
       assert.equal(node.id, 'hand-written-node');
-      assert.ok(store.withCredentialInSettings().some((n) => n.id === node.id), 'the key in settings went unnoticed');
-
-      await store.moveCredentialToSecrets(node);
-      assert.ok(!JSON.stringify(savedNodes()).includes(KEY), 'the key is still in chaindeck.nodes');
       assert.equal(savedNodes().find((n) => n.name === 'Hand-written node')?.url, 'https://eth.example.com/{key}');
-      assert.equal((await store.secretOf(node)).key, KEY);
+      assert.equal((await store.secretOf(node)).tail, KEY);
+      assert.deepEqual(store.withCredentialInSettings(), []);
     } finally {
-      if (node) await store.remove(node.id);
+      await store.remove(node.id);
     }
   });
 

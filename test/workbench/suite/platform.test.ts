@@ -114,7 +114,7 @@ describe('platform', () => {
     assert.equal(imported.protocol, 'evm');
     assert.equal(imported.network, 'ethereum-mainnet');
     assert.match(imported.url, /^http:\/\/127\.0\.0\.1:\d+\/\{key\}$/);
-    assert.equal((await api.nodes.store.secretOf(imported)).key, NODE_KEY);
+    assert.equal((await api.nodes.store.secretOf(imported)).tail, NODE_KEY);
 
     const saved = JSON.stringify(settings().get('nodes'));
     assert.ok(!saved.includes(NODE_KEY), 'the node key is in chaindeck.nodes');
@@ -138,7 +138,7 @@ describe('platform', () => {
     await vscode.commands.executeCommand('chaindeck.platform.importNode', node);
     assert.equal(api.nodes.store.all().length, count);
     assert.equal(platformNodes().length, 1);
-    assert.equal((await api.nodes.store.secretOf(api.nodes.store.byId(IMPORTED_ID)!)).key, NODE_KEY);
+    assert.equal((await api.nodes.store.secretOf(api.nodes.store.byId(IMPORTED_ID)!)).tail, NODE_KEY);
   });
 
   it('imports every node of a project, updating the one imported before', async () => {
@@ -206,6 +206,6 @@ describe('platform', () => {
     assert.equal(api.platform.session.hasKey, false);
     assert.deepEqual(await tree().getChildren(), []);
     // Imported nodes keep their own credentials.
-    assert.equal((await api.nodes.store.secretOf(api.nodes.store.byId(IMPORTED_ID)!)).key, NODE_KEY);
+    assert.equal((await api.nodes.store.secretOf(api.nodes.store.byId(IMPORTED_ID)!)).tail, NODE_KEY);
   });
 });

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { writeWorkspace } from '../fixture';
+import { KEYED_NODE, writeWorkspace } from '../fixture';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -16,16 +16,22 @@ async function main(): Promise<number> {
   require('tsx/cjs/api').register();
   const { startDevnet } = require(path.join(root, 'test', 'support', 'devnets.ts')) as typeof import('../../support/devnets');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chaindeck-electron-'));
+  const { startProxy } = require(path.join(root, 'test', 'support', 'proxy.ts')) as typeof import('../../support/proxy');
   const anvil = await startDevnet('anvil');
+  const keyed = await startProxy({ target: anvil.url, key: KEYED_NODE.secret }).catch(async (err: unknown) => {
+    await anvil.stop();
+    throw err;
+  });
   try {
-    const ws = writeWorkspace(path.join(tmp, 'workspace'), anvil.url);
+    const ws = writeWorkspace(path.join(tmp, 'workspace'), anvil.url, keyed.url);
     return await runTests({
       extensionDevelopmentPath: root,
       extensionTestsPath: path.join(__dirname, 'index.js'),
-      extensionTestsEnv: { CHAINDECK_TEST_ANVIL_URL: anvil.url, CHAINDECK_TEST_WORKSPACE: ws },
+      extensionTestsEnv: { CHAINDECK_TEST_ANVIL_URL: anvil.url, CHAINDECK_TEST_WORKSPACE: ws, CHAINDECK_TEST_KEYED_URL: keyed.url },
       launchArgs: [ws, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${path.join(tmp, 'user-data')}`],
     });
   } finally {
+    await keyed.close();
     await anvil.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

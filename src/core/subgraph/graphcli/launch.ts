@@ -18,7 +18,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { redactText } from '../../redact';
+import { redactKnownSecrets } from '../../redact';
 import { KEY_PLACEHOLDER, subgraphSecretValues, templateFromPrinted, type SubgraphSecrets } from '../records';
 import { DEPLOY_KEY_PLACEHOLDER, displayCommand, GraphInputError, type GraphCommand } from './commands';
 import { judgeGraphRun, parseDeployLines, type GraphOutcome } from './output';
@@ -114,8 +114,10 @@ export function graphProcess(command: GraphCommand, secrets: SubgraphSecrets, op
 // The CLI hides and shows the cursor even with FORCE_COLOR=0; logs and parsers want plain text.
 const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
 
+// Every secret the CLI holds came from us, so masking those values suffices; masking every URL
+// path would hide the deployment link and query URL it prints (and that are read back).
 function clean(text: string, secrets: readonly string[]): string {
-  return redactText(text.replace(ANSI_ESCAPE, ''), secrets);
+  return redactKnownSecrets(text.replace(ANSI_ESCAPE, ''), secrets);
 }
 
 /** Masks secrets in text that arrives in chunks: whole lines only, so a key split across chunks is still caught. */
