@@ -6,8 +6,7 @@
 // whether it was started by npm or by hand.
 //
 //   import { cleanEnv } from './clean-env.mjs'; spawn(cmd, args, { env: cleanEnv({ PATH: … }) })
-//   node scripts/clean-env.mjs CMD [ARG…]     # runs CMD in the clean environment, exits with its code
-import { spawn } from 'node:child_process';
+//   eval "$(node scripts/clean-env.mjs --shell)"   # in a bash script: the same, for the script itself
 import { delimiter, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -23,18 +22,18 @@ export function cleanEnv(extra = {}, env = process.env) {
   return { ...out, ...extra };
 }
 
+/** Bash commands that clean the calling shell: `eval "$(node scripts/clean-env.mjs --shell)"`. */
+export function shellCommands(env = process.env) {
+  const clean = cleanEnv({}, env);
+  const quote = (v) => `'${v.replaceAll("'", "'\\''")}'`;
+  const gone = Object.keys(env).filter((name) => !(name in clean) && /^[A-Za-z_]\w*$/.test(name));
+  return [gone.length ? `unset ${gone.join(' ')}` : '', clean.PATH !== undefined ? `export PATH=${quote(clean.PATH)}` : ''].filter(Boolean).join('\n');
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [cmd, ...args] = process.argv.slice(2);
-  if (!cmd) {
-    console.error('usage: node scripts/clean-env.mjs CMD [ARG…]');
+  if (process.argv[2] !== '--shell' || process.argv.length > 3) {
+    console.error('usage: eval "$(node scripts/clean-env.mjs --shell)"');
     process.exit(2);
   }
-  const child = spawn(cmd, args, { stdio: 'inherit', env: cleanEnv() });
-  // Ctrl+C reaches the child through the terminal's process group; a TERM sent to us is passed on.
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
-  child.on('error', (err) => {
-    console.error(`${cmd}: ${err.message}`);
-    process.exit(127);
-  });
-  child.on('exit', (code, signal) => process.exit(code ?? 128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[signal] ?? 1)));
+  console.log(shellCommands());
 }

@@ -45,25 +45,28 @@ function npmEnv(): NodeJS.ProcessEnv {
   };
 }
 
-const printEnv = ['-e', 'process.stdout.write(JSON.stringify(process.env))'];
+const printEnv = `node -e 'process.stdout.write(JSON.stringify(process.env))'`;
 
-test('clean-env.mjs runs a command without the outer npm\'s variables and PATH shims', async () => {
-  const env = { ...npmEnv(), CHAINDECK_KEEP_ME: 'yes' };
-  const res = await run(process.execPath, [path.join(root, 'scripts', 'clean-env.mjs'), process.execPath, ...printEnv], { cwd: root, env });
+test('clean-env.mjs --shell cleans a bash script of the outer npm\'s variables and PATH shims', async () => {
+  const env = { ...npmEnv(), CHAINDECK_KEEP_ME: "it's kept" };
+  const script = `eval "$(node scripts/clean-env.mjs --shell)" && ${printEnv}`;
+  const res = await run('bash', ['-c', script], { cwd: root, env });
   assert.equal(res.code, 0, res.stderr);
   const child = JSON.parse(res.stdout) as Record<string, string>;
   const leaked = Object.keys(child).filter((k) => /^npm_/i.test(k) || k === 'INIT_CWD' || k === 'NODE');
   assert.deepEqual(leaked, []);
-  assert.equal(child.CHAINDECK_KEEP_ME, 'yes', 'other variables are kept');
+  assert.equal(child.CHAINDECK_KEEP_ME, "it's kept", 'other variables are kept');
   assert.equal(child.PATH, process.env.PATH, 'PATH loses exactly the entries npm prepended');
 });
 
-test('clean-env.mjs passes on the exit code, and 2 without a command', async () => {
-  const failing = await run(process.execPath, [path.join(root, 'scripts', 'clean-env.mjs'), process.execPath, '-e', 'process.exit(7)'], { cwd: root, env: process.env });
-  assert.equal(failing.code, 7);
+test('clean-env.mjs keeps a PATH with quotes intact, and is a usage error (2) without --shell', async () => {
+  const odd = `/opt/it's here${path.delimiter}${process.env.PATH}`;
+  const res = await run('bash', ['-c', `eval "$(node scripts/clean-env.mjs --shell)" && ${printEnv}`], { cwd: root, env: { ...process.env, PATH: `${root}/node_modules/.bin${path.delimiter}${odd}` } });
+  assert.equal(res.code, 0, res.stderr);
+  assert.equal((JSON.parse(res.stdout) as Record<string, string>).PATH, odd);
   const usage = await run(process.execPath, [path.join(root, 'scripts', 'clean-env.mjs')], { cwd: root, env: process.env });
   assert.equal(usage.code, 2);
-  assert.match(usage.stderr, /usage: node scripts\/clean-env\.mjs CMD/);
+  assert.match(usage.stderr, /usage: eval "\$\(node scripts\/clean-env\.mjs --shell\)"/);
 });
 
 /**
