@@ -138,3 +138,10 @@ test('an unknown layer is a usage error (exit 2) before anything is installed', 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('npm run demo with an unknown argument is a usage error (exit 2) that starts nothing', async () => {
+  const res = await run('bash', [path.join(root, 'scripts', 'demo.sh'), '--smok'], { cwd: root, env: npmEnv() });
+  assert.equal(res.code, 2);
+  assert.match(res.stderr, /unknown argument --smok\nusage: npm run demo \[-- --smoke\]/);
+  assert.equal(res.stdout, '', 'nothing was installed, built or started');
+});

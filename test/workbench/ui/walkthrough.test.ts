@@ -32,8 +32,9 @@ test('Welcome: Open Walkthrough… lists Get Started with Chaindeck and shows it
     await editor.getByText('Get Started with Chaindeck').first().waitFor({ timeout: 15_000 });
     const titles = (await editor.locator('.getting-started-step .step-title').allTextContents()).map((t) => t.trim());
     assert.deepEqual(titles, STEPS);
-    // The first step is open, its markdown beside it (shown when the editor is wide enough).
-    await runCommand(page, 'View: Close Primary Side Bar');
+    // The first step is open, its markdown beside it (shown when the editor is wide enough: the
+    // side bars and other editor groups are put away).
+    await runCommand(page, 'Maximize Editor Group and Hide Side Bars');
     await webviewFrame(page).getByText('A local devnet works too').waitFor({ timeout: 15_000 });
     await screenshot(page, 'walkthrough');
   }));
