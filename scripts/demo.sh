@@ -2,19 +2,43 @@
 # `npm run demo`: Chaindeck in a real VS Code (code-server) in your browser, talking to a local
 # anvil devnet. Installs what is missing, builds and packages the extension, starts anvil and
 # code-server on 127.0.0.1 and runs until Ctrl+C, then stops both.
+#   --smoke               start everything, check in Chromium that Chaindeck is active (the Nodes
+#                         view shows the Local anvil node with its latest block), stop, exit 0;
+#                         on free ports, in a temporary folder instead of .demo/
 #   CHAINDECK_DEMO_PORT   code-server's port (default 8080; a free one if 8080 is taken)
 # Everything it writes stays in .demo/ (gitignored) and the workbench cache
-# (~/.cache/chaindeck-workbench, see scripts/workbench/install.mjs).
+# ($XDG_CACHE_HOME or ~/.cache, chaindeck-workbench/; see scripts/workbench/install.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-DEMO=$ROOT/.demo
 say() { printf '\033[1m[demo]\033[0m %s\n' "$*"; }
 die() { printf '[demo] ERROR: %s\n' "$*" >&2; exit 1; }
 
-# --- 1. What a fresh machine lacks (Debian packages, npm packages, code-server + Node 24) --------
+SMOKE=
+case "${1:-}" in
+  '') ;;
+  --smoke) SMOKE=1 ;;
+  *) printf '[demo] unknown argument %s\nusage: npm run demo [-- --smoke]\n' "$1" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { printf 'usage: npm run demo [-- --smoke]\n' >&2; exit 2; }
+
 command -v node >/dev/null || die "Node.js 20 or newer is required (https://nodejs.org)"
-bash scripts/setup.sh --no-browser >&2 || die "installing the tools failed (see above)"
+# Started by `npm run demo`: drop npm's variables, so the installs, vsce and code-server (and
+# the terminals in it) behave as if run by hand.
+eval "$(node scripts/clean-env.mjs --shell)"
+
+if [[ -n $SMOKE ]]; then
+  DEMO=$(mktemp -d "${TMPDIR:-/tmp}/chaindeck-demo-smoke.XXXXXX")
+  trap 'rm -rf "$DEMO"' EXIT # until the cleanup below takes over
+else
+  DEMO=$ROOT/.demo
+fi
+
+# --- 1. What a fresh machine lacks (Debian packages, npm packages, code-server + Node 24) --------
+# Chromium only for the smoke check; the demo itself runs in your browser.
+setup_flag=--no-browser
+[[ -z $SMOKE ]] || setup_flag=
+bash scripts/setup.sh $setup_flag >&2 || die "installing the tools failed (see above)"
 paths=$(node scripts/workbench/install.mjs) # cached now: just prints the paths
 NODE24=$(sed -n 's/^node24=//p' <<<"$paths")
 CODE_SERVER=$(sed -n 's/^codeServerBin=//p' <<<"$paths")
@@ -32,6 +56,7 @@ cleanup() {
   for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
   sleep 1
   for pid in "${pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
+  [[ -z $SMOKE ]] || rm -rf "$DEMO"
   say "stopped"
 }
 trap cleanup EXIT
@@ -52,7 +77,7 @@ wait_http() {
 
 # --- 5. anvil on 8545, or any free port --------------------------------------------------------
 ANVIL_PORT=8545
-port_free "$ANVIL_PORT" || ANVIL_PORT=$(free_port)
+[[ -z $SMOKE ]] && port_free "$ANVIL_PORT" || ANVIL_PORT=$(free_port)
 setsid node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil --host 127.0.0.1 --port "$ANVIL_PORT" >"$DEMO/anvil.log" 2>&1 &
 pids+=($!)
 ANVIL_URL=http://127.0.0.1:$ANVIL_PORT
@@ -91,7 +116,9 @@ export PATH=$(dirname "$NODE24"):$PATH
   --install-extension "$DEMO/chaindeck.vsix" >"$DEMO/install-extension.log" 2>&1 \
   || { cat "$DEMO/install-extension.log"; die "installing the .vsix into code-server failed"; }
 
-if [[ -n ${CHAINDECK_DEMO_PORT:-} ]]; then
+if [[ -n $SMOKE ]]; then
+  PORT=$(free_port)
+elif [[ -n ${CHAINDECK_DEMO_PORT:-} ]]; then
   PORT=$CHAINDECK_DEMO_PORT
   port_free "$PORT" || die "port $PORT (CHAINDECK_DEMO_PORT) is in use"
 else
@@ -104,7 +131,19 @@ setsid "$NODE24" "$CODE_SERVER" --bind-addr "127.0.0.1:$PORT" --auth none --disa
 pids+=($!)
 wait_http "http://127.0.0.1:$PORT/healthz" "${pids[-1]}" || { cat "$DEMO/code-server.log"; die "code-server did not start"; }
 
-say "Open http://127.0.0.1:$PORT/?folder=$WS"
+URL="http://127.0.0.1:$PORT/?folder=$WS"
+if [[ -n $SMOKE ]]; then
+  # Its own process group too, so the cleanup also stops a Chromium left by a timeout.
+  setsid node --import tsx scripts/demo-smoke.ts "$URL" &
+  pids+=($!)
+  if wait "${pids[-1]}"; then
+    say "smoke passed"
+    exit 0
+  fi
+  tail -n 30 "$DEMO/code-server.log" >&2 || true
+  die "smoke failed: Chaindeck did not come up in the workbench (see above)"
+fi
+say "Open $URL"
 say "(click the Chaindeck icon in the activity bar; logs in .demo/*.log; Ctrl+C to stop)"
 wait "${pids[-1]}" || true
 say "code-server exited"

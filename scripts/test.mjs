@@ -1,8 +1,11 @@
 // The one test command: static checks, then the unit, integration, packaging and workbench
 // layers. `node scripts/test.mjs [layer…]` runs some of them. Ends with one summary line.
+// The full run (and the workbench layer, which needs Chromium and code-server) first installs
+// what is missing; the other layers need only node_modules and never install anything.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { cleanEnv } from './clean-env.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const all = ['static', 'unit', 'integration', 'package', 'workbench'];
@@ -16,10 +19,13 @@ function findTests(dir) {
     .sort();
 }
 
-/** Runs a command with inherited env, streams its output, returns {code, output}. */
+/**
+ * Runs a command, streams its output, returns {code, output}. Its environment has no variables
+ * of an outer `npm test` (clean-env.mjs), so a run behaves the same started by npm or by hand.
+ */
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: root, env: cleanEnv({ FORCE_COLOR: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const tee = (stream) => (d) => {
       output += d;
@@ -58,22 +64,37 @@ const layers = {
   workbench: () => run('node', ['scripts/workbench/run.mjs']),
 };
 
-// A fresh machine has none of the tools: install what is missing first (quick when all is there).
-const setup = await run('bash', ['scripts/setup.sh']);
-if (setup.code !== 0) {
-  console.error('setup failed: the tests cannot run without their tools');
-  console.log('0 passed, 1 failed');
-  process.exit(1);
+const unknown = chosen.filter((name) => !layers[name]);
+if (unknown.length) {
+  console.error(`unknown test layer '${unknown[0]}'; layers: ${all.join(', ')}`);
+  process.exit(2);
+}
+
+if (chosen.includes('workbench')) {
+  // A fresh machine has none of the tools: install what is missing (quick when all is there).
+  const setup = await run('bash', ['scripts/setup.sh']);
+  if (setup.code !== 0) {
+    console.error('setup failed: the tests cannot run without their tools');
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+} else {
+  // The fast loop installs nothing (no apt, no npm ci): it needs only the npm packages.
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (!existsSync(installed)) {
+    console.error('node_modules is missing: run `npm ci` first (or `npm test`, which installs what is missing)');
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+  if (statSync(join(root, 'package-lock.json')).mtimeMs > statSync(installed).mtimeMs) {
+    console.error('note: package-lock.json is newer than node_modules; run `npm ci` if a package is missing');
+  }
 }
 
 let passed = 0;
 let failed = 0;
 const times = [];
 for (const name of chosen) {
-  if (!layers[name]) {
-    console.error(`unknown test layer '${name}'; layers: ${all.join(', ')}`);
-    process.exit(2);
-  }
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
   const result = await layers[name]();

@@ -1,6 +1,6 @@
 // Installs the pinned real VS Code workbench (code-server, with the Node 24 it requires) into a
-// cache folder outside the repository, once per machine. See
-// /work/shared/notes/real-vscode-workbench.md for why each flag is there.
+// cache folder outside the repository, once per machine. The project's shared notes on the real
+// VS Code workbench say why each flag is there.
 //
 //   node scripts/workbench/install.mjs        # install if missing, print the paths
 //   import { ensureWorkbench } from './install.mjs'
@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cleanEnv } from '../clean-env.mjs';
 
 // Pinned together: code-server 4.139.1's postinstall accepts Node 24 only.
 export const CODE_SERVER_VERSION = '4.139.1';
@@ -46,11 +47,14 @@ const missing = () => requiredFiles().filter((f) => !existsSync(f));
 const log = (msg) => console.log(`[workbench-install] ${msg}`);
 const secs = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
-/** Runs a command, echoing and capturing its output; rejects on non-zero exit. */
+/**
+ * Runs a command, echoing and capturing its output; rejects on non-zero exit. The environment is
+ * clean of an outer npm's variables (see clean-env.mjs) unless `opts.env` is given.
+ */
 function run(cmd, args, opts) {
   return new Promise((resolve, reject) => {
     log(`$ ${cmd} ${args.join(' ')}`);
-    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { env: cleanEnv(), ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const echo = (stream) => (d) => {
       out += d;
@@ -146,8 +150,10 @@ async function install() {
   const csDir = join(installDir, 'code-server');
   freshFolder(csDir);
   // Node 24 first on PATH so npm, node-gyp and the postinstall run under it; --nodedir points
-  // node-gyp at its headers (the machine's npmrc points at Node 20's).
-  const env = { ...process.env, PATH: `${join(p.nodeRoot, 'bin')}:${process.env.PATH}` };
+  // node-gyp at its headers (the machine's npmrc points at Node 20's). No npm_config_* from an
+  // outer npm: the postinstall would read the outer Node's version from them and refuse.
+  const base = cleanEnv();
+  const env = { ...base, PATH: `${join(p.nodeRoot, 'bin')}:${base.PATH}` };
   const npmArgs = ['install', '--no-audit', '--no-fund', '--foreground-scripts', `--nodedir=${p.nodeRoot}`];
   const out = await run('npm', [...npmArgs, `code-server@${CODE_SERVER_VERSION}`], { cwd: csDir, env });
   if (!postinstallRan(out) || missing().length) {

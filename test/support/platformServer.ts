@@ -1,6 +1,6 @@
 /**
  * A loopback HTTP server that speaks the platform API's documented contract
- * (/work/shared/notes/platform-api.md): `Authorization: Bearer <key>`; GET /v1/organization/,
+ * (the project's shared notes on the platform API): `Authorization: Bearer <key>`; GET /v1/organization/,
  * /v1/{projects,networks,nodes,identities}/ and /v1/<kind>/<id>/; lists paginated as
  * `{count, next, previous, results}` with absolute `next`/`previous` URLs carrying `?page=N`,
  * filters (project, organization, network, protocol, status) and `order_by`; errors as
