@@ -138,9 +138,7 @@ export class RpcClient {
       const failed = statusFailure(reply, ctx);
       if (attempt >= retries || !isRetryableStatus(reply.status)) throw failed;
       const delay = retryDelay(attempt, this.retry, failed.retryAfterMs);
-      // The node's own wait, not the capped one, is what must fit: retrying before it is over
-      // only earns another 429.
-      if (Math.max(delay, failed.retryAfterMs ?? 0) >= deadline.remainingMs()) throw outOfTime(failed, ctx, deadline.shared);
+      if (delay >= deadline.remainingMs()) throw outOfTime(failed, ctx, deadline.shared);
       await sleep(delay, options.signal, () => cancelledFailure(ctx));
     }
   }
