@@ -70,10 +70,11 @@ const FLAGS = ['rpc', 'url', 'block', 'address', 'start', 'max', 'tx-index', 'mo
 function integerFlag(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
+  // A documented maximum is named whenever it is passed, however many digits the value has.
+  if (max < Number.MAX_SAFE_INTEGER && /^\d+$/.test(value.trim()) && n > max) throw new UsageError(`--${name} is at most ${max}, not ${value}: read a larger range page by page, starting each page at the previous nextKey`);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
     throw new UsageError(`--${name} needs ${min > 0 ? 'a positive' : 'a non-negative'} integer, not '${value}'`);
   }
-  if (n > max) throw new UsageError(`--${name} is at most ${max}, not ${value}: read a larger range page by page, starting each page at the previous nextKey`);
   return n;
 }
 

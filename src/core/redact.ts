@@ -18,8 +18,11 @@ export interface RedactOptions {
   publicQuery?: boolean;
 }
 
-/** scheme://authority path ?query #fragment, split without normalising anything. */
-const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/is;
+/**
+ * scheme://authority path ?query #fragment, split without normalising anything. A backslash ends
+ * the authority as a slash does: URL parsers read `http://host\KEY` as the path `/KEY`.
+ */
+const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/)([^/\\?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/is;
 
 export interface UrlParts {
   /** e.g. `https://` */
@@ -47,7 +50,7 @@ export function isWsRoute(scheme: string, index: number, segment: string): boole
 /** The URL with its secret parts (see the rule above) masked; anything not a URL only of `knownSecrets`. */
 export function redactUrl(raw: string, knownSecrets: readonly string[] = [], options: RedactOptions = {}): string {
   const parts = splitUrl(raw);
-  if (!parts) return redactKnown(raw, knownSecrets);
+  if (!parts) return redactKnown(redactLoose(raw), knownSecrets);
   const { scheme, authority, path, query, fragment } = parts;
   const at = authority.lastIndexOf('@');
   const host = authority.slice(at + 1);
@@ -59,12 +62,29 @@ export function redactUrl(raw: string, knownSecrets: readonly string[] = [], opt
   return redactKnown(shown, knownSecrets);
 }
 
+/**
+ * Text given as a URL that is not scheme://… (`http:host/KEY`, `host:8545/KEY`, `u:p@host`): a
+ * URL parser may still read a path, query or userinfo in it, so everything after the first `/`,
+ * `\`, `?` or `#` is masked, and whatever comes before an `@`.
+ */
+function redactLoose(raw: string): string {
+  const cut = raw.search(/[/\\?#]/);
+  const head = cut < 0 ? raw : raw.slice(0, cut);
+  const rest = cut < 0 ? '' : raw.slice(cut);
+  const at = head.lastIndexOf('@');
+  return `${at >= 0 ? `${REDACTED}@${head.slice(at + 1)}` : head}${rest.length > 1 ? `${rest[0]}${REDACTED}` : rest}`;
+}
+
 /** Every non-empty segment as ***, the slashes kept (a leading `ws` of a WebSocket URL too). */
 function maskPath(path: string, scheme: string): string {
+  // Pieces each start with their separator (a backslash counts as a slash, as in URL parsers).
   return path
-    .split('/')
-    .map((s, i) => (s === '' || s === REDACTED || isWsRoute(scheme, i, s) ? s : REDACTED))
-    .join('/');
+    .split(/(?=[/\\])/)
+    .map((piece, i) => {
+      const segment = piece.slice(1);
+      return segment === '' || segment === REDACTED || isWsRoute(scheme, i + 1, segment) ? piece : `${piece[0]}${REDACTED}`;
+    })
+    .join('');
 }
 
 /** Punctuation that ends a sentence rather than a URL: "failed at https://h/KEY: timeout". */

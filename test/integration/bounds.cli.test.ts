@@ -123,6 +123,10 @@ describe('values out of bounds are usage errors (exit 2), before anything is sen
     assert.equal(run.code, 2);
     assert.match(run.stderr, /--max is at most 100000, not 100001/);
     assert.equal(run.stdout, '');
+    // Past the safe integers too: still the maximum named, not "needs a positive integer".
+    const huge = await runCli(storage('--max', '99999999999999999999'));
+    assert.equal(huge.code, 2);
+    assert.match(huge.stderr, /--max is at most 100000, not 99999999999999999999/);
     const help = await runCli(['storage-range', '--help']);
     assert.match(help.stdout, /--max N\s+entries wanted, 1 to 100000/);
   });

@@ -149,6 +149,19 @@ describe('deep YAML and GraphQL', () => {
     assert.deepEqual(findings[0].range.start, { line: lines + 2, character: 5 + 31 });
   });
 
+  test('an ABI with tuples nested 20,000 deep: an error at the ABI in our words, not a stack overflow', () => {
+    let param = '{"name":"x","type":"uint256"}';
+    for (let i = 0; i < 20_000; i++) param = `{"name":"t","type":"tuple","components":[${param}]}`;
+    const findings = validate((f) => void (f['abis/ERC20.json'] = `[{"type":"event","name":"Approval","inputs":[${param}]}]`));
+    assert.ok(findings.length >= 1, JSON.stringify(findings));
+    assert.ok(findings.every((f) => !/call stack|could not finish/i.test(f.message)), JSON.stringify(findings));
+    assert.ok(findings.some((f) => /The ABI nests tuples more than 32 levels deep \(in event Approval\)/.test(f.message)), JSON.stringify(findings));
+    // 32 levels still read.
+    let ok = '{"name":"x","type":"uint256"}';
+    for (let i = 0; i < 32; i++) ok = `{"name":"t","type":"tuple","components":[${ok}]}`;
+    assert.ok(validate((f) => void (f['abis/ERC20.json'] = `[{"type":"event","name":"Deep","inputs":[${ok}]}]`)).every((f) => !/levels deep/.test(f.message)));
+  });
+
   test('brackets in GraphQL strings and comments do not count; a real list of lists passes', () => {
     assert.equal(graphqlTooDeepAt(`# ${'['.repeat(100)}\n"""${'['.repeat(100)}"""\n"${'{'.repeat(100)}"\ntype A { f: [[Int!]!]! }`, 4), -1);
   });

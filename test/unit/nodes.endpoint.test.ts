@@ -82,6 +82,18 @@ test('a refused paste never echoes the key', () => {
     () => parseEndpoint(`ftp://nd-1.example.com/${KEY}`),
     (err: Error) => !err.message.includes(KEY) && err.message.includes('***'),
   );
+  // Not scheme://…, yet a URL parser would still find the key in them.
+  for (const pasted of [`https:nd-1.example.com/${KEY}`, `nd-1.example.com/${KEY}`, `https://nd-1.example.com\\${KEY}`, `https://u:${KEY}@nd-1.example.com:99999/`]) {
+    assert.throws(
+      () => parseEndpoint(pasted),
+      (err: Error) => err instanceof EndpointError && !err.message.includes(KEY) && err.message.includes('***'),
+      pasted,
+    );
+  }
+});
+
+test('a backslash is refused: URL parsers read it as a slash, so it would hide a path', () => {
+  assert.throws(() => parseEndpoint(`http://127.0.0.1:8545\\${KEY}`), /no backslash/);
 });
 
 test('deriveWsUrl: https gets wss and /ws before the path; http keeps port and path', () => {

@@ -98,3 +98,17 @@ test('a known secret is masked even where the rule alone would show it', () => {
   assert.equal(redactUrl('https://h.example.com/rpc', ['h.example'], { publicPath: true }), 'https://***.com/rpc');
   assert.equal(redactUrl('not a url abc123key', ['abc123key']), 'not a url ***');
 });
+
+test('a backslash ends the authority as URL parsers read it, so what follows is a masked path', () => {
+  assert.equal(redactUrl('http://127.0.0.1:8545\\abc123key'), 'http://127.0.0.1:8545\\***');
+  assert.equal(redactUrl('https://h.example.com\\abc123key?x=1'), 'https://h.example.com\\***?***');
+  assert.equal(redactUrl('https://h.example.com/v1\\abc123key'), 'https://h.example.com/***\\***');
+  assert.equal(redactText('failed at http://h.example.com\\abc123key: refused'), 'failed at http://h.example.com\\***: refused');
+});
+
+test('text given as a URL without scheme:// still has its path, query and userinfo masked', () => {
+  assert.equal(redactUrl('http:127.0.0.1:8545/abc123key'), 'http:127.0.0.1:8545/***');
+  assert.equal(redactUrl('127.0.0.1:8545/abc123key?apikey=zzz'), '127.0.0.1:8545/***');
+  assert.equal(redactUrl('user:pass@127.0.0.1:8545'), '***@127.0.0.1:8545');
+  assert.equal(redactUrl('not-a-url'), 'not-a-url');
+});

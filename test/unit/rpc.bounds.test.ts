@@ -6,6 +6,7 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { ResolvedEndpoint } from '../../src/core/nodes/model';
@@ -261,6 +262,26 @@ describe('ws:// to a server that does not speak WebSocket', () => {
         assert.match(problem.message, new RegExp(`answered HTTP ${status} \\w[\\w ]* instead of upgrading to WebSocket: is this the node's WebSocket endpoint\\?`));
       } finally {
         await client.close();
+      }
+    });
+  }
+});
+
+describe('a server that does not speak HTTP at all', () => {
+  for (const scheme of ['ws', 'http'] as const) {
+    test(`${scheme}:// to it says its answer is not HTTP, not just that the connection failed`, async () => {
+      const server = net.createServer((socket) => socket.once('data', () => socket.end('\x1b]0;title\x07SSH-2.0-not-http\r\n\r\n')));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}/`;
+      const client = scheme === 'ws' ? new WsRpcClient(endpoint(url), { timeoutMs: 3000, pingIntervalMs: 0 }) : new RpcClient(endpoint(url), { timeoutMs: 3000 });
+      try {
+        const problem = await failureOf(client.call('eth_blockNumber'));
+        assert.match(problem.message, /the server's answer is not valid HTTP \(HPE_\w+\): is this the node's endpoint, with the right port and scheme/);
+        assert.equal(/does it speak WebSocket/.test(problem.message), scheme === 'ws');
+      } finally {
+        if (client instanceof WsRpcClient) await client.close();
+        await new Promise((resolve) => server.close(resolve));
       }
     });
   }

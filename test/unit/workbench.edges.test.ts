@@ -55,6 +55,17 @@ test('fields of a block, a receipt and a batch, by name and path; the raw reply 
   assert.deepEqual(quantityComments(batch, { methodOf: (id) => methods[id as number] }), ['// [0].result: 0x0 = 0 wei = 0.0 ETH', '// [1].result: 0xff = 255']);
 });
 
+test("a node's keys cannot break out of the comment lines: odd keys are quoted and escaped", () => {
+  const reply = { id: 1, result: { 'a\nforged: line': { gasUsed: '0x5208' }, 'b\u2028c': { gas: '0x1' }, plain_1: { gas: '0x2' } } };
+  const lines = quantityComments(reply, byMethod('eth_getBlockByNumber'));
+  assert.deepEqual(lines, [
+    '// result["a\\nforged: line"].gasUsed: 0x5208 = 21000 gas',
+    '// result["b\\u2028c"].gas: 0x1 = 1 gas',
+    '// result.plain_1.gas: 0x2 = 2 gas',
+  ]);
+  for (const line of lines) assert.doesNotMatch(line, /[\n\r\u2028\u2029]/);
+});
+
 test('a huge reply costs bounded work and lines', () => {
   const transactions = Array.from({ length: 100_000 }, () => ({ gas: '0x5208', value: '0x1' }));
   const t0 = performance.now();

@@ -69,6 +69,8 @@ export function parseEndpoint(pasted: string, options: ParseOptions = {}): Parse
   if (!text) throw new EndpointError("Paste the node's endpoint URL, e.g. https://ethereum-mainnet.core.example.com/<KEY>.");
   if (text.length > MAX_ENDPOINT_LENGTH) throw new EndpointError(`An endpoint URL is at most ${MAX_ENDPOINT_LENGTH} characters; this one has ${text.length}.`);
   if (/\s/.test(text)) throw new EndpointError(`An endpoint URL has no spaces: ${redactUrl(text)}`);
+  // URL parsers read a backslash as a slash: what it separates would be a path the rule misses.
+  if (text.includes('\\')) throw new EndpointError(`An endpoint URL has no backslash (\\): ${redactUrl(text)}`);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
     throw new EndpointError(`${redactUrl(text)} is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)`);
   }

@@ -204,7 +204,11 @@ export function networkFailure(err: unknown, ctx: FailureContext): RpcFailure {
     EPIPE: `the connection was closed while the request was being sent (EPIPE). Try again.`,
   };
   // Node's own words (`socket hang up`, `getaddrinfo …`) say little to a user: ours name the cause.
-  const reason = reasons[code] ?? `the connection failed${code === 'unknown' ? '' : ` (${code})`}. Check the URL, your network, and that ${peer} is running.`;
+  // llhttp's codes (HPE_…): something answered, but not in HTTP (another protocol on this port).
+  const notHttp = code.startsWith('HPE_')
+    ? `the server's answer is not valid HTTP (${code}): is this ${peer}'s endpoint, with the right port and scheme${/^wss?:/i.test(ctx.url) ? ', and does it speak WebSocket' : ''}?`
+    : undefined;
+  const reason = reasons[code] ?? notHttp ?? `the connection failed${code === 'unknown' ? '' : ` (${code})`}. Check the URL, your network, and that ${peer} is running.`;
   return failure('unreachable', `Cannot reach ${peer} at ${url}: ${reason}`, ctx, details);
 }
 

@@ -6,6 +6,7 @@
  * thousands of transactions costs a fixed number of steps and lines.
  */
 import { formatUnits } from 'ethers';
+import { inertJson } from '../inert';
 
 /** How a quantity reads: a plain count, gas, wei shown as ether, wei shown as gwei, seconds since 1970. */
 export type QuantityUnit = 'number' | 'gas' | 'ether' | 'gwei' | 'time';
@@ -94,6 +95,14 @@ export function describeQuantity(hex: string, unit: QuantityUnit): string {
   }
 }
 
+/**
+ * `.key` for a plain name, else `["…"]` escaped: the node chooses its keys, and a line break or
+ * control character in one would end the comment line and write text of its own into the view.
+ */
+function member(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${inertJson(key, 0)}]`;
+}
+
 /** Nodes visited at most: a block with every transaction stays cheap to summarize. */
 const MAX_VISITS = 5000;
 const MAX_DEPTH = 6;
@@ -121,7 +130,7 @@ export function quantityNotes(body: unknown, options: QuantityOptions = {}): { n
     for (const [key, field] of Object.entries(value)) {
       const unit = FIELD_UNITS[key];
       if (unit && typeof field === 'string' && QUANTITY.test(field)) add(`${path}.${key}`, field, unit);
-      else walk(field, `${path}.${key}`, depth + 1);
+      else walk(field, `${path}${member(key)}`, depth + 1);
     }
   };
   const response = (reply: unknown, prefix: string) => {

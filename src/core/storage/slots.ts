@@ -108,7 +108,6 @@ function ascii(bytes: Uint8Array): string | undefined {
   return PRINTABLE.test(text) ? text : undefined;
 }
 
-/** A storage value (any 0x-hex of at most 32 bytes; short values are left-padded). */
 /**
  * Values below this are read as integers, not addresses: counters, decimals, balances up to 79
  * billion ether in wei. A real address has 8 zero leading bytes (of its 20) with odds of 2^-64;
@@ -132,6 +131,7 @@ export function wordAsAddress(hex: string): string | undefined {
   return value !== 0n && value < 1n << 160n ? getAddress(`0x${value.toString(16).padStart(40, '0')}`) : undefined;
 }
 
+/** A storage value (any 0x-hex of at most 32 bytes; short values are left-padded). */
 export function decodeWord(hex: string): DecodedWord {
   if (!/^0x[0-9a-fA-F]{0,64}$/.test(hex)) throw new TypeError(`Not a storage word (0x and up to 64 hex digits): '${hex}'`);
   const full = `0x${hex.slice(2).toLowerCase().padStart(64, '0')}`;

@@ -41,6 +41,24 @@ export function parseAbi(text: string): AbiResult {
   }
   const entries = abiEntries(json);
   if (!entries) return { error: 'No valid ABI in file: expected a JSON array of ABI entries (or an object with an "abi" array)' };
+  try {
+    return { abi: readEntries(entries) };
+  } catch (err) {
+    if (err instanceof TooDeep) return { error: err.message };
+    throw err;
+  }
+}
+
+/** Tuples nested deeper than this are refused (real ABIs nest a few levels), before the stack runs out. */
+export const MAX_TUPLE_DEPTH = 32;
+
+class TooDeep extends Error {
+  constructor(where: string) {
+    super(`The ABI nests tuples more than ${MAX_TUPLE_DEPTH} levels deep (in ${where}); a real contract needs a few, so it is not read`);
+  }
+}
+
+function readEntries(entries: unknown[]): Abi {
   const events: AbiEvent[] = [];
   const callFunctions: string[] = [];
   for (const entry of entries) {
@@ -50,15 +68,16 @@ export function parseAbi(text: string): AbiResult {
     if (e.type === 'event' && typeof e.name === 'string') {
       events.push({
         name: e.name,
-        signature: `${e.name}(${inputs.map(parameter).join(',')})`,
+        signature: `${e.name}(${inputs.map((input) => parameter(input, 0, `event ${e.name as string}`)).join(',')})`,
         params: inputs.map((input, i) => ({ name: typeof input?.name === 'string' && input.name ? input.name : `param${i}`, type: typeText(input), indexed: input?.indexed === true })),
       });
     }
     const isFunction = e.type === undefined || e.type === 'function' || e.type === 'fallback';
     const changesState = e.stateMutability === 'nonpayable' || e.stateMutability === 'payable' || e.constant === false;
-    if (isFunction && changesState) callFunctions.push(`${typeof e.name === 'string' ? e.name : '<default>'}(${inputs.map(parameter).join(',')})`);
+    const fn = typeof e.name === 'string' ? e.name : '<default>';
+    if (isFunction && changesState) callFunctions.push(`${fn}(${inputs.map((input) => parameter(input, 0, `function ${fn}`)).join(',')})`);
   }
-  return { abi: { events, callFunctions } };
+  return { events, callFunctions };
 }
 
 function abiEntries(json: unknown): unknown[] | undefined {
@@ -72,12 +91,13 @@ function abiEntries(json: unknown): unknown[] | undefined {
 }
 
 /** A parameter as the CLI writes it: tuples as `(…)`, `indexed ` in front (inside a tuple's parentheses). */
-function parameter(input: AbiInput): string {
+function parameter(input: AbiInput, depth = 0, where = 'a parameter'): string {
   const indexed = input?.indexed === true ? 'indexed ' : '';
   const type = typeof input?.type === 'string' ? input.type : '';
   const tuple = type.startsWith('tuple') ? /^tuple((?:\[\d*\])*)$/.exec(type) : null;
   if (tuple && Array.isArray(input.components)) {
-    return `(${indexed}${(input.components as AbiInput[]).map(parameter).join(',')})${tuple[1]}`;
+    if (depth >= MAX_TUPLE_DEPTH) throw new TooDeep(where);
+    return `(${indexed}${(input.components as AbiInput[]).map((c) => parameter(c, depth + 1, where)).join(',')})${tuple[1]}`;
   }
   return `${indexed}${type}`;
 }
