@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Kind, parse, type TypeNode } from 'graphql';
-import { memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
+import { manifestKeysAt, memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
 import { otherProtocolShape } from '../../src/core/subgraph/protocols';
 import type { Shape } from '../../src/core/subgraph/shape';
 
@@ -109,5 +109,25 @@ describe('one protocol per manifest (graph-cli validateDataSourceProtocolAndNetw
   test('templates exist only for Ethereum in graph-cli', () => {
     const nearTemplate = '\ntemplates:\n' + near().replace('    name: Near', '    name: NearTemplate');
     assert.deepEqual(validate(head + near() + nearTemplate).filter((f) => f.severity === 'error').map((f) => f.code), ['template-kind-unsupported']);
+  });
+});
+
+describe('subgraph composition (graph-node validate_subgraph_datasources)', () => {
+  const composed = (n: number, id = (i: number) => `QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLi${'ABCDEFGH'[i]}`) =>
+    Array.from({ length: n }, (_, i) => `  - kind: subgraph\n    name: Src${i}\n    network: mainnet\n    source:\n      address: ${id(i)}\n${mapping('      handlers:\n        - handler: handleBlock\n          entity: Block\n')}`).join('');
+  test('needs specVersion 1.3.0, at most five sources, each once', () => {
+    assert.deepEqual(validate(head + composed(1)).filter((f) => f.severity === 'error').map((f) => f.code), ['spec-version-too-low']);
+    const v13 = head.replace('1.0.0', '1.3.0');
+    assert.deepEqual(errors(validate(v13 + composed(5))), []);
+    assert.deepEqual(validate(v13 + composed(6)).filter((f) => f.severity === 'error').map((f) => f.code), ['too-many-subgraph-sources']);
+    assert.deepEqual(validate(v13 + composed(2, () => 'QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLiM')).filter((f) => f.severity === 'error').map((f) => f.code), ['duplicate-subgraph-source']);
+  });
+});
+
+describe('the editor’s key suggestions follow the data source’s protocol', () => {
+  test('a near data source’s source takes account, not address', () => {
+    const keys = manifestKeysAt(['dataSources', 0, 'source'], 'near').map((k) => k.key);
+    assert.ok(keys.includes('account') && !keys.includes('address'), keys.join());
+    assert.ok(manifestKeysAt(['dataSources', 0, 'source'], 'ethereum').some((k) => k.key === 'address'));
   });
 });

@@ -6,6 +6,8 @@
  * Ethereum, NEAR account names.
  */
 import type { Context } from './context';
+import { requireSpecVersion } from './dataSources';
+import { SPEC_VERSION_FOR } from './versions';
 import type { Field, ObjectShape, Shape } from './shape';
 import { get, isMap, items, pairOf, str, type YNode } from './ynode';
 
@@ -162,6 +164,7 @@ export function checkProtocols(ctx: Context): void {
     });
   }
   const first = all[0];
+  composition(ctx, all);
   for (const item of all) {
     if (first && item.protocol !== first.protocol) {
       // graph-cli: validateDataSourceProtocolAndNetworks (validation/manifest.js); graph-node reads
@@ -192,5 +195,25 @@ export function checkProtocols(ctx: Context): void {
     if (item.protocol === 'near' && account && name !== undefined && (name.length < 2 || name.length > 64 || !NEAR_ACCOUNT.test(name))) {
       ctx.flag(account, 'error', 'invalid-near-account', `NEAR account '${name}' is invalid: 2 to 64 characters, lower-case letters, digits, and - _ . between them (graph-cli rejects it)`);
     }
+  }
+}
+
+/**
+ * graph-node's validate_subgraph_datasources (graph/src/data/subgraph/mod.rs): subgraph data
+ * sources need specVersion 1.3.0, at most five of them, each source subgraph once. (Mixing them
+ * with on-chain data sources is the conflicting-protocols rule.)
+ */
+function composition(ctx: Context, all: Item[]): void {
+  const composed = all.filter((i) => i.list === 'dataSources' && i.protocol === 'subgraph');
+  if (!composed.length) return;
+  requireSpecVersion(ctx, composed[0].kind, SPEC_VERSION_FOR.subgraphDataSources, 'Subgraph data sources');
+  if (composed.length > 5) ctx.flag(composed[5].kind, 'error', 'too-many-subgraph-sources', `At most 5 subgraph data sources are allowed; this manifest has ${composed.length} (graph-node rejects it)`);
+  const seen = new Set<string>();
+  for (const item of composed) {
+    const address = get(get(item.node, 'source'), 'address');
+    const id = str(address);
+    if (id === undefined) continue;
+    if (seen.has(id)) ctx.flag(address!, 'error', 'duplicate-subgraph-source', `Subgraph ${id} is already a source of another data source (graph-node rejects duplicates)`);
+    seen.add(id);
   }
 }
