@@ -6,6 +6,7 @@
 import type { Context, Span } from './context';
 import type { Finding } from './types';
 import { dataSourceShape, MANIFEST, describeShape, type ObjectShape, type Shape } from './shape';
+import { ETHEREUM_ONLY_RULES, otherProtocolShape } from './protocols';
 import { brief, closest } from './text';
 import { isMap, isScalar, type YMap, type YNode, type YScalar } from './ynode';
 
@@ -31,6 +32,14 @@ export function checkShape(ctx: Context, rules: Readonly<Record<string, ValueRul
   }
   const owner = isMap(root) && root.pairs.length ? { start: root.pairs[0].keyStart, end: root.pairs[0].keyEnd } : { start: root.start, end: root.start };
   new ShapeWalker(ctx, rules).walk(root, MANIFEST, [], '', owner);
+}
+
+const NON_ETHEREUM_RULES = new WeakMap<object, Readonly<Record<string, ValueRule>>>();
+
+function nonEthereumRules(rules: Readonly<Record<string, ValueRule>>): Readonly<Record<string, ValueRule>> {
+  let kept = NON_ETHEREUM_RULES.get(rules);
+  if (!kept) NON_ETHEREUM_RULES.set(rules, (kept = Object.fromEntries(Object.entries(rules).filter(([k]) => !ETHEREUM_ONLY_RULES.test(k)))));
+  return kept;
 }
 
 const REQUIRED = new WeakMap<ObjectShape, string[]>();
@@ -100,8 +109,14 @@ class ShapeWalker {
     if (path.length === 2 && (list === 'dataSources' || list === 'templates')) {
       const kind = isMap(item) ? item.pairs.find((p) => p.key === 'kind')?.value : undefined;
       const kindValue = isScalar(kind) ? kind.value : undefined;
+      const other = list === 'dataSources' ? otherProtocolShape(kindValue) : undefined;
+      if (other) {
+        // near, cosmos, arweave, substreams, subgraph: their own shape, without the EVM value rules.
+        new ShapeWalker(this.ctx, nonEthereumRules(this.rules)).walk(item, other, path, pattern, item);
+        return;
+      }
       if (!isCheckedKind(list, kindValue)) {
-        // Not an Ethereum or file data source: only its kind is checked (values.ts says why).
+        // A template of another protocol (protocols.ts reports it) or an unknown kind: only its kind is checked.
         if (kind) this.rules[`${list}.*.kind`]?.(this.ctx, kind, [...path, 'kind']);
         return;
       }

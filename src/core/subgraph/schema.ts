@@ -15,6 +15,7 @@ import {
   type ObjectTypeDefinitionNode,
   type TypeNode,
 } from 'graphql/language';
+import { checkFulltext } from './fulltext';
 import { closest, LineIndex } from './text';
 import type { Finding, Fix, Severity } from './types';
 
@@ -241,12 +242,18 @@ class SchemaChecker {
       else if (d.name.value !== 'import') this.flag(d.loc!.start, d.loc!.end, 'error', 'schema-type-directive', `_Schema_ only takes @import and @fulltext directives, not @${d.name.value}`);
     }
     if (def.fields?.length) this.flag(def.name.loc!.start, def.name.loc!.end, 'error', 'schema-type-fields', '_Schema_ must not have fields');
+    const entities = new Map(this.objects.filter((o) => o.directives?.some((d) => d.name.value === 'entity')).map((o) => [o.name.value, o] as const));
+    checkFulltext(def.directives ?? [], entities, (at, code, message) => this.flag(at.start, at.end, 'error', code, message));
   }
 
   private checkObject(def: ObjectTypeDefinitionNode): void {
     const name = def.name.value;
     const nameLoc = loc(def.name);
     const entity = def.directives?.find((d) => d.name.value === 'entity');
+    for (const d of def.directives ?? []) {
+      // graph-cli's validateNoFulltext and validateNoImportDirective.
+      if (d.name.value === 'fulltext' || d.name.value === 'import') this.flag(loc(d).start, loc(d).end, 'error', 'schema-type-directive', `@${d.name.value} belongs on the _Schema_ type, not on '${name}' (graph build fails)`);
+    }
     const aggregation = def.directives?.find((d) => d.name.value === 'aggregation');
     if (!entity && !aggregation) {
       const after = def.interfaces?.length ? loc(def.interfaces[def.interfaces.length - 1]).end : nameLoc.end;
@@ -288,7 +295,7 @@ class SchemaChecker {
       this.checkFieldType(field);
       if (field.arguments?.length) this.flag(loc(field).start, loc(field).end, 'error', 'field-arguments', `Field '${field.name.value}': field arguments are not supported`);
       const derived = field.directives?.find((d) => d.name.value === 'derivedFrom');
-      if (derived) this.checkDerivedFrom(field, derived);
+      if (derived) this.checkDerivedFrom(def, field, derived);
     }
     if (entity) this.info.entities.set(name, { name, nameStart: nameLoc.start, nameEnd: nameLoc.end, fields, immutable, timeseries });
   }
@@ -338,30 +345,66 @@ class SchemaChecker {
     return { kind: 'replace', title: `Change the type to ${name}`, file: this.file, edits: [{ range: this.info.lines.range(loc(t).start, loc(t).end), text: name }] };
   }
 
-  private checkDerivedFrom(field: FieldDefinitionNode, directive: ConstDirectiveNode): void {
+  /**
+   * @derivedFrom as graph-cli's validateDerivedFromDirective (validation/schema.js) and
+   * graph-node's validate_derived_from (graph/src/schema/input/mod.rs) check it: one `field`
+   * argument naming a field of the target type whose type points back at this type (or at an
+   * interface this type implements). Where the two differ, the stricter one speaks: graph-cli
+   * wants the back reference to be an entity or interface and has no exception for `id`;
+   * graph-node wants the interface to declare the derived field too.
+   */
+  private checkDerivedFrom(def: ObjectTypeDefinitionNode, field: FieldDefinitionNode, directive: ConstDirectiveNode): void {
     const where = loc(directive);
+    const fieldName = field.name.value;
     const arg = directive.arguments?.find((a) => a.name.value === 'field');
     if (!arg || arg.value.kind !== Kind.STRING) {
-      this.flag(where.start, where.end, 'error', 'derived-from-argument', `Field '${field.name.value}': @derivedFrom needs a field: "name" argument`);
+      this.flag(where.start, where.end, 'error', 'derived-from-argument', `Field '${fieldName}': @derivedFrom needs a field: "name" argument`);
+      return;
+    }
+    if (directive.arguments!.length !== 1) {
+      this.flag(where.start, where.end, 'error', 'derived-from-argument', `Field '${fieldName}': @derivedFrom takes only the field argument (graph build fails otherwise)`);
       return;
     }
     const targetName = innerType(field.type).name;
     const target = this.objectsByName.get(targetName) ?? this.interfaces.get(targetName);
-    if (!target) return; // the unknown type is reported by checkFieldType
+    if (!target) {
+      // An unknown name is reported by checkFieldType; a scalar or enum is graph-node's refusal.
+      if (this.info.typeNames.has(targetName)) {
+        const t = loc(field.type);
+        this.flag(t.start, t.end, 'error', 'derived-from-type', `Field '${fieldName}': a @derivedFrom field's type must be an entity or interface, not '${targetName}' (graph-node rejects the schema)`);
+      }
+      return;
+    }
     const wanted = arg.value.value;
     const names = (target.fields ?? []).map((f) => f.name.value);
-    if (!names.includes(wanted)) {
+    const at = loc(arg.value);
+    const back = target.fields?.find((f) => f.name.value === wanted);
+    if (!back) {
       const near = closest(wanted, names);
-      const at = loc(arg.value);
       this.flag(
         at.start,
         at.end,
         'error',
         'derived-from-missing-field',
-        `Field '${field.name.value}': @derivedFrom field '${wanted}' does not exist on type '${targetName}'${near ? `; did you mean '${near}'?` : ''}`,
+        `Field '${fieldName}': @derivedFrom field '${wanted}' does not exist on type '${targetName}'${near ? `; did you mean '${near}'?` : ''}`,
         near ? { kind: 'replace', title: `Derive from '${near}'`, file: this.file, edits: [{ range: this.info.lines.range(at.start, at.end), text: JSON.stringify(near) }] } : undefined,
       );
+      return;
     }
+    const self = def.name.value;
+    const backType = innerType(back.type).name;
+    const implemented = (def.interfaces ?? []).map((i) => i.name.value);
+    const backIsEntity = this.interfaces.has(backType) || this.objectsByName.get(backType)?.directives?.some((d) => d.name.value === 'entity') === true;
+    const cliAccepts = backIsEntity && (backType === self || implemented.includes(backType));
+    const nodeAccepts =
+      backType === self || wanted === 'id' || (implemented.includes(backType) && (this.interfaces.get(backType)?.fields ?? []).some((f) => f.name.value === fieldName));
+    if (cliAccepts && nodeAccepts) return;
+    const message = backType === self && !cliAccepts
+      ? `Field '${fieldName}': @derivedFrom fields are only allowed on @entity types, and '${self}' is not one (graph build fails)`
+      : !cliAccepts
+      ? `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' has type '${backType}' but must point back at '${self}'${implemented.length ? ` or an interface it implements (${implemented.join(', ')})` : ''} (graph build fails)`
+      : `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' points at interface '${backType}', which does not declare '${fieldName}' (graph-node rejects the schema)`;
+    this.flag(at.start, at.end, 'error', 'derived-from-wrong-type', message);
   }
 
   private insert(at: number, text: string, title: string): Fix {

@@ -8,6 +8,8 @@
  * graph-node's documentation. The docs are what hovers and completions show.
  */
 
+import { otherProtocolShape } from './protocols';
+
 export type Shape =
   | { type: 'String' | 'BigInt' | 'Boolean' | 'File' | 'JSON' }
   | { type: 'enum'; name: string; values: readonly string[] }
@@ -173,6 +175,8 @@ export function namedShapes(): Map<string, Shape> {
 /** The object shape for a list item of `dataSources`/`templates`, which depends on its kind. */
 export function dataSourceShape(list: 'dataSources' | 'templates', kind: unknown): ObjectShape {
   if (list === 'templates' && typeof kind === 'string' && kind.startsWith('file/')) return FILE_TEMPLATE;
+  const other = list === 'dataSources' ? otherProtocolShape(kind) : undefined;
+  if (other) return other;
   return list === 'templates' ? template : dataSource;
 }
 

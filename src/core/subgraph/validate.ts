@@ -9,6 +9,7 @@ import { checkShape } from './checkShape';
 import { checkDataSources } from './dataSources';
 import { parseManifest, type ManifestDoc } from './manifestDoc';
 import { checkProject, loadSchema } from './project';
+import { checkProtocols } from './protocols';
 import { LineIndex } from './text';
 import type { FileSource, Finding } from './types';
 import { VALUE_RULES } from './values';
@@ -67,6 +68,7 @@ export function validateSubgraph(manifestFile: string, files: FileSource, option
   const incomplete: string[] = [];
   try {
     checkShape(ctx, VALUE_RULES);
+    checkProtocols(ctx);
     const schema = loadSchema(ctx);
     checkDataSources(ctx, schema?.info);
     checkProject(ctx, schema);

@@ -83,10 +83,8 @@ const dataSourceKind: ValueRule = (ctx, node, path) => {
   const list = path[0];
   const known = list === 'templates' ? [...ETHEREUM_KINDS, ...FILE_KINDS] : ETHEREUM_KINDS;
   if (kind === undefined || known.includes(kind)) return;
-  if (OTHER_KINDS.includes(kind) && !(list === 'templates' && kind === 'subgraph')) {
-    ctx.flag(node, 'info', 'kind-not-checked', `Chaindeck checks Ethereum${list === 'templates' ? ' and file' : ''} data sources; this '${kind}' one is left to graph-cli and graph-node`);
-    return;
-  }
+  // Checked with their own shapes and rules (protocols.ts), templates of them included.
+  if (OTHER_KINDS.includes(kind)) return;
   const all = [...known, ...OTHER_KINDS];
   const near = closest(kind, all);
   ctx.flag(node, 'error', 'unknown-kind', `Unknown data source kind '${kind}'; expected ${known.join(' or ')}${near ? `; did you mean '${near}'?` : ''}`, {

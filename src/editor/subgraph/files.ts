@@ -7,12 +7,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { capFor, fileErrorOf, FileReadError, readTextFileAsync, readTextFileIfExists } from '../../core/files';
 import type { FileSource } from '../../core/subgraph';
+import { isManifestCopy } from '../../core/subgraph/copies';
 
 /** Copies of manifests that are not the user's: in dependencies, and what `graph build` writes. */
-function isCopy(fsPath: string): boolean {
-  const parts = fsPath.split(/[\\/]/);
-  return parts.includes('node_modules') || parts[parts.length - 2] === 'build';
-}
+const isCopy = isManifestCopy;
 
 /** subgraph.yaml and `<name>.subgraph.yaml`, copies excepted. */
 export function isManifestPath(fsPath: string): boolean {

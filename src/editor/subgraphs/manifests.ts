@@ -6,12 +6,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { summarizeManifest, type ManifestSummary } from './manifestSummary';
 import { FILE_CAPS } from '../../core/files';
+import { isUnderExcludedFolder, MANIFEST_EXCLUDE_GLOB } from '../../core/subgraph/copies';
 import { readWorkspaceText } from '../readFile';
 
 /** subgraph.yaml, and named variants (mainnet.subgraph.yaml) that graph commands are given by name. */
 export const MANIFEST_GLOB = '{**/subgraph.yaml,**/*.subgraph.yaml}';
 /** Dependencies and the CLI's own output hold copies of manifests that are not the user's. */
-const EXCLUDE = '{**/node_modules/**,**/build/**,**/generated/**}';
+const EXCLUDE = MANIFEST_EXCLUDE_GLOB;
 
 export class Manifests implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -61,7 +62,7 @@ export function isManifest(uri: vscode.Uri): boolean {
 }
 
 function isExcluded(uri: vscode.Uri): boolean {
-  return uri.path.split('/').some((part) => part === 'node_modules' || part === 'build' || part === 'generated');
+  return isUnderExcludedFolder(uri.path);
 }
 
 /** The manifest as shown: its path in the workspace. */

@@ -1,0 +1,219 @@
+/**
+ * Data sources of the other protocols graph-cli 0.98 knows (near, cosmos, arweave, substreams,
+ * subgraph composition): their shapes, exactly as its dist/protocols/<kind>/manifest.graphql
+ * (test/unit/subgraph.protocols.test.ts compares them), and the rules graph-cli and graph-node
+ * apply across data sources: one protocol per manifest, handlers present, templates only for
+ * Ethereum, NEAR account names.
+ */
+import type { Context } from './context';
+import { requireSpecVersion } from './dataSources';
+import { SPEC_VERSION_FOR } from './versions';
+import type { Field, ObjectShape, Shape } from './shape';
+import { get, isMap, items, pairOf, str, type YNode } from './ynode';
+
+export type Protocol = 'ethereum' | 'near' | 'cosmos' | 'arweave' | 'substreams' | 'subgraph';
+
+/** graph-cli's Protocol.normalizeName (protocols/index.js); file data sources have none. */
+export function protocolOf(kind: unknown): Protocol | undefined {
+  if (kind === 'ethereum' || kind === 'ethereum/contract') return 'ethereum';
+  return kind === 'near' || kind === 'cosmos' || kind === 'arweave' || kind === 'substreams' || kind === 'subgraph' ? kind : undefined;
+}
+
+const string: Shape = { type: 'String' };
+const bigint: Shape = { type: 'BigInt' };
+const file: Shape = { type: 'File' };
+const json: Shape = { type: 'JSON' };
+const listOf = (of: Shape): Shape => ({ type: 'list', of, itemRequired: true });
+const object = (name: string, fields: Record<string, Field>): ObjectShape => ({ type: 'object', name, fields });
+const req = (shape: Shape, doc: string): Field => ({ shape, required: true, doc });
+const opt = (shape: Shape, doc: string): Field => ({ shape, required: false, doc });
+const handler = (name: string, doc: string) => object(name, { handler: req(string, doc) });
+
+const mappingBasics = {
+  apiVersion: req(string, 'Version of the mapping API, e.g. `0.0.7`.'),
+  language: req(string, 'Always `wasm/assemblyscript`.'),
+  file: req(file, 'Path of the AssemblyScript mapping file, relative to the manifest.'),
+  entities: req(listOf(string), 'Entity types the handlers write.'),
+};
+
+const dataSource = (source: ObjectShape, mapping: ObjectShape, withContext = true): ObjectShape =>
+  object('DataSource', {
+    kind: req(string, 'Protocol of the data source.'),
+    name: req(string, 'Name of the data source.'),
+    network: opt(string, 'Network name as graph-node hosts know it.'),
+    ...(withContext ? { context: opt(json, 'Key-value pairs the mapping reads with `dataSource.context()`.') } : {}),
+    source: req(source, 'What to index.'),
+    mapping: req(mapping, 'How the data becomes entities.'),
+  });
+
+const blocks = { startBlock: opt(bigint, 'First block to index.'), endBlock: opt(bigint, 'Last block to index.') };
+
+const NEAR = dataSource(
+  object('ContractSource', {
+    account: opt(string, 'NEAR account whose receipts are indexed.'),
+    ...blocks,
+    accounts: opt(object('PartialAccount', { prefixes: opt(listOf(string), 'Account name prefixes.'), suffixes: opt(listOf(string), 'Account name suffixes.') }), 'Accounts matched by prefix and suffix.'),
+  }),
+  object('ContractMapping', {
+    ...mappingBasics,
+    blockHandlers: opt(listOf(handler('BlockHandler', 'Exported function called for each block.')), 'Handlers run for blocks.'),
+    receiptHandlers: opt(listOf(handler('ReceiptHandler', 'Exported function called for each receipt.')), 'Handlers run for receipts.'),
+  }),
+);
+
+const COSMOS = dataSource(
+  object('ContractSource', blocks),
+  object('ContractMapping', {
+    ...mappingBasics,
+    blockHandlers: opt(listOf(handler('BlockHandler', 'Exported function called for each block.')), 'Handlers run for blocks.'),
+    eventHandlers: opt(
+      listOf(
+        object('EventHandler', {
+          event: req(string, 'Event type to match.'),
+          origin: opt({ type: 'enum', name: 'EventOrigin', values: ['BeginBlock', 'DeliverTx', 'EndBlock'] }, 'Where in the block the event comes from.'),
+          handler: req(string, 'Exported function called for each event.'),
+        }),
+      ),
+      'Handlers run for events.',
+    ),
+    transactionHandlers: opt(listOf(handler('TransactionHandler', 'Exported function called for each transaction.')), 'Handlers run for transactions.'),
+    messageHandlers: opt(listOf(object('MessageHandler', { message: req(string, 'Message type to match.'), handler: req(string, 'Exported function called for each message.') })), 'Handlers run for messages.'),
+  }),
+);
+
+const ARWEAVE = dataSource(
+  object('ContractSource', { owner: opt(string, 'Public key of the wallet whose transactions are indexed.'), ...blocks }),
+  object('ContractMapping', {
+    ...mappingBasics,
+    blockHandlers: opt(listOf(handler('BlockHandler', 'Exported function called for each block.')), 'Handlers run for blocks.'),
+    transactionHandlers: opt(listOf(handler('TransactionHandler', 'Exported function called for each transaction.')), 'Handlers run for transactions.'),
+  }),
+);
+
+const SUBSTREAMS = dataSource(
+  object('SubstreamsSource', {
+    package: req(
+      object('SubstreamsPackage', {
+        moduleName: req(string, 'Substreams module whose output the subgraph reads.'),
+        file: req(string, 'Path of the .spkg package.'),
+        params: opt(string, 'Parameters of the module.'),
+      }),
+      'The Substreams package.',
+    ),
+    startBlock: opt(bigint, 'First block to index.'),
+  }),
+  object('SubstreamMapping', {
+    apiVersion: req(string, 'Version of the mapping API.'),
+    kind: req(string, '`substreams/graph-entities`, or `substreams/triggers` with a mapping file and handler.'),
+    file: opt(file, 'Mapping file (triggers only).'),
+    handler: opt(string, 'Exported function called with the module output (triggers only).'),
+  }),
+  false,
+);
+
+const SUBGRAPH = dataSource(
+  object('ContractSource', { address: req(string, 'Deployment id (Qm…) of the source subgraph.'), startBlock: opt(bigint, 'First block to index.') }),
+  object('ContractMapping', {
+    kind: opt(string, 'Mapping kind.'),
+    ...mappingBasics,
+    abis: opt(listOf(object('ContractABI', { name: req(string, 'Name of the ABI.'), file: req(file, 'Path of the ABI JSON file.') })), 'ABIs the mapping uses.'),
+    handlers: opt(
+      listOf(object('EntityHandler', { handler: req(string, 'Exported function called for each entity change.'), entity: req(string, 'Entity type of the source subgraph.'), calls: opt(json, 'Declared calls.') })),
+      'Handlers run for entity changes of the source subgraph.',
+    ),
+  }),
+);
+
+const SHAPES: Record<Exclude<Protocol, 'ethereum'>, ObjectShape> = { near: NEAR, cosmos: COSMOS, arweave: ARWEAVE, substreams: SUBSTREAMS, subgraph: SUBGRAPH };
+
+/** The data source shape of a non-Ethereum protocol kind, or undefined. */
+export function otherProtocolShape(kind: unknown): ObjectShape | undefined {
+  const p = protocolOf(kind);
+  return p && p !== 'ethereum' ? SHAPES[p] : undefined;
+}
+
+/** Value rules that only make sense for Ethereum data sources (EVM addresses and networks, `ethereum/events`). */
+export const ETHEREUM_ONLY_RULES = /\.(source\.address|network|mapping\.kind)$/;
+
+/** graph-cli's handlerTypes() per protocol (protocols/<kind>/subgraph.js); none asked for substreams and subgraph. */
+const HANDLER_TYPES: Partial<Record<Protocol, string[]>> = {
+  near: ['blockHandlers', 'receiptHandlers'],
+  cosmos: ['blockHandlers', 'eventHandlers', 'transactionHandlers', 'messageHandlers'],
+  arweave: ['blockHandlers', 'transactionHandlers'],
+};
+
+/** graph-cli's NearContract (protocols/near/contract.js). */
+const NEAR_ACCOUNT = /^(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/;
+
+interface Item {
+  list: 'dataSources' | 'templates';
+  index: number;
+  node: YNode;
+  kind: YNode;
+  protocol: Protocol;
+}
+
+/** Rules across data sources that hold for every protocol, and the non-Ethereum ones' own. */
+export function checkProtocols(ctx: Context): void {
+  const all: Item[] = [];
+  for (const list of ['dataSources', 'templates'] as const) {
+    items(get(ctx.doc.root, list)).forEach((node, index) => {
+      const kind = get(node, 'kind');
+      const protocol = protocolOf(str(kind));
+      if (isMap(node) && kind && protocol) all.push({ list, index, node, kind, protocol });
+    });
+  }
+  const first = all[0];
+  composition(ctx, all);
+  for (const item of all) {
+    if (first && item.protocol !== first.protocol) {
+      // graph-cli: validateDataSourceProtocolAndNetworks (validation/manifest.js); graph-node reads
+      // the chain from the first data source and refuses other chains' kinds.
+      ctx.flag(
+        item.kind,
+        'error',
+        'conflicting-protocols',
+        `Conflicting protocol kinds: '${str(item.kind)}' here, '${str(first.kind)}' in ${first.list}[${first.index}]; all data sources and templates must use one protocol (file data sources aside)`,
+      );
+      continue;
+    }
+    if (item.protocol === 'ethereum') continue;
+    if (item.list === 'templates') {
+      // Only graph-cli's Ethereum manifest takes `templates` (the others' SDL has no such key).
+      ctx.flag(item.kind, 'error', 'template-kind-unsupported', `graph-cli supports templates only for Ethereum data sources, not '${str(item.kind)}' (Unexpected key in map: templates)`);
+      continue;
+    }
+    const mapping = get(item.node, 'mapping');
+    const types = HANDLER_TYPES[item.protocol];
+    if (types && isMap(mapping) && types.every((t) => items(get(mapping, t)).length === 0)) {
+      const pair = pairOf(item.node, 'mapping');
+      const where = pair ? { start: pair.keyStart, end: pair.keyEnd } : item.kind;
+      ctx.flag(where, 'error', 'no-handlers', `Mapping has no ${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}; at least one is needed (graph build fails)`);
+    }
+    const account = get(get(item.node, 'source'), 'account');
+    const name = str(account);
+    if (item.protocol === 'near' && account && name !== undefined && (name.length < 2 || name.length > 64 || !NEAR_ACCOUNT.test(name))) {
+      ctx.flag(account, 'error', 'invalid-near-account', `NEAR account '${name}' is invalid: 2 to 64 characters, lower-case letters, digits, and - _ . between them (graph-cli rejects it)`);
+    }
+  }
+}
+
+/**
+ * graph-node's validate_subgraph_datasources (graph/src/data/subgraph/mod.rs): subgraph data
+ * sources need specVersion 1.3.0, at most five of them, each source subgraph once. (Mixing them
+ * with on-chain data sources is the conflicting-protocols rule.)
+ */
+function composition(ctx: Context, all: Item[]): void {
+  const composed = all.filter((i) => i.list === 'dataSources' && i.protocol === 'subgraph');
+  if (!composed.length) return;
+  requireSpecVersion(ctx, composed[0].kind, SPEC_VERSION_FOR.subgraphDataSources, 'Subgraph data sources');
+  if (composed.length > 5) ctx.flag(composed[5].kind, 'error', 'too-many-subgraph-sources', `At most 5 subgraph data sources are allowed; this manifest has ${composed.length} (graph-node rejects it)`);
+  const seen = new Set<string>();
+  for (const item of composed) {
+    const address = get(get(item.node, 'source'), 'address');
+    const id = str(address);
+    if (id === undefined) continue;
+    if (seen.has(id)) ctx.flag(address!, 'error', 'duplicate-subgraph-source', `Subgraph ${id} is already a source of another data source (graph-node rejects duplicates)`);
+    seen.add(id);
+  }
+}
