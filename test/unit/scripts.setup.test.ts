@@ -21,6 +21,9 @@ function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proce
   });
 }
 
+// A PATH of our own, so the tests do not depend on what the calling shell has on its PATH.
+const basePath = [path.dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(path.delimiter);
+
 /** What `npm run`/`npm test` adds to a script's environment (as npm 11 does). */
 function npmEnv(): NodeJS.ProcessEnv {
   const bin = path.join(root, 'node_modules', '.bin');
@@ -29,7 +32,7 @@ function npmEnv(): NodeJS.ProcessEnv {
   const { NODE_TEST_CONTEXT: _, ...outer } = process.env;
   return {
     ...outer,
-    PATH: [bin, gyp, process.env.PATH].join(path.delimiter),
+    PATH: [bin, gyp, basePath].join(path.delimiter),
     npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false',
     npm_config_nodedir: '/usr',
     npm_config_allow_scripts: '',
@@ -56,11 +59,11 @@ test('clean-env.mjs --shell cleans a bash script of the outer npm\'s variables a
   const leaked = Object.keys(child).filter((k) => /^npm_/i.test(k) || k === 'INIT_CWD' || k === 'NODE');
   assert.deepEqual(leaked, []);
   assert.equal(child.CHAINDECK_KEEP_ME, "it's kept", 'other variables are kept');
-  assert.equal(child.PATH, process.env.PATH, 'PATH loses exactly the entries npm prepended');
+  assert.equal(child.PATH, basePath, 'PATH loses exactly the entries npm prepended');
 });
 
 test('clean-env.mjs keeps a PATH with quotes intact, and is a usage error (2) without --shell', async () => {
-  const odd = `/opt/it's here${path.delimiter}${process.env.PATH}`;
+  const odd = `/opt/it's here${path.delimiter}${basePath}`;
   const res = await run('bash', ['-c', `eval "$(node scripts/clean-env.mjs --shell)" && ${printEnv}`], { cwd: root, env: { ...process.env, PATH: `${root}/node_modules/.bin${path.delimiter}${odd}` } });
   assert.equal(res.code, 0, res.stderr);
   assert.equal((JSON.parse(res.stdout) as Record<string, string>).PATH, odd);
