@@ -9,6 +9,7 @@ import { parseAbi, type AbiResult } from './abi';
 import type { ManifestDoc } from './manifestDoc';
 import { scanMapping, type MappingScan } from './mappingScan';
 import { analyzeSchema, type SchemaInfo } from './schema';
+import { wasmFunctionExports } from './wasmExports';
 import type { FileSource, Finding, FindingAction, Fix, Severity } from './types';
 
 /** Anything with source offsets in the manifest: a node, or a pair's key. */
@@ -98,6 +99,26 @@ export class Context {
       this.reads.set(file, text);
     }
     return this.reads.get(file);
+  }
+
+  private readonly wasmExports = new Map<string, Set<string> | undefined>();
+
+  /**
+   * The functions a compiled mapping exports, once per run; undefined when the file source cannot
+   * read bytes, the file is missing or unreadable, or it is not a WebAssembly module.
+   */
+  wasmExportsOf(file: string): Set<string> | undefined {
+    if (!this.wasmExports.has(file)) {
+      let names: Set<string> | undefined;
+      try {
+        const bytes = this.files.readBytes?.(file);
+        names = bytes && wasmFunctionExports(bytes);
+      } catch (err) {
+        this.problems.set(file, fileErrorOf(file, err));
+      }
+      this.wasmExports.set(file, names);
+    }
+    return this.wasmExports.get(file);
   }
 
   /** Why a file read gave undefined other than being missing (a folder, a FIFO, too large…). */

@@ -92,14 +92,12 @@ function oneApiVersion(ctx: Context, refs: DataSourceRef[]): void {
   }
 }
 
-/** Features used must be declared (from specVersion 0.0.4), and `features` needs 0.0.4. */
+/** Features used must be declared (graph-node checks from specVersion 0.0.4; `features` itself needs no version). */
 function features(ctx: Context, schema: { file: string; info: SchemaInfo } | undefined): void {
   const root = ctx.doc.root;
   const declared = new Set(items(get(root, 'features')).map((n) => str(n)));
-  const featuresKey = keySpan(root, 'features');
-  if (featuresKey) requireSpecVersion(ctx, featuresKey, SPEC_VERSION_FOR.features, 'features');
   const spec = str(get(root, 'specVersion'));
-  const declaring = spec !== undefined && parseVersion(spec) !== undefined && compareVersions(spec, SPEC_VERSION_FOR.features) >= 0;
+  const declaring = spec !== undefined && parseVersion(spec) !== undefined && compareVersions(spec, SPEC_VERSION_FOR.featureValidation) >= 0;
   const graft = keySpan(root, 'graft');
   if (declaring && graft && !declared.has('grafting')) {
     ctx.flag(graft, 'error', 'feature-undeclared', 'graft needs the grafting feature: add `grafting` to features');

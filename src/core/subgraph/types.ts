@@ -70,4 +70,9 @@ export interface FileSource {
   read(path: string): string | undefined;
   /** Last modification time in ms since the epoch. */
   mtime(path: string): number | undefined;
+  /**
+   * The raw bytes (a compiled mapping's .wasm); undefined when missing. Optional: without it,
+   * handlers of compiled manifests are not checked.
+   */
+  readBytes?(path: string): Uint8Array | undefined;
 }

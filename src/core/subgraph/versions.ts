@@ -25,10 +25,16 @@ const GRAPH_TS_FOR_API: Readonly<Record<string, string>> = {
   '0.0.9': '0.35.0',
 };
 
-/** Manifest features and the specVersion that introduced them (graph-node rejects them below). */
+/**
+ * Manifest features and the specVersion that introduced them (graph-node rejects them below):
+ * graph/src/data/subgraph/mod.rs (file data sources, endBlock, indexerHints, subgraph data
+ * sources), chain/ethereum/src/data_source.rs min_spec_version and validate (polling/once block
+ * filters, topic1-3 filters, declared calls), graph/src/schema/input/mod.rs (Int8 ids,
+ * aggregations). `featureValidation` is not a gate: from it on graph-node checks that the
+ * features used are declared (validate_subgraph_features); `features:` itself needs no version.
+ */
 export const SPEC_VERSION_FOR = {
-  features: '0.0.4',
-  receipt: '0.0.5',
+  featureValidation: '0.0.4',
   fileDataSources: '0.0.7',
   pollingAndOnceBlockHandlers: '0.0.8',
   endBlock: '0.0.9',
@@ -39,7 +45,7 @@ export const SPEC_VERSION_FOR = {
   subgraphDataSources: '1.3.0',
 } as const;
 
-/** Mapping features and the apiVersion that introduced them. */
+/** Mapping features and the apiVersion that introduced them (receipts: chain/ethereum/src/data_source.rs, validate). */
 export const API_VERSION_FOR = { receipt: '0.0.7' } as const;
 
 /** Parses `x.y.z` (digits only); undefined for anything else. */
