@@ -52,6 +52,8 @@ export interface Finding {
   /** Stable rule id, e.g. `unknown-key`, `event-not-in-abi`. */
   code: string;
   fix?: Fix;
+  /** One fix for every finding of this rule in the file (the same object on each of them). */
+  fixAll?: Fix;
   action?: FindingAction;
 }
 

@@ -76,3 +76,28 @@ export function maxApiVersionForGraphTs(graphTsVersion: string): string | undefi
 export function graphTsForApiVersion(apiVersion: string): string | undefined {
   return GRAPH_TS_FOR_API[apiVersion];
 }
+
+/**
+ * The first graph-cli release rejecting `@entity` without `immutable:` (or `timeseries:`):
+ * validation/schema.js, validateEntityDirectiveImmutableArgument, added in 0.97.0 ("require
+ * immutable flag on entities", graph-tooling PR 1994). graph-node accepts it (mutable).
+ */
+export const GRAPH_CLI_REQUIRES_IMMUTABLE = '0.97.0';
+
+/**
+ * Whether every graph-cli release a package.json range allows is at least `version` (true),
+ * below it (false), or some of each / unreadable (undefined). Covers what package.json files
+ * hold for a CLI: `x.y.z`, `^x.y.z`, `~x.y.z`, `>=x.y.z`, with an optional `v` or `=`.
+ */
+export function rangeAtLeast(range: string, version: string): boolean | undefined {
+  const m = /^\s*(\^|~|>=|=)?\s*v?(\d{1,9})\.(\d{1,9})\.(\d{1,9})(?:[-+][\w.-]*)?\s*$/.exec(range);
+  if (!m) return undefined;
+  const [major, minor] = [Number(m[2]), Number(m[3])];
+  const low = `${m[2]}.${m[3]}.${m[4]}`;
+  if (compareVersions(low, version) >= 0) return true;
+  // The highest release the range allows, exclusive; none for `>=`.
+  const high = m[1] === '>=' ? undefined : m[1] === '^' ? (major > 0 ? `${major + 1}.0.0` : `0.${minor + 1}.0`) : m[1] === '~' ? `${major}.${minor + 1}.0` : undefined;
+  if (m[1] === '>=') return undefined;
+  if (high === undefined) return false; // an exact version below `version`
+  return compareVersions(high, version) <= 0 ? false : undefined;
+}
