@@ -16,6 +16,8 @@ export const FILE_CAPS = {
   schema: 8 * 1024 * 1024,
   abi: 32 * 1024 * 1024,
   mapping: 8 * 1024 * 1024,
+  /** A compiled mapping (graph build writes ~30 KB to a few MB). */
+  wasm: 64 * 1024 * 1024,
   request: 8 * 1024 * 1024,
   artifact: 256 * 1024 * 1024,
   /** Anything else read as text (package.json, query files). */
@@ -105,6 +107,11 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
 /** The text of a regular file of at most `cap` bytes (UTF-8). Throws FileReadError. */
 export function readTextFile(file: string, cap: number = FILE_CAPS.text): string {
+  return readFileBytes(file, cap).toString('utf8');
+}
+
+/** The bytes of a regular file of at most `cap` bytes. Throws FileReadError. */
+export function readFileBytes(file: string, cap: number): Buffer {
   let fd: number;
   try {
     fd = fs.openSync(file, OPEN_FLAGS);
@@ -125,7 +132,7 @@ export function readTextFile(file: string, cap: number = FILE_CAPS.text): string
       total += n;
       if (total > cap) throw tooLarge(file, cap);
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    return Buffer.concat(chunks, total);
   } catch (err) {
     throw fileErrorOf(file, err);
   } finally {

@@ -254,10 +254,12 @@ describe('the corpus against the real graph CLI', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('the CLI misses, Chaindeck reports: entity not in schema, checksum, specVersion, network', () => {
-    const missed = outcomes.filter((o) => o.variant.codegen === 'passes' && !o.variant.build && (o.variant.errors.length || o.variant.warnings?.length));
-    const codes = missed.flatMap((o) => o.findings.map((f) => f.code));
-    for (const code of ['entity-not-in-schema', 'address-checksum', 'unknown-spec-version', 'unknown-network']) assert.ok(codes.includes(code), code);
+  test('the CLI misses, Chaindeck reports: entity not in schema (a hint), checksum, specVersion, network', () => {
+    const missed = outcomes.filter((o) => o.variant.codegen === 'passes' && !o.variant.build);
+    const findings = missed.flatMap((o) => o.findings);
+    for (const code of ['entity-not-in-schema', 'address-checksum', 'unknown-spec-version', 'unknown-network']) assert.ok(findings.some((f) => f.code === code), code);
+    // Neither graph-cli nor graph-node checks mapping.entities: never more than a hint.
+    assert.ok(findings.filter((f) => f.code === 'entity-not-in-schema').every((f) => f.severity === 'info'));
   });
 });
 

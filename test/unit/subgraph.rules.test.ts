@@ -210,7 +210,8 @@ describe('known values', () => {
   test('features: unknown, undeclared, too early', () => {
     assert.equal(only(run([m('schema:', 'features:\n  - nonFatalError\nschema:')]), 'unknown-feature').fix?.edits[0].text, 'nonFatalErrors');
     assert.match(only(run([m('schema:', 'graft:\n  base: QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLiM\n  block: 1\nschema:')]), 'feature-undeclared').message, /grafting/);
-    assert.ok(run([m('specVersion: 0.0.5', 'specVersion: 0.0.3'), m('schema:', 'features:\n  - nonFatalErrors\nschema:')]).some((f) => f.code === 'spec-version-too-low'));
+    // graph-node requires no specVersion for `features` (it validates declarations from 0.0.4 on).
+    assert.deepEqual(run([m('specVersion: 0.0.5', 'specVersion: 0.0.3'), m('schema:', 'features:\n  - nonFatalErrors\nschema:')]).map((f) => f.code), []);
     const fulltext = '\ntype _Schema_ @fulltext(name: "search", language: en, algorithm: rank, include: [{entity: "ApprovalQuery", fields: [{name: "owner"}]}])\n';
     assert.match(only(run([s(/$/, fulltext)]), 'feature-undeclared').message, /fullTextSearch/);
   });
@@ -273,12 +274,27 @@ describe('across files', () => {
     assert.equal(f.fix?.edits[0].text, '\ntype Transfer @entity(immutable: true) {\n  id: Bytes!\n  from: Bytes!\n  to: Bytes!\n  value: BigInt!\n}\n');
   });
   test('entity with a near name: a rename fix', () => assert.equal(only(run([m('        - ApprovalQuery', '        - ApprovalQueries')]), 'entity-not-in-schema').fix?.edits[0].text, 'ApprovalQuery'));
+  test('entity not in the schema is a hint only: neither graph-cli nor graph-node checks mapping.entities', () => {
+    const f = only(run([m('        - ApprovalQuery', '        - Transfer')]), 'entity-not-in-schema');
+    assert.equal(f.severity, 'info');
+    assert.match(f.message, /do not check mapping\.entities/);
+  });
   test('mapping imports a type the schema does not have: in the mapping file', () => {
     const f = only(run([replaceIn('src/mapping.ts', '{ ApprovalQuery }', '{ ApprovalQuery, Holder }')]), 'mapping-import-unknown');
     assert.equal(f.file, mappingFile);
     assert.deepEqual(at(f), [3, 24, 3, 30]);
   });
   test('no handlers at all', () => assert.equal(only(run([m(/ {6}eventHandlers:\n.*\n.*\n/, '')]), 'no-handlers').severity, 'error'));
+  test('a template without handlers is fine (graph-cli requires handlers on data sources only)', () => {
+    const f = run([(files) => (files['subgraph.yaml'] += templateBlock().replace(/ {6}eventHandlers:\n.*\n.*\n/, ''))]);
+    assert.deepEqual(f.map((x) => x.code), []);
+  });
+  test('a missing handler: graph-node fails at the first trigger, not graph build', () => {
+    const f = only(run([m('handler: handleApproval', 'handler: handleSomethingElse')]), 'handler-not-exported');
+    assert.equal(f.severity, 'error');
+    assert.match(f.message, /graph-node fails the subgraph when the first trigger for it arrives/);
+    assert.doesNotMatch(f.message, /graph build fails/);
+  });
   test('duplicate names of data sources and of templates', () => {
     const f = run([(files) => (files['subgraph.yaml'] += templateBlock() + templateBlock().replace('templates:\n', ''))]);
     assert.equal(only(f, 'duplicate-template-name').severity, 'error');
@@ -290,10 +306,12 @@ describe('across files', () => {
     assert.equal(only(f, 'conflicting-networks').severity, 'error');
     assert.equal(only(f, 'api-version-mismatch').severity, 'error');
   });
-  test('receipts need apiVersion 0.0.7 and specVersion 0.0.5', () => {
-    const f = run([m('apiVersion: 0.0.7', 'apiVersion: 0.0.6'), m('specVersion: 0.0.5', 'specVersion: 0.0.4'), m('          handler: handleApproval', '          handler: handleApproval\n          receipt: true')]);
+  test('receipts need apiVersion 0.0.7, whatever the specVersion', () => {
+    const receipt = m('          handler: handleApproval', '          handler: handleApproval\n          receipt: true');
+    const f = run([m('apiVersion: 0.0.7', 'apiVersion: 0.0.6'), m('specVersion: 0.0.5', 'specVersion: 0.0.4'), receipt]);
     assert.equal(only(f, 'api-version-too-low').severity, 'error');
-    assert.equal(only(f, 'spec-version-too-low').severity, 'error');
+    assert.ok(!f.some((x) => x.code === 'spec-version-too-low'));
+    assert.deepEqual(run([m('specVersion: 0.0.5', 'specVersion: 0.0.4'), receipt]).map((x) => x.code), []);
   });
   test('topic filters and declared calls need specVersion 1.2.0', () => {
     const f = run([m('          handler: handleApproval', '          handler: handleApproval\n          topic1: ["0x0000000000000000000000000000000000000000"]')]);
@@ -354,6 +372,14 @@ describe('schema.graphql', () => {
     assert.equal(schemaFinding('unknown-field-type', s('value: BigInt!', 'value: bigint!')).fix?.edits[0].text, 'BigInt');
   });
   test('lists with null elements', () => void schemaFinding('nullable-list-element', s('value: BigInt!', 'value: [BigInt]!')));
+  test('lists with null elements: [X] anywhere, [X]! only on stored fields of non-primitive types (as graph-cli)', () => {
+    schemaFinding('nullable-list-element', s('value: BigInt!', 'value: [BigInt]'));
+    const pool = (field: string) => s(/$/, `\ntype Pool @entity(immutable: false) {\n  id: Bytes!\n  ${field}\n}\ntype Mint @entity(immutable: true) {\n  id: Bytes!\n  pool: Pool!\n}\n`);
+    assert.deepEqual(run([pool('mints: [Mint]! @derivedFrom(field: "pool")')]).map((x) => x.code), []);
+    assert.deepEqual(run([pool('counts: [Int]!')]).map((x) => x.code), []);
+    schemaFinding('nullable-list-element', pool('mints: [Mint] @derivedFrom(field: "pool")'));
+    schemaFinding('nullable-list-element', pool('mints: [Mint]!'));
+  });
   test('field arguments', () => void schemaFinding('field-arguments', s('value: BigInt!', 'value(unit: String): BigInt!')));
   test('@derivedFrom', () => {
     const owner = (field: string) => s(/$/, `\ntype Owner @entity(immutable: false) {\n  id: Bytes!\n  approvals: [ApprovalQuery!]! @derivedFrom(${field})\n}\n`);

@@ -9,6 +9,7 @@ import { parseAbi, type AbiResult } from './abi';
 import type { ManifestDoc } from './manifestDoc';
 import { scanMapping, type MappingScan } from './mappingScan';
 import { analyzeSchema, type SchemaInfo } from './schema';
+import { wasmFunctionExports } from './wasmExports';
 import type { FileSource, Finding, FindingAction, Fix, Severity } from './types';
 
 /** Anything with source offsets in the manifest: a node, or a pair's key. */
@@ -100,6 +101,26 @@ export class Context {
     return this.reads.get(file);
   }
 
+  private readonly wasmExports = new Map<string, Set<string> | undefined>();
+
+  /**
+   * The functions a compiled mapping exports, once per run; undefined when the file source cannot
+   * read bytes, the file is missing or unreadable, or it is not a WebAssembly module.
+   */
+  wasmExportsOf(file: string): Set<string> | undefined {
+    if (!this.wasmExports.has(file)) {
+      let names: Set<string> | undefined;
+      try {
+        const bytes = this.files.readBytes?.(file);
+        names = bytes && wasmFunctionExports(bytes);
+      } catch (err) {
+        this.problems.set(file, fileErrorOf(file, err));
+      }
+      this.wasmExports.set(file, names);
+    }
+    return this.wasmExports.get(file);
+  }
+
   /** Why a file read gave undefined other than being missing (a folder, a FIFO, too large…). */
   problemOf(file: string): FileReadError | undefined {
     return this.problems.get(file);
@@ -134,6 +155,45 @@ export class Context {
       }
     }
     return this.graphTs.version;
+  }
+
+  private graphCli: { installed?: string; range?: string } | undefined;
+
+  /**
+   * The graph-cli the workspace uses: the version installed in the nearest node_modules from the
+   * manifest's folder up (as Node resolves it), else the range the nearest package.json naming it
+   * asks for; both undefined when neither is found.
+   */
+  graphCliVersion(): { installed?: string; range?: string } {
+    if (!this.graphCli) {
+      const found: { installed?: string; range?: string } = {};
+      const json = (file: string): Record<string, unknown> | undefined => {
+        const text = this.read(file);
+        if (text === undefined) return undefined;
+        try {
+          const value: unknown = JSON.parse(text);
+          return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+        } catch {
+          return {}; // an unreadable package.json tells nothing
+        }
+      };
+      for (let dir = path.resolve(path.dirname(this.manifestFile)), i = 0; i < 64; dir = path.dirname(dir), i++) {
+        const installed = json(path.join(dir, 'node_modules', '@graphprotocol', 'graph-cli', 'package.json'));
+        if (installed) {
+          if (typeof installed.version === 'string') found.installed = installed.version;
+          break;
+        }
+        const pkg = json(path.join(dir, 'package.json'));
+        for (const key of ['dependencies', 'devDependencies']) {
+          const deps = pkg?.[key] as Record<string, unknown> | undefined;
+          const range = deps && typeof deps === 'object' ? deps['@graphprotocol/graph-cli'] : undefined;
+          if (found.range === undefined && typeof range === 'string') found.range = range;
+        }
+        if (path.dirname(dir) === dir) break;
+      }
+      this.graphCli = found;
+    }
+    return this.graphCli;
   }
 
   mtime(file: string): number | undefined {

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import type { Context, Span } from './context';
 import { dataSourceRefs, requireSpecVersion, type DataSourceRef } from './dataSources';
 import type { SchemaInfo } from './schema';
-import { compareVersions, parseVersion, SPEC_VERSION_FOR } from './versions';
+import type { Finding, Fix, Severity } from './types';
+import { compareVersions, GRAPH_CLI_REQUIRES_IMMUTABLE, parseVersion, rangeAtLeast, SPEC_VERSION_FOR } from './versions';
 import { get, isScalar, items, pairOf, str, type YNode } from './ynode';
 
 const keySpan = (node: YNode | undefined, key: string): Span | undefined => {
@@ -35,7 +36,7 @@ export function checkProject(ctx: Context, schema: { file: string; info: SchemaI
   oneApiVersion(ctx, refs);
   features(ctx, schema);
   if (schema) {
-    ctx.findings.push(...schema.info.findings);
+    ctx.findings.push(...entityImmutableByCliVersion(ctx, schema.file, schema.info.findings));
     schemaNeedsSpecVersion(ctx, schema);
   }
   staleness(ctx, refs, schema?.file);
@@ -92,14 +93,12 @@ function oneApiVersion(ctx: Context, refs: DataSourceRef[]): void {
   }
 }
 
-/** Features used must be declared (from specVersion 0.0.4), and `features` needs 0.0.4. */
+/** Features used must be declared (graph-node checks from specVersion 0.0.4; `features` itself needs no version). */
 function features(ctx: Context, schema: { file: string; info: SchemaInfo } | undefined): void {
   const root = ctx.doc.root;
   const declared = new Set(items(get(root, 'features')).map((n) => str(n)));
-  const featuresKey = keySpan(root, 'features');
-  if (featuresKey) requireSpecVersion(ctx, featuresKey, SPEC_VERSION_FOR.features, 'features');
   const spec = str(get(root, 'specVersion'));
-  const declaring = spec !== undefined && parseVersion(spec) !== undefined && compareVersions(spec, SPEC_VERSION_FOR.features) >= 0;
+  const declaring = spec !== undefined && parseVersion(spec) !== undefined && compareVersions(spec, SPEC_VERSION_FOR.featureValidation) >= 0;
   const graft = keySpan(root, 'graft');
   if (declaring && graft && !declared.has('grafting')) {
     ctx.flag(graft, 'error', 'feature-undeclared', 'graft needs the grafting feature: add `grafting` to features');
@@ -110,6 +109,36 @@ function features(ctx: Context, schema: { file: string; info: SchemaInfo } | und
   }
   const hints = keySpan(root, 'indexerHints');
   if (hints) requireSpecVersion(ctx, hints, SPEC_VERSION_FOR.indexerHints, 'indexerHints');
+}
+
+/**
+ * `@entity` without `immutable:` is an error only for the graph-cli releases that reject it
+ * (GRAPH_CLI_REQUIRES_IMMUTABLE on); graph-node and older releases accept it as mutable. The
+ * schema's findings are cached across runs, so they are copied, not changed.
+ */
+function entityImmutableByCliVersion(ctx: Context, schemaFile: string, findings: Finding[]): Finding[] {
+  const missing = findings.filter((f) => f.code === 'entity-immutable-missing');
+  if (!missing.length) return findings;
+  const since = GRAPH_CLI_REQUIRES_IMMUTABLE;
+  const { installed, range } = ctx.graphCliVersion();
+  const rejects = installed !== undefined ? compareVersions(installed, since) >= 0 : range !== undefined ? rangeAtLeast(range, since) : undefined;
+  const cli = installed !== undefined ? `the installed graph-cli ${installed}` : `graph-cli ${range}, as package.json asks`;
+  const [severity, why]: [Severity, string] =
+    rejects === true
+      ? ['error', `${cli} rejects it (graph-cli ${since} and newer require the argument)`]
+      : rejects === false
+        ? ['info', `${cli} and graph-node accept it and make the entity mutable; graph-cli ${since} and newer reject it`]
+        : ['warning', `graph-cli ${since} and newer reject it${range !== undefined ? ` (package.json asks for ${range})` : ''}; graph-node and older graph-cli make the entity mutable`];
+  // One edit per entity, keeping what graph-node does today: mutable entities.
+  const fixAll: Fix = {
+    kind: 'replace',
+    title: 'Add immutable: false to every entity',
+    file: schemaFile,
+    edits: missing.flatMap((f) => (f.fix ? [{ range: f.fix.edits[0].range, text: '@entity(immutable: false)' }] : [])),
+  };
+  return findings.map((f) =>
+    f.code === 'entity-immutable-missing' ? { ...f, severity, message: `@entity on '${/'([^']*)'/.exec(f.message)?.[1] ?? ''}' has no immutable argument: ${why}. Write immutable: true for records never updated, false otherwise`, fixAll } : f,
+  );
 }
 
 function schemaNeedsSpecVersion(ctx: Context, schema: { file: string; info: SchemaInfo }): void {

@@ -22,6 +22,9 @@ import type { Finding, Fix, Severity } from './types';
 /** Scalars graph-node knows. */
 export const BUILTIN_SCALARS = ['ID', 'String', 'Bytes', 'BigInt', 'BigDecimal', 'Int', 'Int8', 'Boolean', 'Timestamp'] as const;
 
+/** Scalars graph-cli's codegen maps to AssemblyScript primitives (i32, i64, boolean), which cannot be null. */
+const ASC_PRIMITIVES = new Set(['Int', 'Int8', 'Boolean', 'Timestamp']);
+
 /** What graph-node's schema validation rejects by name (graph/src/schema/input/mod.rs). */
 const RESERVED_BY_GRAPH_NODE = new Set(['Boolean', 'ID', 'Int', 'BigDecimal', 'String', 'Bytes', 'BigInt', 'Query', 'Subscription']);
 
@@ -171,7 +174,7 @@ class SchemaChecker {
       if (def.name.value === '_Schema_') this.checkSchemaType(def);
       else this.checkObject(def);
     }
-    for (const def of this.interfaces.values()) for (const f of def.fields ?? []) this.checkFieldType(f);
+    for (const def of this.interfaces.values()) for (const f of def.fields ?? []) this.checkFieldType(f, true); // interfaces get no setters
   }
 
   /** Names first: fields may refer to types defined further down. */
@@ -292,9 +295,9 @@ class SchemaChecker {
     for (const field of def.fields ?? []) {
       const { name: type, list } = innerType(field.type);
       fields.set(field.name.value, { name: field.name.value, type, list, ...loc(field) });
-      this.checkFieldType(field);
-      if (field.arguments?.length) this.flag(loc(field).start, loc(field).end, 'error', 'field-arguments', `Field '${field.name.value}': field arguments are not supported`);
       const derived = field.directives?.find((d) => d.name.value === 'derivedFrom');
+      this.checkFieldType(field, derived !== undefined);
+      if (field.arguments?.length) this.flag(loc(field).start, loc(field).end, 'error', 'field-arguments', `Field '${field.name.value}': field arguments are not supported`);
       if (derived) this.checkDerivedFrom(def, field, derived);
     }
     if (entity) this.info.entities.set(name, { name, nameStart: nameLoc.start, nameEnd: nameLoc.end, fields, immutable, timeseries });
@@ -314,7 +317,7 @@ class SchemaChecker {
     }
   }
 
-  private checkFieldType(field: FieldDefinitionNode): void {
+  private checkFieldType(field: FieldDefinitionNode, derived: boolean): void {
     const { name } = innerType(field.type);
     const where = loc(field.type);
     if (!this.info.typeNames.has(name)) {
@@ -323,10 +326,14 @@ class SchemaChecker {
       const fix = hint ? this.replaceName(field.type, hint) : undefined;
       this.flag(where.start, where.end, 'error', 'unknown-field-type', `Field '${field.name.value}': unknown type '${name}'${hint ? `; did you mean '${hint}'?` : ''}`, fix);
     }
-    // Lists must not hold nulls: [X!] or [X!]!, never [X] or [X]!.
-    let t: TypeNode = field.type;
-    if (t.kind === Kind.NON_NULL_TYPE) t = t.type;
-    if (t.kind === Kind.LIST_TYPE && t.type.kind !== Kind.NON_NULL_TYPE) {
+    // Lists must not hold nulls, as graph-cli checks it: `[X]` anywhere (validation/schema.js,
+    // validateListFieldType); `[X]!` only where codegen writes a setter, i.e. on stored fields of
+    // a type that is not an AssemblyScript primitive (codegen/schema.js, _generateEntityFieldSetter).
+    // So `mints: [Mint]! @derivedFrom(field: "pool")` builds.
+    const t: TypeNode = field.type;
+    const bare = t.kind === Kind.LIST_TYPE && t.type.kind !== Kind.NON_NULL_TYPE;
+    const required = t.kind === Kind.NON_NULL_TYPE && t.type.kind === Kind.LIST_TYPE && t.type.type.kind !== Kind.NON_NULL_TYPE;
+    if (bare || (required && !derived && !ASC_PRIMITIVES.has(name))) {
       this.flag(where.start, where.end, 'error', 'nullable-list-element', `Field '${field.name.value}': lists with null elements are not supported; write [${name}!]`);
     }
   }

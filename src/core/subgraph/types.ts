@@ -52,6 +52,8 @@ export interface Finding {
   /** Stable rule id, e.g. `unknown-key`, `event-not-in-abi`. */
   code: string;
   fix?: Fix;
+  /** One fix for every finding of this rule in the file (the same object on each of them). */
+  fixAll?: Fix;
   action?: FindingAction;
 }
 
@@ -70,4 +72,9 @@ export interface FileSource {
   read(path: string): string | undefined;
   /** Last modification time in ms since the epoch. */
   mtime(path: string): number | undefined;
+  /**
+   * The raw bytes (a compiled mapping's .wasm); undefined when missing. Optional: without it,
+   * handlers of compiled manifests are not checked.
+   */
+  readBytes?(path: string): Uint8Array | undefined;
 }

@@ -25,10 +25,16 @@ const GRAPH_TS_FOR_API: Readonly<Record<string, string>> = {
   '0.0.9': '0.35.0',
 };
 
-/** Manifest features and the specVersion that introduced them (graph-node rejects them below). */
+/**
+ * Manifest features and the specVersion that introduced them (graph-node rejects them below):
+ * graph/src/data/subgraph/mod.rs (file data sources, endBlock, indexerHints, subgraph data
+ * sources), chain/ethereum/src/data_source.rs min_spec_version and validate (polling/once block
+ * filters, topic1-3 filters, declared calls), graph/src/schema/input/mod.rs (Int8 ids,
+ * aggregations). `featureValidation` is not a gate: from it on graph-node checks that the
+ * features used are declared (validate_subgraph_features); `features:` itself needs no version.
+ */
 export const SPEC_VERSION_FOR = {
-  features: '0.0.4',
-  receipt: '0.0.5',
+  featureValidation: '0.0.4',
   fileDataSources: '0.0.7',
   pollingAndOnceBlockHandlers: '0.0.8',
   endBlock: '0.0.9',
@@ -39,7 +45,7 @@ export const SPEC_VERSION_FOR = {
   subgraphDataSources: '1.3.0',
 } as const;
 
-/** Mapping features and the apiVersion that introduced them. */
+/** Mapping features and the apiVersion that introduced them (receipts: chain/ethereum/src/data_source.rs, validate). */
 export const API_VERSION_FOR = { receipt: '0.0.7' } as const;
 
 /** Parses `x.y.z` (digits only); undefined for anything else. */
@@ -69,4 +75,29 @@ export function maxApiVersionForGraphTs(graphTsVersion: string): string | undefi
 
 export function graphTsForApiVersion(apiVersion: string): string | undefined {
   return GRAPH_TS_FOR_API[apiVersion];
+}
+
+/**
+ * The first graph-cli release rejecting `@entity` without `immutable:` (or `timeseries:`):
+ * validation/schema.js, validateEntityDirectiveImmutableArgument, added in 0.97.0 ("require
+ * immutable flag on entities", graph-tooling PR 1994). graph-node accepts it (mutable).
+ */
+export const GRAPH_CLI_REQUIRES_IMMUTABLE = '0.97.0';
+
+/**
+ * Whether every graph-cli release a package.json range allows is at least `version` (true),
+ * below it (false), or some of each / unreadable (undefined). Covers what package.json files
+ * hold for a CLI: `x.y.z`, `^x.y.z`, `~x.y.z`, `>=x.y.z`, with an optional `v` or `=`.
+ */
+export function rangeAtLeast(range: string, version: string): boolean | undefined {
+  const m = /^\s*(\^|~|>=|=)?\s*v?(\d{1,9})\.(\d{1,9})\.(\d{1,9})(?:[-+][\w.-]*)?\s*$/.exec(range);
+  if (!m) return undefined;
+  const [major, minor] = [Number(m[2]), Number(m[3])];
+  const low = `${m[2]}.${m[3]}.${m[4]}`;
+  if (compareVersions(low, version) >= 0) return true;
+  // The highest release the range allows, exclusive; none for `>=`.
+  const high = m[1] === '>=' ? undefined : m[1] === '^' ? (major > 0 ? `${major + 1}.0.0` : `0.${minor + 1}.0`) : m[1] === '~' ? `${major}.${minor + 1}.0` : undefined;
+  if (m[1] === '>=') return undefined;
+  if (high === undefined) return false; // an exact version below `version`
+  return compareVersions(high, version) <= 0 ? false : undefined;
 }

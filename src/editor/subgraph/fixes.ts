@@ -1,7 +1,8 @@
 /**
  * Quick fixes for the findings that carry one: core's fix as a WorkspaceEdit (a corrected
  * signature, key, address or value; a new entity type in the schema; a handler stub in the
- * mapping), and "Run graph codegen" for generated code older than its sources.
+ * mapping), one fix-all per rule that offers it (e.g. immutable: false on every entity), and
+ * "Run graph codegen" for generated code older than its sources.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -24,11 +25,20 @@ export class SubgraphFixes implements vscode.CodeActionProvider {
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     if (context.only && !context.only.contains(vscode.CodeActionKind.QuickFix)) return [];
     const actions: vscode.CodeAction[] = [];
+    const fixAlls = new Map<Fix, vscode.Diagnostic[]>();
     for (const diagnostic of context.diagnostics) {
       if (diagnostic.source !== SOURCE) continue;
       const shown = this.diagnostics.shownFor(document.uri, diagnostic);
       if (shown?.finding.fix) actions.push(fixAction(shown.finding.fix, diagnostic));
       if (shown?.finding.action === 'run-codegen') actions.push(codegenAction(shown, diagnostic));
+      // Findings of one rule share one fix-all: offered once, however many are under the cursor.
+      if (shown?.finding.fixAll) fixAlls.set(shown.finding.fixAll, [...(fixAlls.get(shown.finding.fixAll) ?? []), diagnostic]);
+    }
+    for (const [fix, diagnostics] of fixAlls) {
+      const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+      action.edit = toWorkspaceEdit(fix);
+      action.diagnostics = diagnostics;
+      actions.push(action);
     }
     return actions;
   }

@@ -198,6 +198,33 @@ describe('subgraph language', () => {
     assert.deepEqual(ours(manifest).filter((d) => d !== hint), [], describeAll(manifest));
   });
 
+  it('adds immutable: false to every entity with one fix-all', async () => {
+    const schemaDoc = await vscode.workspace.openTextDocument(schema);
+    const written = '@entity(immutable: true)';
+    const count = (t: string) => t.split(written).length - 1;
+    assert.ok(count(schemaDoc.getText()) >= 2, 'the schema should have two entities by now');
+    const strip = new vscode.WorkspaceEdit();
+    const t = schemaDoc.getText();
+    for (let at = t.indexOf(written); at !== -1; at = t.indexOf(written, at + 1)) strip.replace(schema, new vscode.Range(schemaDoc.positionAt(at), schemaDoc.positionAt(at + written.length)), '@entity');
+    assert.ok(await vscode.workspace.applyEdit(strip));
+    const found = await until('an entity-immutable-missing diagnostic per entity', () => {
+      const d = ours(schema).filter((x) => x.code === 'entity-immutable-missing');
+      return d.length >= 2 ? d : undefined;
+    });
+    const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', schema, found[0].range);
+    assert.equal(actions.filter((a) => a.title === 'Add immutable: false to every entity').length, 1, JSON.stringify(actions.map((a) => a.title)));
+    const fix = await fixFor(schema, found[0], /^Add immutable: false to every entity$/);
+    assert.ok(fix.edit && (await vscode.workspace.applyEdit(fix.edit)));
+    assert.equal(schemaDoc.getText().split('@entity(immutable: false)').length - 1, found.length);
+    await until('no entity-immutable-missing after the fix', () => (ours(schema).some((x) => x.code === 'entity-immutable-missing') ? undefined : true));
+    // Back as it was, for the test after this one.
+    const restore = new vscode.WorkspaceEdit();
+    const after = schemaDoc.getText();
+    const fixed = '@entity(immutable: false)';
+    for (let at = after.indexOf(fixed); at !== -1; at = after.indexOf(fixed, at + 1)) restore.replace(schema, new vscode.Range(schemaDoc.positionAt(at), schemaDoc.positionAt(at + fixed.length)), written);
+    assert.ok(await vscode.workspace.applyEdit(restore));
+  });
+
   it('forgets the subgraph when its folder is deleted', async () => {
     await replaceInManifest('network: mainnet', 'network: mainet');
     await until('the unknown-network warning', () => ours(manifest).find((d) => d.code === 'unknown-network'));
