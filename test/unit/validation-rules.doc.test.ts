@@ -60,10 +60,20 @@ function emitted(): Map<string, Set<Severity>> {
   assert.match(files.get('schema.ts')!, /severity: Severity = 'error'\) => this\.flag\(at\.start, at\.end, severity, 'reserved-type-name'/);
   add('reserved-type-name', 'error');
   if (/'reserved-type-name'[\s\S]{0,400}'warning'\)/.test(files.get('schema.ts')!) || /reserved\([^;]*'warning'\)/.test(files.get('schema.ts')!)) add('reserved-type-name', 'warning');
-  // Any other call passing a literal code to a reporting helper still needs a row (its severity is
-  // set where the helper is bound); a code built from a template there must be expanded above.
-  for (const m of all.matchAll(new RegExp(`\\b(?:flag|report)\\([^;]{0,200}?,\\s*'${CODE}',`, 'g'))) if (!found.has(m[1])) found.set(m[1], new Set());
-  const built = [...all.matchAll(/\b(?:flag|report)\([^;]{0,200}?,\s*`([a-z-]+)\$\{/g)].map((m) => m[1]).filter((p) => p !== 'file-' && p !== 'duplicate-');
+  // A reporting helper `report(at, 'code', message)` takes its severity where it is bound to flag.
+  const bound = /\(at, code, message\) => this\.flag\(at\.start, at\.end, '(error|warning|info)', code, message\)/.exec(all)?.[1] as Severity | undefined;
+  for (const m of all.matchAll(new RegExp(`\\breport\\([^;]{0,200}?,\\s*'${CODE}',`, 'g'))) {
+    if (bound) add(m[1], bound);
+    else found.set(m[1], found.get(m[1]) ?? new Set());
+  }
+  // `fulltext-${what}` codes, one per enumerated @fulltext argument.
+  if (all.includes('`fulltext-${what}`')) for (const m of all.matchAll(/enumArgument\(arg\('(\w+)'\)/g)) add(`fulltext-${m[1]}`, bound ?? 'error');
+  // Any other call passing a literal code to flag still needs a row; a code built from a template
+  // literal must be expanded above.
+  for (const m of all.matchAll(new RegExp(`\\bflag\\([^;]{0,200}?,\\s*'${CODE}',`, 'g'))) if (!found.has(m[1])) found.set(m[1], new Set());
+  const built = [...all.matchAll(/\b(?:flag|report)\([^;]{0,200}?,\s*`([a-z-]+)\$\{/g)]
+    .map((m) => m[1])
+    .filter((p) => p !== 'file-' && p !== 'duplicate-' && !(p === 'fulltext-' && all.includes('enumArgument(arg(')));
   assert.deepEqual(built, [], 'codes built from a template literal this test does not expand: add them');
   return found;
 }
