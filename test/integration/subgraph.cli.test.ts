@@ -246,6 +246,7 @@ describe('the corpus against the real graph CLI', () => {
       // What the CLI lets through, Chaindeck reports.
       for (const code of variant.errors) if (!findings.some((f) => f.code === code && f.severity === 'error')) say(`Chaindeck misses ${code}`);
       for (const code of variant.warnings ?? []) if (!findings.some((f) => f.code === code && f.severity === 'warning')) say(`Chaindeck misses warning ${code}`);
+      for (const code of variant.hints ?? []) if (!findings.some((f) => f.code === code && f.severity === 'info')) say(`Chaindeck misses hint ${code}`);
       if (variant.codegen === 'passes' && !variant.build && !variant.errors.length) {
         const errors = findings.filter((f) => f.severity === 'error');
         if (errors.length) say(`Chaindeck reports errors the CLI does not: ${errors.map((f) => f.message).join('; ')}`);

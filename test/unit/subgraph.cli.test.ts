@@ -66,10 +66,10 @@ describe('chaindeck validate', () => {
     assert.equal(run.code, 1);
     assert.deepEqual(run.out.trimEnd().split('\n'), [
       "broken/schema.graphql:3:7: error: Field 'id': Entity ids must be of type Int8!, Bytes! or String! (or ID!)",
-      "broken/subgraph.yaml:8:14: warning: Unknown network 'mainet': not in The Graph's networks registry; did you mean 'mainnet'?",
+      "broken/subgraph.yaml:8:14: info: Unknown network 'mainet': not in The Graph's networks registry; did you mean 'mainnet'?",
       "broken/subgraph.yaml:12:7: error: Unexpected key 'startblock' in dataSources[0].source; did you mean 'startBlock'?",
     ]);
-    assert.equal(run.err, 'broken/subgraph.yaml: 2 errors, 1 warning\n');
+    assert.equal(run.err, 'broken/subgraph.yaml: 2 errors, 0 warnings\n');
   });
 
   test('files named relative to the current folder, the manifest as given', async () => {

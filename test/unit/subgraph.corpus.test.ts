@@ -38,6 +38,7 @@ describe('corpus', () => {
       const has = (code: string, severity: string) => findings.some((f) => f.code === code && f.severity === severity);
       for (const code of variant.errors) assert.ok(has(code, 'error'), `no ${code} error in ${JSON.stringify(findings.map((f) => `${f.severity} ${f.code}`))}`);
       for (const code of variant.warnings ?? []) assert.ok(has(code, 'warning'), `no ${code} warning in ${JSON.stringify(findings.map((f) => `${f.severity} ${f.code}`))}`);
+      for (const code of variant.hints ?? []) assert.ok(has(code, 'info'), `no ${code} hint in ${JSON.stringify(findings.map((f) => `${f.severity} ${f.code}`))}`);
       if (!variant.errors.length) assert.ok(!findings.some((f) => f.severity === 'error'), `unexpected errors: ${findings.map((f) => f.message).join('; ')}`);
       for (const finding of findings.filter((f) => f.fix)) {
         const after = validate(applyFix(files, finding.fix!));

@@ -97,7 +97,7 @@ describe('YAML', () => {
   });
   test('YAML warnings (an unknown tag) are warnings, and the rules still run', () => {
     const f = run([m('description: ERC-20', 'description: !note ERC-20'), m('network: mainnet', 'network: mainet')]);
-    assert.deepEqual(f.map((x) => [x.code, x.severity]), [['yaml-warning', 'warning'], ['unknown-network', 'warning']]);
+    assert.deepEqual(f.map((x) => [x.code, x.severity]), [['yaml-warning', 'warning'], ['unknown-network', 'info']]);
   });
   test('an empty manifest', () => assert.equal(only(run([put('subgraph.yaml', '# nothing yet\n')]), 'empty-manifest').severity, 'error'));
   test('a scalar where the manifest map belongs', () => assert.ok(run([put('subgraph.yaml', 'just text')]).some((f) => f.code === 'type-mismatch')));
@@ -181,17 +181,17 @@ describe('known values', () => {
   });
   test('networks: unknown, alias, other protocol', () => {
     const unknown = only(run([m('network: mainnet', 'network: mainet')]), 'unknown-network');
-    assert.equal(unknown.severity, 'warning');
+    assert.equal(unknown.severity, 'info');
     assert.equal(unknown.fix?.edits[0].text, 'mainnet');
     assert.equal(only(run([m('network: mainnet', 'network: my-devnet')]), 'unknown-network').fix, undefined);
     assert.equal(only(run([m('network: mainnet', 'network: eth')]), 'network-alias').fix?.edits[0].text, 'mainnet');
     assert.equal(only(run([m('network: mainnet', 'network: near-mainnet')]), 'network-protocol').severity, 'error');
   });
   test('invalid address', () => assert.match(only(run([m(ADDRESS, '0x1234')]), 'invalid-address').message, /^Contract address is invalid: 0x1234/));
-  test('wrong EIP-55 checksum: a warning whose fix is the checksummed form, quotes kept', () => {
+  test('wrong EIP-55 checksum: a hint (neither tool checks it) whose fix is the checksummed form, quotes kept', () => {
     const wrong = ADDRESS.replace('A0b8', 'A0B8');
     const f = only(run([m(ADDRESS, wrong)]), 'address-checksum');
-    assert.equal(f.severity, 'warning');
+    assert.equal(f.severity, 'info');
     assert.equal(f.fix?.edits[0].text, `"${ADDRESS}"`);
     assert.deepEqual(at(f), [9, 15, 9, 59]);
   });
@@ -202,7 +202,9 @@ describe('known values', () => {
   });
   test('endBlock before startBlock, and endBlock below specVersion 0.0.9', () => {
     const f = run([m('startBlock: 6082465', 'startBlock: 6082465\n      endBlock: 100')]);
-    assert.equal(only(f, 'end-before-start').severity, 'error');
+    assert.equal(only(f, 'end-before-start').severity, 'info');
+    // An endBlock equal to the startBlock indexes that one block: nothing to say.
+    assert.equal(run([m('startBlock: 6082465', 'startBlock: 6082465\n      endBlock: 6082465')]).filter((x) => x.code === 'end-before-start').length, 0);
     const low = only(f, 'spec-version-too-low');
     assert.match(low.message, /needs specVersion 0\.0\.9/);
     assert.deepEqual(low.fix?.edits[0], { range: { start: { line: 0, character: 13 }, end: { line: 0, character: 18 } }, text: '0.0.9' });
@@ -224,7 +226,7 @@ describe('known values', () => {
     const handler = (filter: string) => m('      eventHandlers:', `      blockHandlers:\n        - handler: handleApproval\n          filter:\n${filter}      eventHandlers:`);
     const spec = m('specVersion: 0.0.5', 'specVersion: 0.0.8');
     assert.equal(only(run([spec, handler('            kind: polling\n')]), 'polling-needs-every').severity, 'error');
-    assert.equal(only(run([spec, handler('            kind: call\n            every: 5\n')]), 'every-without-polling').severity, 'warning');
+    assert.equal(only(run([spec, handler('            kind: call\n            every: 5\n')]), 'every-without-polling').severity, 'info');
     assert.ok(run([handler('            kind: once\n')]).some((f) => f.code === 'spec-version-too-low'));
   });
 });
@@ -323,11 +325,11 @@ describe('across files', () => {
 describe('generated code', () => {
   const generated = { 'generated/schema.ts': '// generated', 'generated/ERC20/ERC20.ts': '// generated' };
   const addGenerated: Edit = (files) => Object.assign(files, generated);
-  test('older than schema.graphql: a warning with the codegen action', () => {
+  test('older than schema.graphql: a hint with the codegen action', () => {
     const f = only(run([addGenerated], { 'generated/schema.ts': 100, 'generated/ERC20/ERC20.ts': 300, 'schema.graphql': 200, 'abis/ERC20.json': 50 }), 'generated-stale');
     assert.equal(f.message, 'Generated code is older than ./schema.graphql; run graph codegen');
     assert.equal(f.action, 'run-codegen');
-    assert.equal(f.severity, 'warning');
+    assert.equal(f.severity, 'info');
   });
   test('older than an ABI', () => {
     const f = only(run([addGenerated], { 'generated/schema.ts': 300, 'generated/ERC20/ERC20.ts': 100, 'schema.graphql': 50, 'abis/ERC20.json': 200 }), 'generated-stale');

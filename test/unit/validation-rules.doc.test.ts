@@ -40,9 +40,9 @@ function emitted(): Map<string, Set<Severity>> {
     [new RegExp(`'${CODE}',\\s*'${SEV}'`, 'g'), 1, 2],
   ];
   for (const [re, c, s] of patterns) for (const m of all.matchAll(re)) add(m[c], m[s] as Severity);
-  // Value rules built by helpers: oneOf(code) is an error; version({ code }) an error, or a warning
+  // Value rules built by helpers: oneOf(code) is information; version({ code }) an error, or a warning
   // above the newest known version; tooOld: { code } an error.
-  for (const m of all.matchAll(new RegExp(`oneOf\\('${CODE}'`, 'g'))) add(m[1], 'error');
+  for (const m of all.matchAll(new RegExp(`oneOf\\('${CODE}'`, 'g'))) add(m[1], 'info');
   for (const m of all.matchAll(new RegExp(`version\\(\\{\\s*key: '\\w+',\\s*code: '${CODE}'`, 'g'))) {
     add(m[1], 'error');
     add(m[1], 'warning');

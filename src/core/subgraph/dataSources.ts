@@ -103,7 +103,8 @@ class DataSourceChecker {
     if (isScalar(end) && typeof end.value === 'number') {
       requireSpecVersion(this.ctx, end, SPEC_VERSION_FOR.endBlock, 'source.endBlock');
       if (isScalar(start) && typeof start.value === 'number' && end.value < start.value) {
-        this.ctx.flag(end, 'error', 'end-before-start', `endBlock ${end.value} is before startBlock ${start.value}`);
+        // graph-node accepts it and the data source simply indexes nothing: a hint.
+        this.ctx.flag(end, 'info', 'end-before-start', `endBlock ${end.value} is before startBlock ${start.value}: this data source indexes no block`);
       }
     }
     if (this.ds.kind?.startsWith('file/')) requireSpecVersion(this.ctx, get(this.ds.node, 'kind')!, SPEC_VERSION_FOR.fileDataSources, 'File data sources');

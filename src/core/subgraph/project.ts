@@ -157,7 +157,7 @@ function staleness(ctx: Context, refs: DataSourceRef[], schemaFile: string | und
   const generatedSchema = ctx.mtime(path.join(generated, 'schema.ts'));
   if (generatedSchema === undefined) return;
   const stale = (span: Span, written: string) =>
-    ctx.flag(span, 'warning', 'generated-stale', `Generated code is older than ${written}; run graph codegen`, { action: 'run-codegen' });
+    ctx.flag(span, 'info', 'generated-stale', `Generated code is older than ${written}; run graph codegen`, { action: 'run-codegen' });
   const schemaNode = get(get(ctx.doc.root, 'schema'), 'file');
   const schemaTime = schemaFile && ctx.mtime(schemaFile);
   if (schemaTime && schemaTime > generatedSchema && schemaNode) stale(schemaNode, str(schemaNode)!);

@@ -97,7 +97,7 @@ const network: ValueRule = (ctx, node) => {
   if (EVM_NETWORKS.includes(name)) return;
   const alias = EVM_NETWORK_ALIASES[name];
   if (alias) {
-    ctx.flag(node, 'warning', 'network-alias', `'${name}' is an alias: graph-node hosts call this network '${alias}'`, { fix: replaceValue(ctx, node as YScalar, alias, `Change to ${alias}`) });
+    ctx.flag(node, 'info', 'network-alias', `'${name}' is an alias: graph-node hosts call this network '${alias}'`, { fix: replaceValue(ctx, node as YScalar, alias, `Change to ${alias}`) });
     return;
   }
   const protocol = OTHER_PROTOCOL_NETWORKS[name];
@@ -106,7 +106,7 @@ const network: ValueRule = (ctx, node) => {
     return;
   }
   const near = closest(name, EVM_NETWORKS);
-  ctx.flag(node, 'warning', 'unknown-network', `Unknown network '${name}': not in The Graph's networks registry${near ? `; did you mean '${near}'?` : ' (fine for a graph-node of your own that names it so)'}`, {
+  ctx.flag(node, 'info', 'unknown-network', `Unknown network '${name}': not in The Graph's networks registry${near ? `; did you mean '${near}'?` : ' (fine for a graph-node of your own that names it so)'}`, {
     fix: near ? replaceValue(ctx, node as YScalar, near, `Change to ${near}`) : undefined,
   });
 };
@@ -123,7 +123,7 @@ const address: ValueRule = (ctx, node) => {
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return;
   const checksummed = ctx.cache.checksum(value);
   if (`0x${hex}` !== checksummed) {
-    ctx.flag(node, 'warning', 'address-checksum', `Address checksum (EIP-55) is wrong: the mixed-case form is ${checksummed}; a typo in the address?`, {
+    ctx.flag(node, 'info', 'address-checksum', `Address checksum (EIP-55) is wrong: the mixed-case form is ${checksummed}; a typo in the address?`, {
       fix: replaceValue(ctx, node as YScalar, value.startsWith('0x') ? checksummed : checksummed.slice(2), 'Use the checksummed address'),
     });
   }
@@ -142,7 +142,8 @@ function oneOf(code: string, what: string, allowed: string[]): ValueRule {
   return (ctx, node) => {
     const value = str(node)!;
     if (allowed.includes(value)) return;
-    ctx.flag(node, 'error', code, `${what} must be ${allowed.map((a) => `'${a}'`).join(' or ')}, not '${value}'`, {
+    // Documented values that neither graph-cli nor graph-node checks: a hint, never an error.
+    ctx.flag(node, 'info', code, `${what} is documented as ${allowed.map((a) => `'${a}'`).join(' or ')}, not '${value}' (graph-cli and graph-node do not check it)`, {
       fix: replaceValue(ctx, node as YScalar, allowed[0], `Change to ${allowed[0]}`),
     });
   };
@@ -176,7 +177,7 @@ const blockFilter: ValueRule = (ctx, node) => {
   const kind = str(get(node, 'kind'));
   const every = node.pairs.find((p) => p.key === 'every');
   if (kind === 'polling' && !every) ctx.flag(node, 'error', 'polling-needs-every', 'A polling block filter needs `every`: the number of blocks between two runs');
-  if (kind !== 'polling' && every) ctx.flag({ start: every.keyStart, end: every.keyEnd }, 'warning', 'every-without-polling', `\`every\` only applies to polling filters; this one is '${kind}'`);
+  if (kind !== 'polling' && every) ctx.flag({ start: every.keyStart, end: every.keyEnd }, 'info', 'every-without-polling', `\`every\` only applies to polling filters; this one is '${kind}'`);
 };
 
 const every: ValueRule = (ctx, node) => {
