@@ -3,7 +3,19 @@
  * JSON-RPC request file. Shared by scripts/workbench/run.mjs and suite/run-electron.ts.
  */
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
+
+/** A loopback port nothing listens on (taken, then released). */
+export function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
 
 export const NODE_NAME = 'Local anvil';
 export const DEMO_REQUEST = { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] };

@@ -5,26 +5,15 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../../src/extension';
-import { KEYED_NODE } from '../fixture';
+import { closedPort, KEYED_NODE } from '../fixture';
 import { activateTestApi, anvil as rpc, until } from './helpers';
 
 /** Shaped like a provider's access key, so the redactor and the endpoint parser treat it as one. */
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
 
-/** A loopback port nothing listens on (taken, then released). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function savedNodes(): { name: string; url: string; auth?: string }[] {
   return vscode.workspace.getConfiguration('chaindeck').get('nodes') ?? [];

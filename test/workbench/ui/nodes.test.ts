@@ -5,11 +5,11 @@
  * quantities read as numbers), remove the node.
  */
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { closedPort } from '../fixture';
 import { anvil, env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader } from './workbench';
 
 const NODE = 'UI anvil';
@@ -37,16 +37,6 @@ async function answer(prompt: string | RegExp, text?: string): Promise<void> {
 const treeRow = (text: string | RegExp) => page.locator('.part.sidebar [role="treeitem"]', { hasText: text });
 const statusItem = () => page.locator('.part.statusbar .statusbar-item', { hasText: 'Local anvil #' });
 
-/** A loopback port nothing listens on (taken, then released). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** Removes a node through its context menu, as a user does. */
 async function removeNode(name: string): Promise<void> {
