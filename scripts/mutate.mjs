@@ -1,0 +1,88 @@
+// `npm run mutate [-- PATH…] [--concurrency N]`: StrykerJS over src/core and src/cli (or the
+// given folders/files), incremental, then a score table per folder from Stryker's JSON report.
+// Not part of `npm test`: a full run takes tens of minutes (docs/mutation.md).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = new URL('..', import.meta.url).pathname;
+const config = JSON.parse(readFileSync(join(root, 'stryker.config.json'), 'utf8'));
+const reportFile = join(root, config.jsonReporter.fileName);
+const incrementalFile = join(root, config.incrementalFile);
+
+let parsed;
+try {
+  parsed = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string' }, force: { type: 'boolean' } } });
+} catch (err) {
+  console.error(`${err.message}\nusage: npm run mutate -- [src/core/FOLDER|FILE …] [--concurrency N] [--force]`);
+  process.exit(2);
+}
+const { values, positionals } = parsed;
+
+// A folder becomes its .ts files; only paths under src/core and src/cli are accepted.
+const mutate = [];
+for (const p of positionals) {
+  const rel = relative(root, resolve(p));
+  if (!/^src\/(core|cli)(\/|$)/.test(rel) || !existsSync(join(root, rel))) {
+    console.error(`not a file or folder under src/core or src/cli: ${p}`);
+    process.exit(2);
+  }
+  mutate.push(statSync(join(root, rel)).isDirectory() ? `${rel}/**/*.ts` : rel);
+}
+if (values.concurrency !== undefined && !/^[1-9]\d?$/.test(values.concurrency)) {
+  console.error(`--concurrency must be 1..99, not ${values.concurrency}`);
+  process.exit(2);
+}
+
+// Stryker rewrites the incremental file with this run's files only: keep a subset run from
+// dropping the results of the others (the next run re-checks them against the current code).
+const earlier = existsSync(incrementalFile) ? JSON.parse(readFileSync(incrementalFile, 'utf8')) : undefined;
+
+const args = ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'stryker.config.json'];
+if (mutate.length) args.push('--mutate', mutate.join(','));
+if (values.concurrency) args.push('--concurrency', values.concurrency);
+if (values.force) args.push('--force');
+const code = await new Promise((done) => {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  child.on('close', (c, signal) => done(c ?? (signal ? 1 : 0)));
+});
+if (code !== 0 || !existsSync(reportFile)) {
+  console.error(`stryker failed (exit ${code})`);
+  process.exit(1);
+}
+
+const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+if (earlier && mutate.length && existsSync(incrementalFile)) {
+  const now = JSON.parse(readFileSync(incrementalFile, 'utf8'));
+  for (const [file, data] of Object.entries(earlier.files)) {
+    if (!(file in now.files) && existsSync(join(root, file))) now.files[file] = data;
+  }
+  writeFileSync(incrementalFile, JSON.stringify(now));
+}
+
+// Score as Stryker counts it: detected (killed + timeout) over valid mutants (no compile errors).
+const rows = new Map();
+const add = (key, status) => {
+  const row = rows.get(key) ?? { Killed: 0, Survived: 0, NoCoverage: 0, Timeout: 0, other: 0 };
+  if (status in row) row[status]++;
+  else if (status !== 'CompileError' && status !== 'Ignored') row.other++;
+  rows.set(key, row);
+};
+for (const [file, data] of Object.entries(report.files)) {
+  const rel = relative(root, resolve(root, file));
+  const folder = rel.split('/').slice(0, rel.startsWith('src/core/') && rel.split('/').length > 3 ? 3 : 2).join('/');
+  for (const m of data.mutants) {
+    add(folder, m.status);
+    add('total', m.status);
+  }
+}
+const score = (r) => {
+  const valid = r.Killed + r.Survived + r.NoCoverage + r.Timeout + r.other;
+  return valid ? (100 * (r.Killed + r.Timeout)) / valid : 100;
+};
+const line = (name, r) =>
+  [name.padEnd(22), ...[r.Killed, r.Survived, r.NoCoverage, r.Timeout].map((n) => String(n).padStart(9)), `${score(r).toFixed(1)}%`.padStart(8)].join(' ');
+console.log(['folder'.padEnd(22), 'killed', 'survived', 'no-cover', 'timeout'].map((s, i) => (i ? s.padStart(9) : s)).join(' ') + '    score');
+for (const key of [...rows.keys()].filter((k) => k !== 'total').sort()) console.log(line(key, rows.get(key)));
+if (rows.has('total')) console.log(line('total', rows.get('total')));
