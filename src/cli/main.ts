@@ -57,9 +57,14 @@ const processIO: CliIO = {
 
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name) {
+    // No command is a usage error: the help goes to stderr, so a script's output stays empty.
+    io.err(helpText());
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.out(helpText());
-    return name ? 0 : 2;
+    return 0;
   }
   if (name === '--version') {
     io.out(`${VERSION}\n`);
