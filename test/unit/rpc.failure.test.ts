@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as net from 'node:net';
+import * as tls from 'node:tls';
 import { httpFailure, networkFailure, notJsonFailure, timeoutFailure, type FailureContext } from '../../src/core/rpc/failure';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay } from '../../src/core/rpc/retry';
 
@@ -39,6 +41,26 @@ test('certificate and handshake errors are TLS failures that say so', () => {
     assert.equal(f.kind, 'tls', code);
     assert.match(f.message, /^TLS failure talking to https:\/\/eth\.example\.com\/\*\*\*: /);
     assert.match(f.message, /certificate is not trusted or the TLS handshake failed/);
+  }
+});
+
+test('a reset during the TLS handshake keeps its TLS hint, though its code is ECONNRESET', async () => {
+  // The real error: Node's TLS client against a loopback server that drops every connection.
+  const server = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as net.AddressInfo;
+    const err = await new Promise<Error>((resolve) => {
+      const socket = tls.connect({ host: '127.0.0.1', port, servername: 'localhost' });
+      socket.on('error', resolve);
+      socket.on('secureConnect', () => resolve(new Error('the handshake succeeded')));
+    });
+    assert.equal((err as NodeJS.ErrnoException).code, 'ECONNRESET', err.message);
+    const f = networkFailure(err, keyCtx);
+    assert.equal(f.kind, 'tls', f.message);
+    assert.match(f.message, /^TLS failure talking to https:\/\/eth\.example\.com\/\*\*\*: .*\(ECONNRESET\)/);
+  } finally {
+    server.close();
   }
 });
 
