@@ -302,6 +302,10 @@ describe('across files', () => {
     assert.equal(only(f, 'duplicate-template-name').severity, 'error');
     const ds = run([(files) => (files['subgraph.yaml'] += files['subgraph.yaml'].slice(files['subgraph.yaml'].indexOf('  - kind')))]);
     assert.equal(only(ds, 'duplicate-data-source-name').range.start.line, 26);
+    // graph-cli checks each list on its own (validateUniqueDataSourceNames, validateUniqueTemplateNames):
+    // a template named like a data source is fine.
+    const shared = run([(files) => (files['subgraph.yaml'] += templateBlock('ERC20'))]);
+    assert.deepEqual(shared.filter((x) => x.code.startsWith('duplicate-')).map((x) => x.code), []);
   });
   test('networks and apiVersions must agree across data sources and templates', () => {
     const f = run([(files) => (files['subgraph.yaml'] += templateBlock().replace('network: mainnet', 'network: base').replace('apiVersion: 0.0.7', 'apiVersion: 0.0.6'))]);
