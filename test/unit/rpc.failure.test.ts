@@ -111,6 +111,8 @@ test('a timeout says the limit and the setting that raises it', () => {
 
 test('node messages that echo a secret are scrubbed', () => {
   const f = httpFailure({ status: 500, statusText: 'Internal Server Error', text: `key ${KEY} is over quota` }, keyCtx);
+  assert.equal(f.kind, 'server');
+  assert.equal(f.status, 500);
   assert.ok(!f.message.includes(KEY));
 });
 

@@ -88,15 +88,18 @@ describe('fuzz', () => {
   test('3000 mutated manifests: no exception, ranges inside', () => {
     const rnd = random(20240601);
     const base = tutorialFiles();
+    let flagged = 0;
     for (let n = 0; n < 3000; n++) {
       const files = { ...base };
       for (let k = 1 + rnd(4); k > 0; k--) files['subgraph.yaml'] = mutate(files['subgraph.yaml'], rnd);
       try {
-        check(files);
+        if (check(files).length > 0) flagged++;
       } catch (err) {
         throw new Error(`mutation ${n} failed (${err instanceof Error ? err.message : err}) on:\n${JSON.stringify(files['subgraph.yaml'])}`);
       }
     }
+    // A validator that stopped reporting would still pass the checks above: most mutations break something.
+    assert.ok(flagged >= 2700, `only ${flagged} of 3000 mutated manifests got a finding`);
   });
 
   test('3000 texts: whenever the fast YAML parser accepts one, yaml reads the same tree', () => {
@@ -169,6 +172,20 @@ describe('monsters', () => {
   });
 
   test('a list where the manifest map belongs, and other wrong roots', () => {
-    for (const text of ['- a\n- b\n', '42', '"just a string"', '~', '', '\u0000', '---\n---\n', '%YAML 1.2\n---\na: 1\n']) check(alone(text));
+    // Each wrong root is an error at the top of the file, so a validator that says nothing fails.
+    const expected: [string, string][] = [
+      ['- a\n- b\n', 'error type-mismatch 0'],
+      ['42', 'error type-mismatch 0'],
+      ['"just a string"', 'error type-mismatch 0'],
+      ['~', 'error type-mismatch 0'],
+      ['', 'error empty-manifest 0'],
+      ['\u0000', 'error type-mismatch 0'],
+      ['---\n---\n', 'error yaml-syntax 1'],
+    ];
+    for (const [text, finding] of expected) {
+      assert.deepEqual(check(alone(text)).map((f) => `${f.severity} ${f.code} ${f.range.start.line}`), [finding], JSON.stringify(text));
+    }
+    const codes = check(alone('%YAML 1.2\n---\na: 1\n')).map((f) => f.code);
+    assert.deepEqual([...new Set(codes)].sort(), ['missing-key', 'unknown-key']);
   });
 });
