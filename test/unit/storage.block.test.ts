@@ -1,0 +1,89 @@
+/**
+ * The storage range's block lookup through the real RPC client, against a loopback JSON-RPC
+ * server that answers as scripted: the spec's two failure texts, and the block as the node gave it.
+ */
+import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import type { ResolvedEndpoint } from '../../src/core/nodes/model';
+import { RpcClient } from '../../src/core/rpc/client';
+import { closeIdleConnections } from '../../src/core/rpc/http';
+import { lookupBlock } from '../../src/core/storage/block';
+import { StorageRangeError } from '../../src/core/storage/errors';
+import { parseBlockRef } from '../../src/core/storage/inputs';
+
+const HASH = `0x${'ab'.repeat(32)}`;
+type Answer = (method: string, params: unknown[]) => { status?: number; body: unknown };
+
+describe('lookupBlock', () => {
+  let server: http.Server;
+  let answer: Answer = () => ({ body: null });
+  const seen: { method: string; params: unknown[] }[] = [];
+  let client: RpcClient;
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (d) => (text += d));
+      req.on('end', () => {
+        const call = JSON.parse(text) as { id: number; method: string; params: unknown[] };
+        seen.push({ method: call.method, params: call.params });
+        const { status = 200, body } = answer(call.method, call.params);
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(typeof body === 'string' ? body : JSON.stringify({ jsonrpc: '2.0', id: call.id, ...(body as object) }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const endpoint: ResolvedEndpoint = { httpUrl: url, wsUrl: url.replace(/^http/, 'ws'), headers: {}, auth: 'none', secrets: [] };
+    client = new RpcClient(endpoint, { timeoutMs: 3000, retry: { retries: 0 } });
+  });
+  after(async () => {
+    closeIdleConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const failure = async (ref: string) => {
+    try {
+      await lookupBlock(client, parseBlockRef(ref));
+    } catch (err) {
+      assert.ok(err instanceof StorageRangeError, String(err));
+      return err.message;
+    }
+    assert.fail('the lookup succeeded');
+  };
+
+  test('a number asks eth_getBlockByNumber with minimal hex; a hash asks eth_getBlockByHash', async () => {
+    answer = () => ({ body: { result: { number: '0x1f', hash: HASH.toUpperCase().replace('0X', '0x') } } });
+    seen.length = 0;
+    assert.deepEqual(await lookupBlock(client, parseBlockRef('31')), { number: 31, hash: HASH });
+    assert.deepEqual(await lookupBlock(client, parseBlockRef(HASH)), { number: 31, hash: HASH });
+    assert.deepEqual(seen, [
+      { method: 'eth_getBlockByNumber', params: ['0x1f', false] },
+      { method: 'eth_getBlockByHash', params: [HASH, false] },
+    ]);
+  });
+
+  test('no block: "Failed to get block:" naming the block as given', async () => {
+    answer = () => ({ body: { result: null } });
+    assert.match(await failure('12345'), /^Failed to get block: block 12345 \(0x3039\) not found$/);
+  });
+
+  test('a JSON-RPC error: "Failed to get block:" with the node\'s reason', async () => {
+    answer = () => ({ body: { error: { code: -32000, message: 'header not found' } } });
+    assert.match(await failure('7'), /^Failed to get block: .*header not found/);
+  });
+
+  test('a pending block without number and hash is refused, not read as block 0', async () => {
+    answer = () => ({ body: { result: { number: null, hash: null } } });
+    assert.match(await failure('7'), /^Failed to get block: the node.s answer for block 7 \(0x7\) has no number and hash/);
+  });
+
+  test('an HTTP 503 or a page that is not JSON: the spec\'s connect failure', async () => {
+    answer = () => ({ status: 503, body: 'down for maintenance' });
+    assert.equal(await failure('7'), 'Failed to connect to Ethereum node');
+    answer = () => ({ body: '<html>hello</html>' });
+    assert.equal(await failure('7'), 'Failed to connect to Ethereum node');
+  });
+});
