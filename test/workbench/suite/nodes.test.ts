@@ -272,12 +272,21 @@ describe('nodes', () => {
   });
 
   it('marks a JSON error in a request file where it is', async () => {
-    const document = await vscode.workspace.openTextDocument({ language: 'jsonrpc', content: '### broken\n{"method": "eth_chainId",}\n' });
-    // Other diagnostics of the file (the node it goes to, say) may come first: wait for the JSON one.
-    const problem = await until('the JSON diagnostic', () => vscode.languages.getDiagnostics(document.uri).find((d) => /trailing comma/.test(d.message)));
-    assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
-    assert.equal(problem.range.start.line, 1);
-    assert.match(problem.message, /trailing comma/);
+    // A file of its own: an untitled document may reuse the name (and diagnostics) of an earlier one.
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'broken.jsonrpc');
+    fs.writeFileSync(file.fsPath, '### broken\n{"method": "eth_chainId",}\n');
+    try {
+      const document = await vscode.workspace.openTextDocument(file);
+      const [problem] = await until('a diagnostic', () => {
+        const found = vscode.languages.getDiagnostics(document.uri);
+        return found.length ? found : undefined;
+      });
+      assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
+      assert.equal(problem.range.start.line, 1);
+      assert.match(problem.message, /trailing comma/);
+    } finally {
+      fs.rmSync(file.fsPath, { force: true });
+    }
   });
 
   it('streams new block headers over the WebSocket and stops on request', async () => {

@@ -81,10 +81,20 @@ export function viewHeader(page: Page, name: string): Locator {
 
 /** Runs a command from the palette by its title, e.g. 'Chaindeck: Show Log'. */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(`>${title}`);
+  // A quick pick that is still closing (or an editor taking focus) can swallow F1, leaving the
+  // old, hidden input: press it again until the palette is really open.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(`>${title}`, { timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
   await input.press('Enter');
 }
