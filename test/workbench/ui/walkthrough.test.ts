@@ -47,8 +47,9 @@ test('the Add Node button of the first step runs the command and completes the s
     const input = page.locator('.quick-input-widget');
     await input.filter({ hasText: "Paste the node's HTTPS or WSS endpoint" }).waitFor({ timeout: 15_000 });
     await input.locator('input').press('Escape');
+    // The step may scroll or fold as the walkthrough moves on: wait for its state, not its pixels.
     const done = step.locator('[role="checkbox"][aria-checked="true"]');
-    await done.waitFor({ timeout: 15_000 });
+    await done.waitFor({ state: 'attached', timeout: 30_000 });
     assert.equal(await done.getAttribute('aria-label'), 'Add a node: Completed');
     await screenshot(page, 'walkthrough-add-node');
   }));
