@@ -65,10 +65,12 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   let best: string | undefined;
   let bestDistance = limit + 1;
   let compared = 0;
+  let visited = 0;
   for (const c of candidates) {
+    // Bounds per word: thousands of unknown names against thousands of candidates was quadratic
+    // (17 s for 4,000 × 4,000); past them a suggestion may be missed, never a finding.
+    if (++visited > MAX_VISITED) break;
     if (c === word || Math.abs(c.length - word.length) > limit) continue;
-    // A bound per word: thousands of unknown names against thousands of candidates was
-    // quadratic (17 s for 4,000 × 4,000); past 500, a suggestion may be missed, never a finding.
     if (++compared > MAX_COMPARED) break;
     const d = boundedDistance(lower, c.toLowerCase(), bestDistance - 1);
     if (d < bestDistance) {
@@ -81,6 +83,7 @@ export function closest(word: string, candidates: Iterable<string>): string | un
 }
 
 const MAX_COMPARED = 500;
+const MAX_VISITED = 2000;
 
 /**
  * Levenshtein distance between two lower-case strings when it is at most `max`, else max + 1:
