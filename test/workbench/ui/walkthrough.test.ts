@@ -46,10 +46,13 @@ test('the Add Node button of the first step runs the command and completes the s
     await step.locator('.monaco-button', { hasText: 'Add Node' }).first().click();
     const input = page.locator('.quick-input-widget');
     await input.filter({ hasText: "Paste the node's HTTPS or WSS endpoint" }).waitFor({ timeout: 15_000 });
-    await input.locator('input').press('Escape');
-    // The step may scroll or fold as the walkthrough moves on: wait for its state, not its pixels.
+    // The step completes when the command starts. Checked while the input is still open: an
+    // Escape that reaches the walkthrough page instead of the input takes it back to the Welcome
+    // page, step and all. The step may scroll or fold: wait for its state, not its pixels.
     const done = step.locator('[role="checkbox"][aria-checked="true"]');
     await done.waitFor({ state: 'attached', timeout: 30_000 });
     assert.equal(await done.getAttribute('aria-label'), 'Add a node: Completed');
     await screenshot(page, 'walkthrough-add-node');
+    await input.locator('input').press('Escape');
+    await input.waitFor({ state: 'hidden', timeout: 15_000 });
   }));

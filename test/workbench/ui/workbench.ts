@@ -95,8 +95,11 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       await page.keyboard.press('Escape');
     }
   }
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await input.press('Enter');
+  // Click the row labelled exactly so: Enter runs whichever row the palette focused, which is
+  // not always this one while the list still filters. (The widget may stay open: many commands
+  // ask their next question in it.)
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.getByText(title, { exact: true }) });
+  await row.first().click();
 }
 
 /** The content frame of the active webview (webviews are two nested iframes). */
