@@ -238,6 +238,33 @@ describe('chaindeck platform: lists and objects (exit 0)', () => {
     assert.equal(json.out, '[]\n');
   });
 
+  test('table cells: control sequences stripped before widths are measured, whitespace runs as one space, missing values empty', async () => {
+    api.data.projects[0] = { id: 'PR-101-202', name: '\u001b[31mRed\u001b[0m\u202e', description: 'line one\n\tline two', type: 'public' };
+    const run = await platform(['projects']);
+    assert.equal(run.code, 0, run.err);
+    assert.equal(
+      run.out,
+      'ID          NAME           TYPE    NETWORKS  CREATED           DESCRIPTION\nPR-101-202  Red            public                              line one line two\nPR-102-203  Bitcoin tools  public  1         2024-01-15 10:00\n',
+    );
+  });
+
+  test('a filter value given with = may start with --; the organization as JSON is one object', async () => {
+    const run = await platform(['nodes', '--status=--odd']);
+    assert.deepEqual(run, { code: 0, out: 'No nodes found.\n', revealed: '', err: '' });
+    assert.equal(new URL(api.requests[0].url, 'http://x').searchParams.get('status'), '--odd');
+    const org = await platform(['organization', '--format', 'json']);
+    assert.equal(org.code, 0, org.err);
+    const value = JSON.parse(org.out);
+    assert.ok(!Array.isArray(value));
+    assert.equal(value.id, 'RG-123-456');
+    assert.equal(value.name, 'Acme Chains');
+  });
+
+  test('--show-secrets on an empty list: the "No … found." line on out', async () => {
+    const run = await platform(['nodes', '--status', 'deleted', '--show-secrets']);
+    assert.deepEqual(run, { code: 0, out: 'No nodes found.\n', revealed: '', err: '' });
+  });
+
   test('an unknown ID: exit 1, not found; an API that is not there: exit 1, cannot reach', async () => {
     const missing = await platform(['nodes', 'ND-999-202-303']);
     assert.equal(missing.code, 1);

@@ -204,6 +204,19 @@ describe('chaindeck rpc: the node answers', () => {
   });
 });
 
+test('chaindeck rpc: a batch the node answers only in part: null for the missing response, exit 1 naming that call', async () => {
+  node.clear();
+  node.reply = (req) => {
+    const calls = JSON.parse(req.text) as { id: number }[];
+    return { body: [{ jsonrpc: '2.0', id: calls[0].id, result: '0x1' }] };
+  };
+  const run = await rpc(['--url', node.url, '--batch', '[{"method":"eth_chainId"},{"method":"eth_blockNumber"}]']);
+  assert.equal(run.code, 1);
+  assert.deepEqual(JSON.parse(run.out), [{ jsonrpc: '2.0', id: 1, result: '0x1' }, null]);
+  assert.equal(run.err, "chaindeck rpc: call 1 (eth_blockNumber): The node's batch reply has no answer for request id 2 (eth_blockNumber).\n");
+  assert.ok(!run.err.includes('call 0'));
+});
+
 describe('chaindeck rpc: credentials', () => {
   test('a key in the path is sent in the path; Basic from --user and CHAINDECK_PASSWORD; both together', async () => {
     assert.equal((await rpc(['--url', `${node.url}/${KEY}`, 'eth_chainId'])).code, 0);

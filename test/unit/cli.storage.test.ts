@@ -146,6 +146,13 @@ describe('chaindeck storage-range: results (exit 0)', () => {
     assert.equal(node.calls.length, 2);
   });
 
+  test('--max and --tx-index take surrounding spaces', async () => {
+    node.methods.debug_storageRangeAt = { result: { storage: {}, nextKey: null } };
+    const run = await storage([...base(), '--max', ' 7 ', '--tx-index', ' 0 ', '--mode', 'native']);
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(node.calls[1].params, [HASH, 0, ADDRESS, word(0), 7]);
+  });
+
   test('--max 100000 is accepted', async () => {
     node.methods.debug_storageRangeAt = { result: { storage: {}, nextKey: null } };
     const run = await storage([...base(), '--max', '100000', '--mode', 'native']);
@@ -211,6 +218,15 @@ describe('chaindeck storage-range: errors (exit 1, the JSON error object on stdo
     const run = await storage([...base()]);
     assert.equal(error(run), 'debug_storageRangeAt failed: JSON-RPC error -32000: historical state not available');
     assert.ok(!node.calls.some((c) => c.method === 'eth_getStorageAt'));
+  });
+
+  test('--timeout bounds the whole command: a silent node fails at once after it, not by the node', async () => {
+    node.reply = () => ({ delayMs: 20_000, body: {} });
+    const started = Date.now();
+    const run = await storage([...base(), '--timeout', '300']);
+    assert.ok(Date.now() - started < 10_000);
+    assert.equal(error(run), 'Failed to connect to Ethereum node');
+    assert.equal(run.err, `chaindeck storage-range: Failed to connect to Ethereum node: No answer from ${node.url}/ within 300 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).\n`);
   });
 
   test('an unreachable node: the spec\'s connect failure, the reason after it on stderr only; no key shown', async () => {
