@@ -44,3 +44,23 @@ export function assertNoSecret(run: CliRun, ...secrets: string[]): void {
     assert.ok(!run.stderr.includes(s), `stderr shows a secret:\n${run.stderr}`);
   }
 }
+
+export interface MainRun {
+  code: number;
+  out: string;
+  /** What was printed through outRevealed (--show-secrets), apart from `out`. */
+  revealed: string;
+  err: string;
+}
+
+/**
+ * Runs the CLI in-process (`main` from src/cli/main.ts) with the given environment only, and
+ * collects what it printed. Nothing is redacted on the way, so what it holds is what the
+ * command itself wrote.
+ */
+export async function runMain(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<MainRun> {
+  const run: MainRun = { code: -1, out: '', revealed: '', err: '' };
+  const { main } = await import('../../src/cli/main');
+  run.code = await main(argv, { out: (t) => void (run.out += t), outRevealed: (t) => void (run.revealed += t), err: (t) => void (run.err += t), env });
+  return run;
+}
