@@ -5,6 +5,7 @@
  * JSON, the response cap, timeouts, a refused connection, keys kept out of error text.
  */
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -408,5 +409,62 @@ describe('bodies that are not JSON-RPC, the cap, time and connection failures', 
     assert.equal(problem.kind, 'unreachable');
     assert.equal(problem.errno, 'unknown');
     assert.equal(problem.message, 'Cannot reach the node at ftp://127.0.0.1/***: the connection failed. Check the URL, your network, and that the node is running.');
+  });
+});
+
+describe('keep-alive connections and spent deadlines', () => {
+  let server: http.Server;
+  let url: string;
+  let requests = 0;
+  before(async () => {
+    // Answers the first request on each connection (keeping it open) and drops the connection
+    // when a second one arrives on it, as a node closing an idle keep-alive connection does.
+    server = http.createServer((req, res) => {
+      requests++;
+      const socket = req.socket as net.Socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        if (socket.served! > 1) return socket.destroy();
+        res.writeHead(200, { 'Content-Type': 'application/json', Connection: 'keep-alive' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: (JSON.parse(body) as { id: number }).id, result: `answer ${requests}` }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterEach(() => {
+    closeIdleConnections();
+    requests = 0;
+  });
+  after(async () => {
+    closeIdleConnections();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('a read that meets a dropped keep-alive connection is sent again on a fresh one; a write is not', async () => {
+    const client = new RpcClient(open(url), { timeoutMs: 3000, retry: { retries: 0 } });
+    assert.equal(await client.call('eth_blockNumber'), 'answer 1');
+    assert.equal(await client.call('eth_blockNumber'), 'answer 3', 'the reused connection dropped the 2nd request; the 3rd went on a new one');
+    assert.equal(requests, 3);
+    const write = await failureOf(client.call('eth_sendRawTransaction', ['0x00']));
+    assert.equal(requests, 4, 'sent once, on the reused connection, and not again');
+    assert.equal(write.kind, 'unreachable');
+    assert.equal(write.errno, 'ECONNRESET');
+    assert.equal(write.message, `Cannot reach the node at ${url}: the connection was reset before the node answered (ECONNRESET): the node, a proxy or a firewall closed it. Try again.`);
+  });
+
+  test('a deadline already spent fails at once without sending anything, marked out of time', async () => {
+    const deadline = new Deadline(0);
+    const problem = await failureOf(new RpcClient(open(url), { deadline }).call('eth_blockNumber'));
+    assert.equal(problem.kind, 'timeout');
+    assert.equal(problem.outOfTime, true);
+    assert.equal(problem.message, `No answer from ${url} within 0 ms. ${SETTING_HINT}`);
+    assert.equal(requests, 0);
+    assert.equal(deadline.remainingMs(), 0);
+    assert.equal(new Deadline(5000).limit(100), 100);
+    assert.ok(new Deadline(50).limit(100) <= 50);
   });
 });

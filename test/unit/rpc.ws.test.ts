@@ -233,6 +233,25 @@ test('after close() no socket or timer of the client is left: the process resour
   assert.equal(c.status, 'closed');
 });
 
+test('the heartbeat: a server that stops answering pings is dropped, failing the call in flight long before its timeout', async () => {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false });
+  await new Promise((resolve) => wss.once('listening', resolve));
+  cleanups.push(async () => {
+    for (const c of wss.clients) c.terminate();
+    await new Promise((resolve) => wss.close(resolve));
+  });
+  const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`;
+  const c = client(open(url), { timeoutMs: 10_000, pingIntervalMs: 40 });
+  const started = performance.now();
+  const problem = await failureOf(c.call('eth_blockNumber'));
+  assert.ok(performance.now() - started < 5000, 'dropped by the heartbeat, not by the timeout');
+  assert.equal(problem.kind, 'unreachable');
+  assert.equal(problem.message, `The WebSocket connection to ${url} dropped before the node answered.`);
+  // A server that answers pings keeps the connection through many periods.
+  const alive = await wsNode((socket, m) => setTimeout(() => echoResult(socket, m), 200));
+  assert.equal(await client(open(alive.url), { timeoutMs: 5000, pingIntervalMs: 20 }).call('eth_chainId'), 'eth_chainId');
+});
+
 describe('WsRpcClient: subscriptions', () => {
   test('notifications right behind the answer are delivered in order; unsubscribe stops them and tells the node', async () => {
     let subs = 0;
