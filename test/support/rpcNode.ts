@@ -1,0 +1,90 @@
+/**
+ * A scripted JSON-RPC node on loopback for the unit layer: every request is recorded (method,
+ * path, headers, body) and answered by the test's `answer` function, which may give any status,
+ * headers and body, answer late, or not at all. Each test closes it (or its suite does in `after`).
+ */
+import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RpcFailure } from '../../src/core/rpc/failure';
+
+export interface SeenRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Answer {
+  status?: number;
+  headers?: Record<string, string>;
+  /** A string goes out verbatim; anything else as JSON. */
+  body?: unknown;
+  /** Wait this long before answering. */
+  delayMs?: number;
+  /** Never answer (the connection stays open until the node closes). */
+  silent?: boolean;
+}
+
+export type Script = (request: SeenRequest, index: number) => Answer;
+
+export interface ScriptedNode {
+  /** http://127.0.0.1:<port> followed by `path` (default `/`). */
+  url: string;
+  port: number;
+  seen: SeenRequest[];
+  script: Script;
+  close(): Promise<void>;
+}
+
+/** The JSON-RPC reply to a single request: `extra` (result or error) with the request's own id. */
+export function reply(request: SeenRequest, extra: object): object {
+  return { jsonrpc: '2.0', id: (JSON.parse(request.body) as { id: unknown }).id, ...extra };
+}
+
+export async function startScriptedNode(script: Script = (r) => ({ body: reply(r, { result: '0x1' }) }), path = '/'): Promise<ScriptedNode> {
+  const node = { seen: [] as SeenRequest[], script } as ScriptedNode;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      const seen: SeenRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      node.seen.push(seen);
+      const answer = node.script(seen, node.seen.length - 1);
+      if (answer.silent) return;
+      const send = () => {
+        const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+        const headers = { ...(typeof answer.body === 'string' || answer.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...answer.headers };
+        res.writeHead(answer.status ?? 200, headers);
+        res.end(text);
+      };
+      if (!answer.delayMs) return send();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!res.destroyed) send();
+      }, answer.delayMs);
+      timers.add(timer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  node.port = (server.address() as AddressInfo).port;
+  node.url = `http://127.0.0.1:${node.port}${path}`;
+  node.close = () => {
+    for (const timer of timers) clearTimeout(timer);
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return node;
+}
+
+/** The RpcFailure a promise rejects with (fails the test if it resolves or rejects otherwise). */
+export async function failureOf(promise: Promise<unknown>): Promise<RpcFailure> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof RpcFailure, `expected an RpcFailure, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected a failure');
+}
