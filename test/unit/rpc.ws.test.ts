@@ -117,6 +117,28 @@ describe('WsRpcClient: calls', () => {
     assert.equal(node.upgrades[1].headers.authorization, undefined);
   });
 
+  test('a key in the WebSocket path is *** in every failure text: a drop, a timeout, a refused upgrade', async () => {
+    const KEY = 'feedfacecafebeef0123456789abcdef';
+    let mode: 'drop' | 'silent' = 'drop';
+    const node = await wsNode((socket) => (mode === 'drop' ? socket.terminate() : undefined));
+    const keyed = resolveEndpoint({ id: 'k', name: 'k', protocol: 'evm', url: `${node.url.replace('ws', 'http')}{key}`, wsUrl: `${node.url}ws/{key}`, auth: 'key' }, { tail: KEY });
+    const shown = `${node.url}ws/***`;
+    const dropped = await failureOf(client(keyed).call('eth_chainId'));
+    assert.equal(node.upgrades[0].url, `/ws/${KEY}`);
+    assert.equal(dropped.message, `The WebSocket connection to ${shown} dropped before the node answered.`);
+    mode = 'silent';
+    const late = await failureOf(client(keyed, { timeoutMs: 100 }).call('eth_chainId'));
+    assert.equal(late.message, `No answer from ${shown} within 100 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).`);
+    const plain = await startScriptedNode(() => ({ status: 403 }));
+    cleanups.push(plain.close);
+    const refusedAt = resolveEndpoint({ id: 'k', name: 'k', protocol: 'evm', url: `${plain.url}{key}`, wsUrl: `${plain.url.replace('http', 'ws')}ws/{key}`, auth: 'key' }, { tail: KEY });
+    const refused = await failureOf(client(refusedAt).call('eth_chainId'));
+    assert.equal(refused.kind, 'auth');
+    assert.equal(plain.seen[0].path, `/ws/${KEY}`);
+    assert.ok(refused.message.startsWith(`The node refused the credentials (HTTP 403 Forbidden from ${plain.url.replace('http', 'ws')}ws/***). Credentials used: access key in the URL path.`), refused.message);
+    for (const problem of [dropped, late, refused]) assert.ok(!problem.message.includes(KEY));
+  });
+
   test('a JSON-RPC error keeps code, message and data; a batch comes back in call order whatever the reply order', async () => {
     const node = await wsNode((socket, m) => {
       if (Array.isArray(m)) {
