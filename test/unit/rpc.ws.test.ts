@@ -117,6 +117,28 @@ describe('WsRpcClient: calls', () => {
     assert.equal(node.upgrades[1].headers.authorization, undefined);
   });
 
+  test('a key in the WebSocket path is *** in every failure text: a drop, a timeout, a refused upgrade', async () => {
+    const KEY = 'feedfacecafebeef0123456789abcdef';
+    let mode: 'drop' | 'silent' = 'drop';
+    const node = await wsNode((socket) => (mode === 'drop' ? socket.terminate() : undefined));
+    const keyed = resolveEndpoint({ id: 'k', name: 'k', protocol: 'evm', url: `${node.url.replace('ws', 'http')}{key}`, wsUrl: `${node.url}ws/{key}`, auth: 'key' }, { tail: KEY });
+    const shown = `${node.url}ws/***`;
+    const dropped = await failureOf(client(keyed).call('eth_chainId'));
+    assert.equal(node.upgrades[0].url, `/ws/${KEY}`);
+    assert.equal(dropped.message, `The WebSocket connection to ${shown} dropped before the node answered.`);
+    mode = 'silent';
+    const late = await failureOf(client(keyed, { timeoutMs: 100 }).call('eth_chainId'));
+    assert.equal(late.message, `No answer from ${shown} within 100 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).`);
+    const plain = await startScriptedNode(() => ({ status: 403 }));
+    cleanups.push(plain.close);
+    const refusedAt = resolveEndpoint({ id: 'k', name: 'k', protocol: 'evm', url: `${plain.url}{key}`, wsUrl: `${plain.url.replace('http', 'ws')}ws/{key}`, auth: 'key' }, { tail: KEY });
+    const refused = await failureOf(client(refusedAt).call('eth_chainId'));
+    assert.equal(refused.kind, 'auth');
+    assert.equal(plain.seen[0].path, `/ws/${KEY}`);
+    assert.ok(refused.message.startsWith(`The node refused the credentials (HTTP 403 Forbidden from ${plain.url.replace('http', 'ws')}ws/***). Credentials used: access key in the URL path.`), refused.message);
+    for (const problem of [dropped, late, refused]) assert.ok(!problem.message.includes(KEY));
+  });
+
   test('a JSON-RPC error keeps code, message and data; a batch comes back in call order whatever the reply order', async () => {
     const node = await wsNode((socket, m) => {
       if (Array.isArray(m)) {
@@ -260,6 +282,8 @@ describe('WsRpcClient: subscriptions', () => {
       if (r.method === 'eth_subscribe') {
         const id = `0xs${++subs}`;
         socket.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, result: id }));
+        // A message with an id is a request or an answer, never a notification.
+        socket.send(JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'eth_subscription', params: { subscription: id, result: { n: -1 } } }));
         for (let n = 1; n <= 5; n++) socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result: { n } } }));
       } else if (r.method === 'eth_unsubscribe') {
         socket.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, result: true }));
@@ -356,18 +380,27 @@ describe('WsRpcClient: subscriptions', () => {
     assert.deepEqual(statuses.slice(0, 4), ['connecting', 'open', 'reconnecting', 'open']);
   });
 
-  test('reconnecting gives up after maxAttempts and tells the subscription', async () => {
-    const node = await wsNode((socket, m) => {
-      const r = m as Request;
-      socket.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, result: '0x1' }));
+  test('reconnecting gives up after exactly maxAttempts refused attempts and tells the subscription', async () => {
+    let upgrades = 0;
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, verifyClient: (_info, done) => done(++upgrades === 1, 503) });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    cleanups.push(async () => {
+      for (const s of wss.clients) s.terminate();
+      await new Promise((resolve) => wss.close(resolve));
     });
+    wss.on('connection', (socket) => socket.on('message', (data) => socket.send(JSON.stringify({ jsonrpc: '2.0', id: (JSON.parse(String(data)) as Request).id, result: '0x1' }))));
+    const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`;
     const problems: string[] = [];
-    const c = client(open(node.url), { reconnect: { initialDelayMs: 5, maxDelayMs: 10, maxAttempts: 2 } });
+    const statuses: [WsStatus, string | undefined][] = [];
+    const c = client(open(url), { reconnect: { initialDelayMs: 5, maxDelayMs: 10, maxAttempts: 2 }, onStatus: (s, p) => statuses.push([s, p?.kind]) });
     await c.subscribe(['newHeads'], () => undefined, { onError: (p) => problems.push(p.message) });
-    await node.close();
+    for (const s of wss.clients) s.terminate();
     await until(() => problems.length === 1, 'onError');
-    assert.deepEqual(problems, [`Gave up reconnecting to ${node.url} after 2 attempts.`]);
+    assert.deepEqual(problems, [`Gave up reconnecting to ${url} after 2 attempts.`]);
+    assert.equal(upgrades, 3, 'the first connection, then two refused attempts');
     assert.equal(c.status, 'closed');
+    assert.deepEqual(statuses.at(-1), ['closed', 'unreachable']);
+    assert.ok(statuses.some(([s, kind]) => s === 'reconnecting' && kind === 'server'), 'each refused attempt is reported with its failure');
   });
 });
 
@@ -408,6 +441,29 @@ describe('WsRpcClient: servers that are not WebSocket nodes', () => {
     assert.ok(performance.now() - started < 2500);
     assert.equal(problem.kind, 'timeout');
     assert.equal(problem.message, `No answer from ${url} within 250 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).`);
+  });
+
+  test("the handshake is bounded by the client's timeout even when the call allows longer; close() while connecting ends it at once", async () => {
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((s) => sockets.add(s));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const problem = await failureOf(client(open(url), { timeoutMs: 200 }).call('eth_blockNumber', [], { timeoutMs: 8000 }));
+    assert.equal(problem.kind, 'timeout');
+    assert.equal(problem.message, `No answer from ${url} within 200 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).`);
+    const c = client(open(url), { timeoutMs: 8000 });
+    const pending = failureOf(c.call('eth_blockNumber'));
+    await until(() => sockets.size === 2, 'the second connection');
+    const started = performance.now();
+    await c.close();
+    const cancelled = await pending;
+    assert.ok(performance.now() - started < 5000, 'closed at once, not at the handshake timeout');
+    assert.equal(cancelled.kind, 'cancelled');
+    assert.equal(cancelled.message, 'The WebSocket client was closed while connecting.');
   });
 
   test('connection refused on ws:// is unreachable with ECONNREFUSED', async () => {

@@ -3,8 +3,6 @@
  * server that answers as scripted: the spec's two failure texts, and the block as the node gave it.
  */
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { ResolvedEndpoint } from '../../src/core/nodes/model';
 import { RpcClient } from '../../src/core/rpc/client';
@@ -12,36 +10,31 @@ import { closeIdleConnections } from '../../src/core/rpc/http';
 import { lookupBlock } from '../../src/core/storage/block';
 import { StorageRangeError } from '../../src/core/storage/errors';
 import { parseBlockRef } from '../../src/core/storage/inputs';
+import { reply, startScriptedNode, type ScriptedNode } from '../support/rpcNode';
 
 const HASH = `0x${'ab'.repeat(32)}`;
 type Answer = (method: string, params: unknown[]) => { status?: number; body: unknown };
 
 describe('lookupBlock', () => {
-  let server: http.Server;
+  let node: ScriptedNode;
   let answer: Answer = () => ({ body: null });
   const seen: { method: string; params: unknown[] }[] = [];
   let client: RpcClient;
 
   before(async () => {
-    server = http.createServer((req, res) => {
-      let text = '';
-      req.on('data', (d) => (text += d));
-      req.on('end', () => {
-        const call = JSON.parse(text) as { id: number; method: string; params: unknown[] };
-        seen.push({ method: call.method, params: call.params });
-        const { status = 200, body } = answer(call.method, call.params);
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(typeof body === 'string' ? body : JSON.stringify({ jsonrpc: '2.0', id: call.id, ...(body as object) }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    node = await startScriptedNode((request) => {
+      const call = JSON.parse(request.body) as { id: number; method: string; params: unknown[] };
+      seen.push({ method: call.method, params: call.params });
+      const { status = 200, body } = answer(call.method, call.params);
+      return { status, headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : reply(request, body as object) };
+    }, '');
+    const url = node.url;
     const endpoint: ResolvedEndpoint = { httpUrl: url, wsUrl: url.replace(/^http/, 'ws'), headers: {}, auth: 'none', secrets: [] };
     client = new RpcClient(endpoint, { timeoutMs: 3000, retry: { retries: 0 } });
   });
   after(async () => {
     closeIdleConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await node.close();
   });
 
   const failure = async (ref: string) => {
