@@ -1,5 +1,6 @@
 // `npm run mutate [-- PATH…] [--concurrency N]`: StrykerJS over src/core and src/cli (or the
 // given folders/files), incremental, then a score table per folder from Stryker's JSON report.
+// `--survivors` runs nothing: it lists the last report's surviving and uncovered mutants.
 // Not part of `npm test`: a full run takes tens of minutes (docs/mutation.md).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -13,12 +14,32 @@ const incrementalFile = join(root, config.incrementalFile);
 
 let parsed;
 try {
-  parsed = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string' }, force: { type: 'boolean' } } });
+  parsed = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string' }, force: { type: 'boolean' }, survivors: { type: 'boolean' } } });
 } catch (err) {
-  console.error(`${err.message}\nusage: npm run mutate -- [src/core/FOLDER|FILE …] [--concurrency N] [--force]`);
+  console.error(`${err.message}\nusage: npm run mutate -- [src/core/FOLDER|FILE …] [--concurrency N] [--force] | --survivors [PATH…]`);
   process.exit(2);
 }
 const { values, positionals } = parsed;
+
+// One line per mutant a test run could reach but no test caught: the list to explain or to kill.
+if (values.survivors) {
+  if (!existsSync(reportFile)) {
+    console.error('no report yet: run `npm run mutate` first');
+    process.exit(1);
+  }
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const wanted = positionals.map((p) => relative(root, resolve(p)));
+  for (const [file, data] of Object.entries(report.files)) {
+    const rel = relative(root, resolve(root, file));
+    if (wanted.length && !wanted.some((w) => rel === w || rel.startsWith(`${w}/`))) continue;
+    for (const m of data.mutants) {
+      if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+      const replacement = (m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 60);
+      console.log(`${rel}:${m.location.start.line}:${m.location.start.column}  ${m.status === 'NoCoverage' ? 'no coverage' : 'survived'}  ${m.mutatorName}  ${replacement}`);
+    }
+  }
+  process.exit(0);
+}
 
 // A folder becomes its .ts files; only paths under src/core and src/cli are accepted.
 const mutate = [];
