@@ -1,7 +1,8 @@
 /**
  * A scripted JSON-RPC node on loopback for the unit layer: every request is recorded (method,
- * path, headers, body) and answered by the test's `answer` function, which may give any status,
- * headers and body, answer late, or not at all. Each test closes it (or its suite does in `after`).
+ * path, headers, body) and answered by the test's `script`, which may give any status, headers
+ * and body, answer late, or not at all. `startRpcServer` puts a table of methods on top (for the
+ * CLI tests). Each test closes it (or its suite does in `after`).
  */
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
@@ -87,4 +88,75 @@ export async function failureOf(promise: Promise<unknown>): Promise<RpcFailure> 
     return err;
   }
   assert.fail('expected a failure');
+}
+
+export interface RpcCallSeen {
+  jsonrpc?: string;
+  id?: unknown;
+  method: string;
+  params?: unknown;
+}
+
+export interface RpcRequestSeen {
+  /** Path and query as received. */
+  url: string;
+  authorization?: string;
+  text: string;
+}
+
+/** The answer to one call: its result, or a JSON-RPC error object. */
+export type CallAnswer = { result: unknown } | { error: { code: number; message: string; data?: unknown } };
+
+export interface RpcServer {
+  /** http://127.0.0.1:PORT (no trailing slash). */
+  url: string;
+  readonly requests: RpcRequestSeen[];
+  /** The calls received, batch elements one by one, in order. */
+  readonly calls: RpcCallSeen[];
+  /** Answers for methods: a function of the params or a fixed answer. */
+  methods: Record<string, CallAnswer | ((params: unknown) => CallAnswer)>;
+  /** When set, answers every request with this instead (the calls are still recorded). */
+  reply?: (request: RpcRequestSeen, attempt: number) => Answer | undefined;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A node that answers each call (one object, or every element of a batch) from a table of
+ * methods, unknown ones with -32601, unless the test scripts the whole reply with `reply`.
+ */
+export async function startRpcServer(methods: RpcServer['methods'] = {}): Promise<RpcServer> {
+  const answerCall = (call: RpcCallSeen): unknown => {
+    const entry = state.methods[call.method];
+    const answer: CallAnswer = entry === undefined ? { error: { code: -32601, message: 'Method not found' } } : typeof entry === 'function' ? entry(call.params) : entry;
+    return { jsonrpc: '2.0', id: call.id ?? null, ...answer };
+  };
+  const node = await startScriptedNode((request) => {
+    const seen: RpcRequestSeen = { url: request.path, authorization: request.headers.authorization, text: request.body };
+    state.requests.push(seen);
+    let json: unknown;
+    try {
+      json = JSON.parse(request.body);
+    } catch {
+      json = undefined;
+    }
+    const list = Array.isArray(json) ? (json as RpcCallSeen[]) : json ? [json as RpcCallSeen] : [];
+    state.calls.push(...list);
+    const answer = state.reply?.(seen, state.requests.length) ?? { body: Array.isArray(json) ? list.map(answerCall) : answerCall(json as RpcCallSeen) };
+    // A text body goes out as text/plain unless the script says otherwise.
+    return typeof answer.body === 'string' ? { ...answer, headers: { 'content-type': 'text/plain', ...answer.headers } } : answer;
+  }, '');
+  const state: RpcServer = {
+    url: node.url,
+    requests: [],
+    calls: [],
+    methods,
+    clear() {
+      state.requests.length = 0;
+      state.calls.length = 0;
+      state.reply = undefined;
+    },
+    close: () => node.close(),
+  };
+  return state;
 }

@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { redactKnownSecrets, redactText } from '../../src/core/redact';
 import { runMain } from '../support/cli';
 import { sampleKey, startPlatformServer, type PlatformServer } from '../support/platformServer';
-import { startRpcServer, type RpcServer } from '../support/rpcServer';
+import { startRpcServer, type RpcServer } from '../support/rpcNode';
 
 const KEY = '5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e';
 const PASSWORD = 'Pw-registered-4411';

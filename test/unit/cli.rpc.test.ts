@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DEFAULT_MAX_RESPONSE_MB, setResponseLimitMB } from '../../src/core/rpc/deadline';
 import { runMain, type MainRun } from '../support/cli';
-import { startRpcServer, type RpcServer } from '../support/rpcServer';
+import { startRpcServer, type RpcServer } from '../support/rpcNode';
 
 const KEY = 'abcdef0123456789abcdef0123456789';
 const PASSWORD = 'Pw-hunter2-Zq9';

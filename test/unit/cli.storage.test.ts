@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { runMain, type MainRun } from '../support/cli';
-import { startRpcServer, type CallAnswer, type RpcServer } from '../support/rpcServer';
+import { startRpcServer, type CallAnswer, type RpcServer } from '../support/rpcNode';
 
 const ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const HASH = `0x${'ab'.repeat(32)}`;
