@@ -5,6 +5,7 @@
  */
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { failureOf } from '../support/rpcNode';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -52,16 +53,6 @@ async function serve(handler: Handler): Promise<Served> {
 }
 
 const endpoint = (url: string, wsUrl = url.replace(/^http/, 'ws')): ResolvedEndpoint => ({ httpUrl: url, wsUrl, headers: {}, auth: 'none', secrets: [] });
-
-async function failureOf(promise: Promise<unknown>): Promise<RpcFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof RpcFailure, `expected an RpcFailure, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a failure');
-}
 
 const servers: Served[] = [];
 async function hostile(handler: Handler): Promise<Served> {
