@@ -27,7 +27,6 @@ test('network labels: the provider form, a chain-named first label, and the host
     ['http://127.0.0.1:8545', undefined],
     ['http://10.1.2.3:8545', undefined],
     ['http://localhost:8545', undefined],
-    ['http://ethereum.node.localhost:8545', undefined],
   ];
   for (const [url, network] of cases) assert.equal(guess(url).network, network, url);
 });
