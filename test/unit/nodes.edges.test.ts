@@ -6,19 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { basicUsernameProblem, deriveWsUrl, displayUrl, EndpointError, isLoopback, MAX_ENDPOINT_LENGTH, parseEndpoint, resolveEndpoint, settingsHoldSecret } from '../../src/core/nodes/endpoint';
-import { KEY_PLACEHOLDER, type NodeConfig } from '../../src/core/nodes/model';
+import { basicUsernameProblem, deriveWsUrl, displayUrl, EndpointError, isLoopback, MAX_ENDPOINT_LENGTH, parseEndpoint, resolveEndpoint } from '../../src/core/nodes/endpoint';
+import { KEY_PLACEHOLDER } from '../../src/core/nodes/model';
+import { nodeConfig, roundTrip } from '../support/endpoints';
 
 const K = KEY_PLACEHOLDER;
-const node = (url: string, more: Partial<NodeConfig> = {}): NodeConfig => ({ id: 'n', name: 'n', protocol: 'evm', url, auth: 'none', ...more });
-
-/** Parse, check settings are clean, resolve: the pasted URL must come back byte for byte. */
-function roundTrip(pasted: string, options: { publicPath?: boolean } = {}) {
-  const p = parseEndpoint(pasted, options);
-  const config = node(p.url, { wsUrl: p.wsUrl, auth: p.auth, publicPath: options.publicPath });
-  assert.equal(settingsHoldSecret(config), false, `settings would hold a secret: ${p.url} ${p.wsUrl}`);
-  return { p, config, r: resolveEndpoint(config, p.secret) };
-}
+const node = nodeConfig;
 
 test('ports and IPv6 hosts stay in the URL; only the path after them is the secret', () => {
   const cases: [string, string, string, string][] = [

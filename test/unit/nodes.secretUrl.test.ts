@@ -13,17 +13,10 @@ import {
   resolveEndpoint,
   settingsHoldSecret,
 } from '../../src/core/nodes/endpoint';
-import { KEY_PLACEHOLDER, type NodeConfig } from '../../src/core/nodes/model';
+import { KEY_PLACEHOLDER } from '../../src/core/nodes/model';
+import { nodeConfig, roundTrip } from '../support/endpoints';
 
-const node = (url: string, more: Partial<NodeConfig> = {}): NodeConfig => ({ id: 'n', name: 'n', protocol: 'evm', url, auth: 'none', ...more });
-
-/** Parses, checks that settings would hold no secret, and resolves back. */
-function roundTrip(pasted: string, options: { publicPath?: boolean } = {}) {
-  const p = parseEndpoint(pasted, options);
-  const config = node(p.url, { wsUrl: p.wsUrl, auth: p.auth, publicPath: options.publicPath });
-  assert.equal(settingsHoldSecret(config), false, `settings would hold a secret: ${p.url} ${p.wsUrl}`);
-  return { p, config, r: resolveEndpoint(config, p.secret) };
-}
+const node = nodeConfig;
 
 test('whatever the secret looks like, settings get {key} and resolving gives the URL back byte for byte', () => {
   const urls = [
