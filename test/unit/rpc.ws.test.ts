@@ -427,7 +427,8 @@ describe('WsRpcClient: servers that are not WebSocket nodes', () => {
     });
   }
 
-  test('a server that accepts the connection but never answers the upgrade: timeout at the limit', async () => {
+  /** A TCP server that accepts connections and never answers (the upgrade hangs): its ws:// URL and open sockets. */
+  async function silentServer(): Promise<{ url: string; sockets: Set<net.Socket> }> {
     const sockets = new Set<net.Socket>();
     const server = net.createServer((s) => sockets.add(s));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -435,7 +436,11 @@ describe('WsRpcClient: servers that are not WebSocket nodes', () => {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));
     });
-    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`, sockets };
+  }
+
+  test('a server that accepts the connection but never answers the upgrade: timeout at the limit', async () => {
+    const { url } = await silentServer();
     const started = performance.now();
     const problem = await failureOf(client(open(url), { timeoutMs: 250 }).call('eth_blockNumber'));
     assert.ok(performance.now() - started < 2500);
@@ -444,14 +449,7 @@ describe('WsRpcClient: servers that are not WebSocket nodes', () => {
   });
 
   test("the handshake is bounded by the client's timeout even when the call allows longer; close() while connecting ends it at once", async () => {
-    const sockets = new Set<net.Socket>();
-    const server = net.createServer((s) => sockets.add(s));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    });
-    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const { url, sockets } = await silentServer();
     const problem = await failureOf(client(open(url), { timeoutMs: 200 }).call('eth_blockNumber', [], { timeoutMs: 8000 }));
     assert.equal(problem.kind, 'timeout');
     assert.equal(problem.message, `No answer from ${url} within 200 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).`);
