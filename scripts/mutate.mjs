@@ -65,7 +65,8 @@ if (mutate.length) args.push('--mutate', mutate.join(','));
 if (values.concurrency) args.push('--concurrency', values.concurrency);
 if (values.force) args.push('--force');
 const code = await new Promise((done) => {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  // Property tests run a tenth of their random cases per mutant (test/support/prng.ts).
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, CHAINDECK_PROPERTY_SCALE: '0.1' } });
   child.on('close', (c, signal) => done(c ?? (signal ? 1 : 0)));
 });
 if (code !== 0 || !existsSync(reportFile)) {

@@ -9,3 +9,13 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * How many random cases a property test runs: `n`, or a tenth of it under the mutation run
+ * (`npm run mutate` sets CHAINDECK_PROPERTY_SCALE=0.1), where every test file runs once per mutant
+ * and the full count would make the run hours longer. `npm test` always runs the full count.
+ */
+export function propertyRuns(n: number): number {
+  const scale = Number(process.env.CHAINDECK_PROPERTY_SCALE ?? '1');
+  return Number.isFinite(scale) && scale > 0 && scale < 1 ? Math.max(1, Math.round(n * scale)) : n;
+}
