@@ -11,7 +11,7 @@ export function prng(seed: number): () => number {
 }
 
 /**
- * How many random cases a property test runs: `n`, or a tenth of it under the mutation run
+ * How many random cases a property test runs (or how many bytes a size test feeds): `n`, or a tenth of it under the mutation run
  * (`npm run mutate` sets CHAINDECK_PROPERTY_SCALE=0.1), where every test file runs once per mutant
  * and the full count would make the run hours longer. `npm test` always runs the full count.
  */
