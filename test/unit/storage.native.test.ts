@@ -8,8 +8,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RpcFailure } from '../../src/core/rpc/failure';
-import type { BatchItem, CallOptions, RpcCall } from '../../src/core/rpc/types';
+import type { BatchItem, CallOptions, RpcCall, RpcFailureKind } from '../../src/core/rpc/types';
+import { isConnectFailure, lookupBlock } from '../../src/core/storage/block';
 import { StorageRangeError } from '../../src/core/storage/errors';
+import { parseBlockRef } from '../../src/core/storage/inputs';
 import { isMethodUnavailable, nativeRange } from '../../src/core/storage/native';
 import { storageRange, toSpecOutput } from '../../src/core/storage/range';
 import type { StorageRpc } from '../../src/core/storage/types';
@@ -305,5 +307,66 @@ describe('toSpecOutput', () => {
     assert.ok('error' in toSpecOutput({ storage: {} }));
     assert.ok('error' in toSpecOutput(Object.assign(new Error('e'), { storage: {}, nextKey: null })));
     assert.ok('error' in toSpecOutput({ storage: null, nextKey: null }));
+  });
+});
+
+describe('lookupBlock in process', () => {
+  const lookup = (answer: Handler, ref = '7') => lookupBlock(new ScriptedRpc({ eth_getBlockByNumber: answer, eth_getBlockByHash: answer }), parseBlockRef(ref));
+
+  test('which failures are "cannot be reached" (the spec\'s connect text) and which are a reached node\'s answer', () => {
+    const reached: RpcFailureKind[] = ['rpc', 'mismatch', 'cancelled', 'invalid-request'];
+    const unreached: RpcFailureKind[] = ['unreachable', 'tls', 'timeout', 'auth', 'rate-limited', 'server', 'http', 'not-json', 'too-large'];
+    for (const kind of reached) assert.equal(isConnectFailure(new RpcFailure(kind, 'x')), false, kind);
+    for (const kind of unreached) assert.equal(isConnectFailure(new RpcFailure(kind, 'x')), true, kind);
+  });
+
+  test('each failure of the lookup call maps to its reason and text', async () => {
+    const thrower = (f: unknown) => () => {
+      throw f;
+    };
+    const connect = await storageError(lookup(thrower(new RpcFailure('unreachable', 'connect ECONNREFUSED 127.0.0.1:1'))));
+    assert.deepEqual([connect.reason, connect.message, connect.detail], ['connect', 'Failed to connect to Ethereum node', 'connect ECONNREFUSED 127.0.0.1:1']);
+    const rpc = await storageError(lookup(thrower(rpcError(-32000, 'header not found'))));
+    assert.deepEqual([rpc.reason, rpc.message], ['block', 'Failed to get block: header not found']);
+    const cancelled = await storageError(lookup(thrower(new RpcFailure('cancelled', 'cancelled'))));
+    assert.deepEqual([cancelled.reason, cancelled.message], ['cancelled', 'Storage range cancelled']);
+    const bug = new RangeError('a bug');
+    await assert.rejects(lookup(thrower(bug)), (err) => err === bug);
+  });
+
+  test('no block, by number, hash or tag, names the block as given', async () => {
+    for (const [ref, named] of [
+      ['12345', '12345 (0x3039)'],
+      [HASH, HASH],
+      ['latest', 'latest'],
+    ]) {
+      for (const none of [null, undefined]) {
+        const err = await storageError(lookup(() => none, ref));
+        assert.deepEqual([err.reason, err.message], ['block', `Failed to get block: block ${named} not found`]);
+      }
+    }
+  });
+
+  test('an answer without a hex number and a 32-byte hash is refused, quoting at most 120 characters of it', async () => {
+    const wrong: object[] = [
+      { number: null, hash: null },
+      { number: 16, hash: HASH },
+      { number: '16', hash: HASH },
+      { number: 'x0x10', hash: HASH },
+      { number: '0x10z', hash: HASH },
+      { number: '0x', hash: HASH },
+      { number: '0x10' },
+      { number: '0x10', hash: HASH.slice(0, -2) },
+      { number: '0x10', hash: `${HASH}00` },
+      { number: '0x10', hash: `z${HASH}` },
+      { number: '0x10', hash: HASH, pad: 'p'.repeat(300) },
+    ];
+    for (const block of wrong.slice(0, -1)) {
+      const err = await storageError(lookup(() => block));
+      assert.equal(err.reason, 'block', JSON.stringify(block));
+      assert.equal(err.message, `Failed to get block: the node's answer for block 7 (0x7) has no number and hash: ${JSON.stringify(block).slice(0, 120)}`);
+    }
+    // Extra fields are fine; the hash comes back in lower case and the number as a number.
+    assert.deepEqual(await lookup(() => ({ ...wrong.at(-1), number: '0X1F', hash: HASH.toUpperCase().replace('0X', '0x') })), { number: 31, hash: HASH });
   });
 });
