@@ -408,7 +408,7 @@ describe('bodies that are not JSON-RPC, the cap, time and connection failures', 
     const problem = await failureOf(new RpcClient(open('ftp://127.0.0.1/x'), { timeoutMs: 1000 }).call('eth_blockNumber'));
     assert.equal(problem.kind, 'unreachable');
     assert.equal(problem.errno, 'unknown');
-    assert.equal(problem.message, 'Cannot reach the node at ftp://127.0.0.1/***: the connection failed. Check the URL, your network, and that the node is running.');
+    assert.equal(problem.message, 'Cannot reach the node at ftp://127.0.0.1/***: the connection failed: HTTP requests need an http or https URL, not ftp. Check the URL, your network, and that the node is running.');
   });
 });
 

@@ -208,7 +208,9 @@ export function networkFailure(err: unknown, ctx: FailureContext): RpcFailure {
   const notHttp = code.startsWith('HPE_')
     ? `the server's answer is not valid HTTP (${code}): is this ${peer}'s endpoint, with the right port and scheme${/^wss?:/i.test(ctx.url) ? ', and does it speak WebSocket' : ''}?`
     : undefined;
-  const reason = reasons[code] ?? notHttp ?? `the connection failed${code === 'unknown' ? '' : ` (${code})`}. Check the URL, your network, and that ${peer} is running.`;
+  // An error without a system code is ours (a URL no HTTP request can use): its words are the reason.
+  const why = code === 'unknown' ? (message ? `: ${message.replace(/\.$/, '')}` : '') : ` (${code})`;
+  const reason = reasons[code] ?? notHttp ?? `the connection failed${why}. Check the URL, your network, and that ${peer} is running.`;
   return failure('unreachable', `Cannot reach ${peer} at ${url}: ${reason}`, ctx, details);
 }
 
