@@ -38,22 +38,6 @@ export class LineIndex {
   }
 }
 
-/** Levenshtein distance, case-insensitive (the near misses we suggest differ by case too). */
-export function editDistance(a: string, b: string): number {
-  const s = a.toLowerCase();
-  const t = b.toLowerCase();
-  if (s === t) return 0;
-  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= s.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= t.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[t.length];
-}
-
 /**
  * The candidate closest to `word`, when it is close enough to be a typo: at most a third of the
  * word's length away (at least 1, at most 3 edits), or equal ignoring case.
