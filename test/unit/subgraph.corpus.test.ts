@@ -2,13 +2,13 @@
  * The corpus of broken tutorial variants (test/fixtures/subgraphs/corpus.ts), in memory: each
  * gives the rule ids it should, and every quick fix offered, once applied, removes its finding.
  * Every finding's words, place and fix are also compared with corpus.findings.txt beside the
- * corpus (rewrite it with CHAINDECK_WRITE_FINDINGS=1 after a deliberate change, and read the diff).
+ * corpus (test/support/findings.ts).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineIndex, memoryFileSource, validateSubgraph, type Finding, type Fix } from '../../src/core/subgraph';
+import { assertFindingsFile } from '../support/findings';
 import { tutorialFiles, VARIANTS, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Files } from '../fixtures/subgraphs/corpus';
 
 function validate(files: Files): Finding[] {
@@ -52,26 +52,11 @@ describe('corpus', () => {
   }
 });
 
-/** A finding as one line (1-based line:column), its fix's edits indented below it. */
-function render(f: Finding): string {
-  const place = (r: Finding['range']) => `${r.start.line + 1}:${r.start.character + 1}-${r.end.line + 1}:${r.end.character + 1}`;
-  const file = (name: string) => path.relative(VIRTUAL_ROOT, name).split(path.sep).join('/');
-  const lines = [`${f.severity} ${f.code} ${file(f.file)}:${place(f.range)} ${f.message}`];
-  if (f.fix) {
-    lines.push(`  fix (${f.fix.kind}) ${f.fix.title} in ${file(f.fix.file)}`);
-    for (const e of f.fix.edits) lines.push(`    ${place(e.range)} ${JSON.stringify(e.text)}`);
-  }
-  return lines.join('\n');
-}
-
 test('every variant gives exactly the findings in corpus.findings.txt', () => {
   const sections = VARIANTS.map((variant) => {
     const files = tutorialFiles();
     variant.edit(files);
-    return [`## ${variant.name}`, ...validate(files).map(render)].join('\n');
+    return { title: variant.name, findings: validate(files) };
   });
-  const text = `${sections.join('\n\n')}\n`;
-  const file = path.join(__dirname, '..', 'fixtures', 'subgraphs', 'corpus.findings.txt');
-  if (process.env.CHAINDECK_WRITE_FINDINGS === '1') fs.writeFileSync(file, text);
-  assert.equal(text, fs.readFileSync(file, 'utf8'));
+  assertFindingsFile(sections, VIRTUAL_ROOT, 'subgraphs/corpus.findings.txt');
 });

@@ -3,10 +3,11 @@
  * each rule must fire where it should (with the right severity, range and fix) and stay quiet on
  * valid variations.
  */
-import { describe, test } from 'node:test';
+import { describe, test as nodeTest, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
+import { assertFindingsFile } from '../support/findings';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Files } from '../fixtures/subgraphs/corpus';
 
 type Edit = (files: Files) => void;
@@ -22,11 +23,23 @@ const m = (from: string | RegExp, to: string) => replaceIn('subgraph.yaml', from
 const s = (from: string | RegExp, to: string) => replaceIn('schema.graphql', from, to);
 const put = (file: string, text: string): Edit => (files) => void (files[file] = text);
 
+// Every run's findings, under the name of the test that ran it, for rules.findings.txt (the last test).
+const written: { title: string; findings: Finding[] }[] = [];
+let current = '';
+function test(name: string, fn: (t: TestContext) => void | Promise<void>) {
+  return nodeTest(name, (t) => {
+    current = name;
+    return fn(t);
+  });
+}
+
 function run(edits: Edit[] = [], mtimes: Record<string, number> = {}): Finding[] {
   const files = tutorialFiles();
   for (const e of edits) e(files);
   const p = virtualProject(files, mtimes);
-  return validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource(p.files, p.mtimes)).findings;
+  const findings = validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource(p.files, p.mtimes)).findings;
+  written.push({ title: current, findings });
+  return findings;
 }
 
 function only(findings: Finding[], code: string): Finding {
@@ -321,7 +334,7 @@ describe('across files', () => {
   });
   test('topic filters and declared calls need specVersion 1.2.0', () => {
     const f = run([m('          handler: handleApproval', '          handler: handleApproval\n          topic1: ["0x0000000000000000000000000000000000000000"]')]);
-    assert.match(only(f, 'spec-version-too-low').message, /topic1 filters needs specVersion 1\.2\.0/);
+    assert.match(only(f, 'spec-version-too-low').message, /^A topic1 filter needs specVersion 1\.2\.0/);
   });
   test('no data sources', () => assert.ok(run([m(/dataSources:\n[\s\S]*$/, 'dataSources: []\n')]).some((f) => f.code === 'no-data-sources')));
 });
@@ -402,4 +415,8 @@ describe('schema.graphql', () => {
     const f = run([m('specVersion: 0.0.5', 'specVersion: 1.1.0'), s(/$/, '\ntype Stats @aggregation(intervals: ["hour"], source: "Data") {\n  id: Int8!\n  timestamp: Timestamp!\n}\n')]);
     assert.equal(only(f, 'aggregation-source-missing').file, schemaFile);
   });
+});
+
+test('every case above gives exactly the findings in rules.findings.txt', () => {
+  assertFindingsFile(written.splice(0), VIRTUAL_ROOT, 'subgraphs/rules.findings.txt');
 });

@@ -207,7 +207,7 @@ class ShapeWalker {
       return false;
     }
     const shown = isScalar(node) ? ` ${brief(text, 40)}` : '';
-    this.ctx.flag(node, 'error', 'type-mismatch', `Expected ${expected}, found ${what}${shown} (${label(path)})`);
+    this.ctx.flag(node, 'error', 'type-mismatch', `Expected ${expected}, found ${what}${shown} (${path.length ? label(path) : 'the manifest'})`);
     return false;
   }
 

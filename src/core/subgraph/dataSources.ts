@@ -107,7 +107,7 @@ class DataSourceChecker {
         this.ctx.flag(end, 'info', 'end-before-start', `endBlock ${end.value} is before startBlock ${start.value}: this data source indexes no block`);
       }
     }
-    if (this.ds.kind?.startsWith('file/')) requireSpecVersion(this.ctx, get(this.ds.node, 'kind')!, SPEC_VERSION_FOR.fileDataSources, 'File data sources');
+    if (this.ds.kind?.startsWith('file/')) requireSpecVersion(this.ctx, get(this.ds.node, 'kind')!, SPEC_VERSION_FOR.fileDataSources, 'A file data source');
   }
 
   private loadAbis(mapping: YMap): void {
@@ -176,7 +176,7 @@ class DataSourceChecker {
     }
     for (const key of ['topic1', 'topic2', 'topic3', 'calls']) {
       const span = spanOfKey(h, key);
-      if (span) requireSpecVersion(this.ctx, span, SPEC_VERSION_FOR.declaredCallsAndTopicFilters, key === 'calls' ? 'Declared calls' : `${key} filters`);
+      if (span) requireSpecVersion(this.ctx, span, SPEC_VERSION_FOR.declaredCallsAndTopicFilters, key === 'calls' ? 'A declared call' : `A ${key} filter`);
     }
     const receipt = get(h, 'receipt');
     // graph-node gates receipts on the mapping's apiVersion only (chain/ethereum/src/data_source.rs, validate).
@@ -205,7 +205,7 @@ class DataSourceChecker {
       node,
       'error',
       'event-not-in-abi',
-      `Event with signature '${brief(written, 80)}' not present in ABI '${source.name}'${best ? `; did you mean '${best.signature}'?` : ''} Available events: ${available.length ? available.join(', ') : 'none'}`,
+      `Event with signature '${brief(written, 80)}' not present in ABI '${source.name}'${best ? `; did you mean '${best.signature}'?` : '.'} Available events: ${available.length ? available.join(', ') : 'none'}`,
       { fix: best ? this.ctx.replace(node, best.signature, `Change to ${best.signature}`) : undefined },
     );
     return best;
@@ -223,7 +223,7 @@ class DataSourceChecker {
         fnNode!,
         'error',
         'function-not-in-abi',
-        `Call function with signature '${brief(written, 80)}' not present in ABI '${this.sourceAbi.name}'${best ? `; did you mean '${best}'?` : ''} Available call functions: ${available.length ? available.join(', ') : 'none'}`,
+        `Call function with signature '${brief(written, 80)}' not present in ABI '${this.sourceAbi.name}'${best ? `; did you mean '${best}'?` : '.'} Available call functions: ${available.length ? available.join(', ') : 'none'}`,
         { fix: best ? this.ctx.replace(fnNode!, best, `Change to ${best}`) : undefined },
       );
     }

@@ -206,7 +206,7 @@ export function checkProtocols(ctx: Context): void {
 function composition(ctx: Context, all: Item[]): void {
   const composed = all.filter((i) => i.list === 'dataSources' && i.protocol === 'subgraph');
   if (!composed.length) return;
-  requireSpecVersion(ctx, composed[0].kind, SPEC_VERSION_FOR.subgraphDataSources, 'Subgraph data sources');
+  requireSpecVersion(ctx, composed[0].kind, SPEC_VERSION_FOR.subgraphDataSources, 'A subgraph data source');
   if (composed.length > 5) ctx.flag(composed[5].kind, 'error', 'too-many-subgraph-sources', `At most 5 subgraph data sources are allowed; this manifest has ${composed.length} (graph-node rejects it)`);
   const seen = new Set<string>();
   for (const item of composed) {

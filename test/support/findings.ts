@@ -1,0 +1,29 @@
+/**
+ * Findings written out word for word, and compared with a reviewed file: a rule's message, place
+ * or fix that changes shows as a diff. After a deliberate change, CHAINDECK_WRITE_FINDINGS=1
+ * rewrites the files; read the diff before committing it.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Finding } from '../../src/core/subgraph';
+
+/** A finding as one line (1-based line:column, files relative to `root`), its fix's edits indented below it. */
+export function renderFinding(f: Finding, root: string): string {
+  const place = (r: Finding['range']) => `${r.start.line + 1}:${r.start.character + 1}-${r.end.line + 1}:${r.end.character + 1}`;
+  const file = (name: string) => path.relative(root, name).split(path.sep).join('/');
+  const lines = [`${f.severity} ${f.code} ${file(f.file)}:${place(f.range)} ${f.message}`];
+  if (f.fix) {
+    lines.push(`  fix (${f.fix.kind}) ${f.fix.title} in ${file(f.fix.file)}`);
+    for (const e of f.fix.edits) lines.push(`    ${place(e.range)} ${JSON.stringify(e.text)}`);
+  }
+  return lines.join('\n');
+}
+
+/** Sections (`## title` and its findings) against a file under test/fixtures/. */
+export function assertFindingsFile(sections: { title: string; findings: Finding[] }[], root: string, fixture: string): void {
+  const text = `${sections.map((s) => [`## ${s.title}`, ...s.findings.map((f) => renderFinding(f, root))].join('\n')).join('\n\n')}\n`;
+  const file = path.join(__dirname, '..', 'fixtures', fixture);
+  if (process.env.CHAINDECK_WRITE_FINDINGS === '1') fs.writeFileSync(file, text);
+  assert.equal(text, fs.readFileSync(file, 'utf8'));
+}
