@@ -164,3 +164,76 @@ describe('decodeWord', () => {
     assert.throws(() => sliceWord(slot, 30, 4), /within 32 bytes/);
   });
 });
+
+describe('edges of the slot and word rules', () => {
+  const hexOf = (text: string) => Buffer.from(text, 'latin1').toString('hex');
+
+  test('toSlot: trimmed hex or decimal strings, safe integers, bigints within 0 … 2^256 − 1', () => {
+    assert.equal(toSlot(' 0x10 '), 16n);
+    assert.equal(toSlot('12'), 12n);
+    assert.equal(toSlot(5), 5n);
+    assert.equal(toSlot((1n << 256n) - 1n), (1n << 256n) - 1n);
+    assert.equal(toSlot(`0x${'f'.repeat(64)}`), (1n << 256n) - 1n);
+    assert.throws(() => toSlot(2 ** 53), { name: 'RangeError', message: 'Not a slot number: 9007199254740992' });
+    assert.throws(() => toSlot(1.5), { name: 'RangeError', message: 'Not a slot number: 1.5' });
+    for (const bad of ['12x', 'x12', 'ab', '', '0x', '-1']) {
+      assert.throws(() => toSlot(bad), { name: 'RangeError', message: `Not a slot (hex with 0x, or decimal): '${bad}'` }, bad);
+    }
+    assert.throws(() => toSlot(1n << 256n), { name: 'RangeError', message: `A slot is between 0 and 2^256 − 1: ${1n << 256n}` });
+    assert.throws(() => toSlot(-1n), { name: 'RangeError', message: 'A slot is between 0 and 2^256 − 1: -1' });
+    assert.throws(() => toSlot(`0x1${'0'.repeat(64)}`), /A slot is between 0 and 2\^256 − 1/);
+  });
+
+  test('mapping key types: the exact names Solidity has; uint and int mean 256 bits', () => {
+    assert.equal(mappingSlot(0, 5, 'uint'), mappingSlot(0, 5, 'uint256'));
+    assert.equal(mappingSlot(0, -1, 'int'), mappingSlot(0, -1, 'int256'));
+    assert.equal(mappingSlot(0, -1, 'int'), keccak256(`0x${'f'.repeat(64)}${pad('0')}`));
+    for (const bad of ['uint7', 'xaddress', 'address2', 'bytes33', 'bytes0', 'uint257', 'int264']) {
+      assert.throws(() => mappingSlot(0, 1, bad as 'address'), { name: 'TypeError', message: `Unsupported mapping key type '${bad}': use address, bool, uintN, intN, bytesN, string or bytes` }, bad);
+    }
+    assert.throws(() => mappingSlot(0, 7, 'string'), { name: 'TypeError', message: 'A string key must be a string, not number' });
+  });
+
+  test('short strings: the length byte must be even, at most 62, with zeros between the text and it', () => {
+    const word31 = `0x${hexOf('a'.repeat(31))}3e`; // 62 = 2 × 31, and 0x3e is '>'
+    assert.deepEqual(decodeWord(word31), { hex: word31, decimal: BigInt(word31).toString(), text: 'a'.repeat(31) });
+    const odd = `0x${hexOf('ab')}${'0'.repeat(58)}05`;
+    assert.equal(decodeWord(odd).text, undefined, 'an odd last byte is no short string, and 0x05 is not printable');
+    const dirty = `0x${hexOf('ab')}000000${hexOf('c')}${'0'.repeat(50)}04`;
+    assert.equal(decodeWord(dirty).text, undefined, 'a byte after the text breaks the short-string rule');
+    const oneChar = `0x${hexOf('a')}${'0'.repeat(60)}02`;
+    assert.deepEqual(decodeWord(oneChar), { hex: oneChar, decimal: BigInt(oneChar).toString(), text: 'a' });
+    const unprintable = `0x01${'0'.repeat(60)}02`;
+    assert.deepEqual(decodeWord(unprintable), { hex: unprintable, decimal: BigInt(unprintable).toString() });
+    const tooLong = `0x${hexOf('a'.repeat(31))}40`; // 0x40 = 2 × 32: no short string; '@' makes it plain text
+    assert.equal(decodeWord(tooLong).text, `${'a'.repeat(31)}@`);
+  });
+
+  test('plain text: printable bytes up to the last non-zero one; an inner zero or control byte is no text', () => {
+    assert.equal(decodeWord(`0x${hexOf('a\x00b').padEnd(64, '0')}`).text, undefined);
+    assert.equal(decodeWord(`0x${hexOf('tab\there').padEnd(64, '0')}`).text, undefined);
+    assert.equal(decodeWord(`0x${hexOf('~ ok').padEnd(64, '0')}`).text, '~ ok');
+    assert.equal(decodeWord(`0x${hexOf('\x7f').padEnd(64, '0')}`).text, undefined);
+    assert.equal(decodeWord('0x20').text, undefined, 'a space behind 31 zero bytes is a number');
+  });
+
+  test('words and addresses: anchored hex only', () => {
+    for (const bad of ['zz0x12', '0x12zz', `0x${'0'.repeat(65)}`, '0X12']) {
+      assert.throws(() => decodeWord(bad), { name: 'TypeError', message: `Not a storage word (0x and up to 64 hex digits): '${bad}'` }, bad);
+      assert.equal(wordAsAddress(bad), undefined, bad);
+    }
+    assert.equal(wordAsAddress('0x1'), '0x0000000000000000000000000000000000000001');
+    assert.equal(wordAsAddress(`0x${'f'.repeat(40)}`), getAddress(`0x${'f'.repeat(40)}`));
+  });
+
+  test('sliceWord: whole bytes within the word, exact messages otherwise', () => {
+    const w = `0x${'11'.repeat(31)}22`;
+    assert.equal(sliceWord(w, 0, 32), w);
+    assert.equal(sliceWord(w, 0, 1), '0x22');
+    assert.equal(sliceWord(w, 31, 1), '0x11');
+    assert.equal(sliceWord('0x5', 0, 2), '0x0005');
+    for (const [offset, bytes] of [[1.5, 1], [0, 1.5], [-1, 1], [0, 0], [31, 2], [32, 1]]) {
+      assert.throws(() => sliceWord(w, offset, bytes), { name: 'RangeError', message: `A packed field lies within 32 bytes: offset ${offset}, ${bytes} bytes` }, `${offset}/${bytes}`);
+    }
+  });
+});
