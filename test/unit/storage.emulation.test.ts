@@ -334,3 +334,54 @@ describe('emulation pieces', () => {
     assert.ok(quarter > 28 && quarter <= 90, `a quarter dense: ${quarter}`);
   });
 });
+
+describe('how the fast scan reads: the way each node answer leads to', () => {
+  /** 20 non-zero slots from 0, a page of 10, the given batch policy and failing slots. */
+  async function scanWith(batch: BatchPolicy, failing: [bigint, JsonRpcErrorObject][] = [], fast: FastScanOptions = {}) {
+    const values = new Map<bigint, string>();
+    for (let s = 0n; s < 20n; s++) values.set(s, word(s + 1n));
+    const config: NodeConfig = { values, failing: new Map(failing), garbage: new Set(), shortZero: false, batch, maxInFlight: 100, blockNumber: 7 };
+    const node = new MemoryNode(config, prng(3));
+    const warned: string[] = [];
+    const params = { address: ADDRESS, blockNumber: 7, start: 0n, maxResults: 10 };
+    const result = await scanFast(node, params, { onWarning: (l) => warned.push(l) }, fast);
+    const reference = await scanOneByOne(new MemoryNode(config, prng(3)), params);
+    assert.deepEqual({ ...result, strategy: reference.strategy }, reference, 'same page as the reference');
+    return { strategy: result.strategy, roundTrips: node.roundTrips, asked: node.slotsAsked.length, warned };
+  }
+  const rateLimited = (message: string, code = -32000): [bigint, JsonRpcErrorObject][] => [[3n, { code, message }]];
+
+  test('a healthy node: one batch of the page', async () => {
+    assert.deepEqual(await scanWith({ kind: 'ok' }), { strategy: 'batch', roundTrips: 1, asked: 10, warned: [] });
+  });
+
+  test('"batch too large": halved until it passes, batches kept', async () => {
+    // 10 refused, 5 refused, then batches of 2.
+    assert.deepEqual(await scanWith({ kind: 'cap', cap: 4 }), { strategy: 'batch', roundTrips: 7, asked: 10, warned: [] });
+    assert.deepEqual(await scanWith({ kind: 'single-error', code: -32600, message: 'batch limit exceeded' }, [], { maxBatch: 1 }), { strategy: 'concurrent', roundTrips: 11, asked: 10, warned: [] });
+  });
+
+  test('HTTP 413: halved down to one call, then single calls', async () => {
+    // 10, 5, 2 and 1 refused, then ten single calls.
+    assert.deepEqual(await scanWith({ kind: 'http', status: 413 }), { strategy: 'concurrent', roundTrips: 14, asked: 10, warned: [] });
+  });
+
+  test('any other refusal of the batch: single calls at once', async () => {
+    assert.deepEqual(await scanWith({ kind: 'http', status: 400 }), { strategy: 'concurrent', roundTrips: 11, asked: 10, warned: [] });
+    assert.deepEqual(await scanWith({ kind: 'single-error', code: -32600, message: 'Invalid request' }), { strategy: 'concurrent', roundTrips: 11, asked: 10, warned: [] });
+  });
+
+  test('an error about the slot itself is the reference warning, read once, in the batch', async () => {
+    // 10 slots, 9 found; at that density 3 more are likely to hold the tenth.
+    const run = await scanWith({ kind: 'ok' }, [[3n, { code: -32000, message: 'slot unreadable' }]]);
+    assert.deepEqual(run, { strategy: 'batch', roundTrips: 2, asked: 13, warned: ['Warning: failed to read slot 0x3: JSON-RPC error -32000: slot unreadable; skipped'] });
+  });
+
+  test('rate limits inside a batch: that slot is read again more slowly, down to one by one', async () => {
+    for (const failing of [rateLimited('anything', -32005), rateLimited('Rate limit reached'), rateLimited('ratelimit'), rateLimited('Too Many Requests'), rateLimited('over capacity')]) {
+      const run = await scanWith({ kind: 'ok' }, failing);
+      assert.equal(run.strategy, 'one-by-one', failing[0][1].message);
+      assert.deepEqual(run.warned, [`Warning: failed to read slot 0x3: JSON-RPC error ${failing[0][1].code}: ${failing[0][1].message}; skipped`]);
+    }
+  });
+});

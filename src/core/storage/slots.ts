@@ -18,7 +18,7 @@ export { minimalHex, word };
 export type SlotLike = bigint | number | string;
 
 /** Key types of a mapping: value types (uintN, intN, bytesN 1–32, address, bool) and the dynamic string and bytes. */
-export type MappingKeyType = 'address' | 'bool' | 'string' | 'bytes' | `uint${number}` | `int${number}` | `bytes${number}`;
+export type MappingKeyType = 'address' | 'bool' | 'string' | 'bytes' | 'uint' | 'int' | `uint${number}` | `int${number}` | `bytes${number}`;
 
 export function toSlot(slot: SlotLike): bigint {
   let value: bigint;
