@@ -112,3 +112,48 @@ test('text given as a URL without scheme:// still has its path, query and userin
   assert.equal(redactUrl('user:pass@127.0.0.1:8545'), '***@127.0.0.1:8545');
   assert.equal(redactUrl('not-a-url'), 'not-a-url');
 });
+
+test('text before a scheme is no URL: it is masked as loose text, from its first slash', () => {
+  assert.equal(redactUrl('see https://host.example/KEY'), 'see https:/***');
+  assert.equal(redactUrl('/secretkey'), '/***', 'a leading slash hides all after it');
+  assert.equal(redactUrl('@host.example:8545'), '***@host.example:8545', 'an @ at the start still marks userinfo');
+  assert.equal(redactUrl('host.example:8545/'), 'host.example:8545/', 'a lone slash hides nothing');
+  assert.equal(redactUrl('host.example:8545'), 'host.example:8545');
+});
+
+test('an empty userinfo is still shown as userinfo', () => {
+  assert.equal(redactUrl('https://@host.example/'), 'https://***@host.example/');
+});
+
+test('only ws and wss URLs have the public /ws route', () => {
+  assert.equal(redactUrl('wss://h.example/ws/KEY'), 'wss://h.example/ws/***');
+  assert.equal(redactUrl('awss://h.example/ws/KEY'), 'awss://h.example/***/***');
+  assert.equal(redactUrl('https://h.example/ws/KEY'), 'https://h.example/***/***');
+});
+
+test('known secrets: four characters and longer are masked, shorter ones would mask ordinary words', () => {
+  assert.equal(redactText('key abcd here', ['abcd']), 'key *** here');
+  assert.equal(redactText('key abc here', ['abc']), 'key abc here');
+  assert.equal(redactKnownSecrets('a Zq4# b', ['', 'Zq4#']), 'a *** b');
+  registerSecret('Wk7$');
+  registerSecret('Wk8');
+  registerSecret(undefined);
+  assert.equal(redactText('x Wk7$ y Wk8 z'), 'x *** y Wk8 z');
+});
+
+test('registered public URLs: exact base, trailing slashes, userinfo ignored, non-URLs ignored', () => {
+  assert.doesNotThrow(() => registerPublicUrl('not a url'));
+  registerPublicUrl('https://h2.example/rpc//');
+  assert.equal(redactUrl('https://h2.example/rpc'), 'https://h2.example/rpc');
+  registerPublicUrl('https://u:p@h3.example/rpc');
+  assert.equal(redactUrl('https://u:p@h3.example/rpc'), 'https://***@h3.example/rpc');
+  registerPublicUrl('https://api4.example/v1', { prefix: true });
+  assert.equal(redactUrl('https://api4.example/v1'), 'https://api4.example/v1', 'the base itself');
+  assert.equal(redactUrl('https://api4.example/v1/nodes/?page=2'), 'https://api4.example/v1/nodes/?page=2', 'a route and its query');
+  assert.equal(redactUrl('https://api4.example/v10'), 'https://api4.example/***', 'not a route below the base');
+  assert.equal(redactUrl('https://api4.example/v1/x?page=2', [], { publicPath: false }), 'https://api4.example/***/***?***', 'an explicit choice wins over the registration');
+  registerPublicUrl('https://h5.example/rpc');
+  assert.equal(redactUrl('https://h5.example/rpc/'), 'https://h5.example/rpc/');
+  assert.equal(redactUrl('https://h5.example/rpc//'), 'https://h5.example/rpc//');
+  assert.equal(redactUrl('https://h5.example/rpc/KEY'), 'https://h5.example/***/***', 'exact: a key below a public path stays secret');
+});
