@@ -40,6 +40,14 @@ describe('deep JSON params', () => {
     assert.equal(tooDeepAt(`["\\"${'{'.repeat(100)}"]`, 2), -1);
   });
 
+  test('closing brackets and braces both end a level', () => {
+    assert.equal(tooDeepAt('[][][]{}{}[', 1), -1);
+    assert.equal(tooDeepAt('[{}][{}]', 2), -1);
+    assert.equal(tooDeepAt('[{]}[{[', 2), 6);
+    assert.equal(tooDeepAt('[[[', 2), 2);
+    assert.equal(tooDeepAt('"\\\\"[[[', 2), 6, 'an escaped backslash, then the string ends');
+  });
+
   test('a 5,000-deep request in a .jsonrpc file: a parse error at the bracket', () => {
     const file = parseRequestFile(`### deep\n{"method": "eth_call", "params": ${deepArray(N)}}\n`);
     const [request] = file.requests;
