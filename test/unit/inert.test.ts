@@ -84,3 +84,15 @@ describe('where text from outside is shown', () => {
     assert.equal(problem.message, 'Cannot reach the node at http://127.0.0.1:9/: the connection failed (ERR_SOMETHING_NEW). Check the URL, your network, and that the node is running.');
   });
 });
+
+test('escape sequences cut short or without intermediates go whole', () => {
+  assert.equal(inertText('a\x1b[12'), 'a', 'a CSI without its final byte');
+  assert.equal(inertText('x\x1b]0;title\nnext'), 'x\nnext', 'an OSC without BEL or ST ends at the line end');
+  assert.equal(inertText('a\x1b7b'), 'ab', 'ESC 7 (save cursor): no intermediate byte');
+  assert.equal(inertText('a\x1b(Bb'), 'ab', 'ESC ( B: one intermediate byte');
+  assert.equal(inertText('a\x1b '), 'a', 'an escape cut short after its intermediate byte');
+});
+
+test('inertJson of undefined is null, as JSON.stringify would write it inside an array', () => {
+  assert.equal(inertJson(undefined), 'null');
+});
