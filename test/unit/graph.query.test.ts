@@ -11,6 +11,7 @@ import {
   lowerCamelCase,
   pageVariables,
   parseJsonLossless,
+  pluralTypeName,
   singleQueryName,
   validateQuery,
 } from '../../src/core/subgraph/query';
@@ -45,6 +46,37 @@ test('list and single query names follow graph-node: lower camel case plural', (
     assert.equal(listQueryName(entity), list, entity);
   }
   assert.equal(lowerCamelCase('TokenID'), 'tokenID');
+});
+
+test('plurals by every inflection rule, case-sensitive as graph-node applies them to the name as written', () => {
+  // Irregular and Latin stems match in lower case only, so a capitalised name (Person, Matrix,
+  // Knife) takes the general rules: graph-node names the list field the same way.
+  const cases: [string, string][] = [
+    ['Chateaux', 'Chateaux'], ['Bureau', 'Bureaus'], ['Person', 'Persons'], ['SalesPerson', 'SalesPersons'], ['People', 'Peoples'],
+    ['Child', 'Childs'], ['Children', 'Childrens'], ['Mouse', 'Mouses'], ['DeviceMouse', 'DeviceMouses'], ['Louse', 'Louses'],
+    ['TokenIndex', 'TokenIndexes'], ['Matrix', 'Matrixes'], ['Vertex', 'Vertexes'], ['Boxes', 'Boxes'], ['Box', 'Boxes'], ['Match', 'Matches'],
+    ['Pass', 'Passes'], ['Wish', 'Wishes'], ['Buzz', 'Buzzes'], ['Money', 'Monies'], ['Honey', 'Honies'], ['Chimney', 'Chimneys'],
+    ['Query', 'Queries'], ['Day', 'Days'], ['Soliloquy', 'Soliloquies'], ['Half', 'Halves'], ['Leaf', 'Leaves'], ['Roof', 'Roofs'],
+    ['Dwarf', 'Dwarves'], ['Afterlife', 'Afterlives'], ['Knife', 'Knifes'], ['Analysis', 'Analyses'], ['Criterion', 'Criterions'],
+    ['Phenomenon', 'Phenomenons'], ['Metadata', 'Metadata'], ['Metadatum', 'Metadata'], ['Potato', 'Potatoes'], ['Tomato', 'Tomatoes'],
+    ['Hero', 'Heros'], ['Cherub', 'Cherubs'], ['Seraphim', 'Seraphims'], ['Alga', 'Algas'], ['Autofocus', 'Autofoci'], ['Bias', 'Bias'],
+    ['Atlas', 'Atlases'], ['Gas', 'Gas'], ['Iris', 'Irises'], ['Alias', 'Alias'], ['Bonus', 'Bonuses'], ['Status', 'Statuses'], ['Menu', 'Menus'],
+    ['Axis', 'Axis'], ['Chinese', 'Chinese'], ['Stats', 'Stats'], ['Token', 'Tokens'], ['Automaton', 'Automatons'], ['Octopus', 'Octopuses'],
+    ['Datum', 'Datums'], ['Bacterium', 'Bacteriums'], ['Vertebra', 'Vertebras'], ['Ox', 'Oxes'], ['Bus', 'Buses'], ['Class', 'Classes'],
+    ['Dish', 'Dishes'], ['Fizz', 'Fizzes'], ['Sheep', 'Sheeps'], ['Stadium', 'Stadiums'], ['Quiz', 'Quizs'], ['Tax', 'Taxes'], ['Hedron', 'Hedrons'],
+    ['Strata', 'Stratas'], ['Emus', 'Emuses'], ['Protest', 'Protests'],
+  ];
+  for (const [name, plural] of cases) assert.equal(pluralTypeName(name), plural, name);
+});
+
+test('lower camel case: separators start words and go, digits start words, trailing separators go', () => {
+  const cases: [string, string][] = [
+    ['ApprovalQuery', 'approvalQuery'], ['ERC20Token', 'erc20Token'], ['NFTSale', 'nftsale'], ['TokenID', 'tokenID'],
+    ['token_transfer', 'tokenTransfer'], ['Token-Transfer', 'tokenTransfer'], ['_Private', 'private'], ['Pool2Day', 'pool2Day'],
+    ['ÄpfelBaum', 'äpfelBaum'], ['ABC', 'abc'], ['A', 'a'], ['Token__', 'token'], ['9Lives', '9Lives'], ['X_y_Z', 'xYZ'],
+    ['uniswapV3Pool', 'uniswapV3Pool'],
+  ];
+  for (const [name, camel] of cases) assert.equal(lowerCamelCase(name), camel, name);
 });
 
 test('the tutorial entity gets the default list query with paging variables', () => {
