@@ -1,6 +1,7 @@
 // `npm run mutate [-- PATH…] [--concurrency N]`: StrykerJS over src/core and src/cli (or the
 // given folders/files), incremental, then a score table per folder from Stryker's JSON report.
-// `--survivors` runs nothing: it lists the last report's surviving and uncovered mutants.
+// `--survivors` runs nothing: it lists the last report's surviving and uncovered mutants that
+// docs/mutation.md does not explain (`--all`: every one), and explanations no survivor matches.
 // Not part of `npm test`: a full run takes tens of minutes (docs/mutation.md).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -14,31 +15,56 @@ const incrementalFile = join(root, config.incrementalFile);
 
 let parsed;
 try {
-  parsed = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string' }, force: { type: 'boolean' }, survivors: { type: 'boolean' } } });
+  parsed = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string' }, force: { type: 'boolean' }, survivors: { type: 'boolean' }, all: { type: 'boolean' } } });
 } catch (err) {
-  console.error(`${err.message}\nusage: npm run mutate -- [src/core/FOLDER|FILE …] [--concurrency N] [--force] | --survivors [PATH…]`);
+  console.error(`${err.message}\nusage: npm run mutate -- [src/core/FOLDER|FILE …] [--concurrency N] [--force] | --survivors [--all] [PATH…]`);
   process.exit(2);
 }
 const { values, positionals } = parsed;
 
 // One line per mutant a test run could reach but no test caught: the list to explain or to kill.
+// Those explained in docs/mutation.md ("Surviving mutants kept") are left out unless --all.
 if (values.survivors) {
   if (!existsSync(reportFile)) {
     console.error('no report yet: run `npm run mutate` first');
     process.exit(1);
   }
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const explained = keptSurvivors();
+  const used = new Set();
   const wanted = positionals.map((p) => relative(root, resolve(p)));
+  let hidden = 0;
   for (const [file, data] of Object.entries(report.files)) {
     const rel = relative(root, resolve(root, file));
     if (wanted.length && !wanted.some((w) => rel === w || rel.startsWith(`${w}/`))) continue;
     for (const m of data.mutants) {
       if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
+      const why = explained.find((e) => e.file === rel && m.location.start.line >= e.from && m.location.start.line <= e.to);
+      if (why) used.add(why);
+      if (why && !values.all) {
+        hidden++;
+        continue;
+      }
       const replacement = (m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 60);
-      console.log(`${rel}:${m.location.start.line}:${m.location.start.column}  ${m.status === 'NoCoverage' ? 'no coverage' : 'survived'}  ${m.mutatorName}  ${replacement}`);
+      console.log(`${rel}:${m.location.start.line}:${m.location.start.column}  ${m.status === 'NoCoverage' ? 'no coverage' : 'survived'}  ${m.mutatorName}  ${replacement}${why ? `  (kept: ${why.reason})` : ''}`);
     }
   }
+  if (hidden) console.log(`(${hidden} more explained in docs/mutation.md; --all shows them)`);
+  for (const e of explained) {
+    if (!used.has(e) && (!wanted.length || wanted.some((w) => e.file === w || e.file.startsWith(`${w}/`)))) console.log(`stale explanation, no survivor there now: ${e.text}`);
+  }
   process.exit(0);
+}
+
+/** The explained survivors: `- file:line[-line] reason` lines under "Surviving mutants kept" in docs/mutation.md. */
+function keptSurvivors() {
+  const doc = readFileSync(join(root, 'docs', 'mutation.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Surviving mutants kept'));
+  const out = [];
+  for (const m of section.matchAll(/^- `(src\/[^`:]+):(\d+)(?:-(\d+))?` (.+)$/gm)) {
+    out.push({ file: m[1], from: Number(m[2]), to: Number(m[3] ?? m[2]), reason: m[4].slice(0, 80), text: m[0] });
+  }
+  return out;
 }
 
 // A folder becomes its .ts files; only paths under src/core and src/cli are accepted.

@@ -157,3 +157,31 @@ describe('reads across the 1 MiB chunk and at the cap', () => {
     assert.throws(() => readTextFileIfExists(dir), (err: unknown) => err instanceof FileReadError && err.kind === 'directory');
   });
 });
+
+describe('every read closes its file', () => {
+  /** Descriptors of this process open on files of the test folder. */
+  const openFiles = () =>
+    fs.readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
+      } catch {
+        return false; // closed while listing
+      }
+    }).length;
+
+  test('after a read, a file over its cap and a folder, sync and async', async () => {
+    const small = path.join(dir, 'closes.txt');
+    fs.writeFileSync(small, 'abc');
+    const big = path.join(dir, 'closes-big.txt');
+    fs.writeFileSync(big, 'x'.repeat(100));
+    for (let i = 0; i < 20; i++) {
+      assert.equal(readTextFile(small), 'abc');
+      assert.throws(() => readTextFile(big, 10), (err: unknown) => err instanceof FileReadError && err.kind === 'too-large' && err.name === 'FileReadError');
+      assert.throws(() => readTextFile(dir), (err: unknown) => err instanceof FileReadError && err.kind === 'directory');
+      assert.equal(await readTextFileAsync(small), 'abc');
+      await assert.rejects(readTextFileAsync(big, 10), (err: unknown) => err instanceof FileReadError && err.kind === 'too-large');
+      await assert.rejects(readTextFileAsync(dir), (err: unknown) => err instanceof FileReadError && err.kind === 'directory');
+    }
+    assert.equal(openFiles(), 0);
+  });
+});
