@@ -63,6 +63,26 @@ describe('arguments', () => {
     assert.equal(word(11n), `0x${'0'.repeat(63)}b`);
   });
 
+  test('edges: spaces trimmed, the 0x prefix in any case, anchored patterns, exact messages', () => {
+    const sum = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    assert.equal(normaliseAddress(`  ${sum}\n`), sum);
+    assert.equal(normaliseAddress(`0X${sum.slice(2)}`), sum);
+    assert.throws(() => normaliseAddress(`x0x${sum.slice(2)}`), inputError(/^Invalid address 'x0x5FbDB/));
+    assert.equal(parseStartKey(' 0X1f '), 0x1fn);
+    assert.throws(() => parseStartKey('1fz'), inputError(/^Invalid start key '1fz': expected hex digits \(0-9, a-f\), with or without 0x, e\.g\. 0x0 or 0x0{64}$/));
+    assert.throws(() => parseStartKey('z1f'), inputError(/^Invalid start key 'z1f'/));
+    const blockMessage = (text: string) => `Invalid block '${text}': expected a block hash (0x followed by 64 hex digits), a block number (decimal or 0x-hex) or one of latest, earliest, safe, finalized`;
+    for (const bad of [`0x${'a'.repeat(65)}`, `x0x${'a'.repeat(64)}`, '0x12g', 'x0x12', '12x', 'x12', '0x']) {
+      assert.throws(() => parseBlockRef(bad), (err: unknown) => err instanceof StorageRangeError && err.reason === 'input' && err.message === blockMessage(bad), bad);
+    }
+    assert.throws(() => parseBlockRef(1.5), (err: unknown) => err instanceof StorageRangeError && err.message === blockMessage('1.5'));
+    assert.throws(() => parseBlockRef(-1n), (err: unknown) => err instanceof StorageRangeError && err.message === blockMessage('-1'));
+    assert.deepEqual(parseBlockRef(0), { kind: 'number', number: 0n });
+    assert.deepEqual(parseBlockRef(0n), { kind: 'number', number: 0n });
+    assert.deepEqual(parseBlockRef(` 0x${'a'.repeat(63)} `), { kind: 'number', number: BigInt(`0x${'a'.repeat(63)}`) });
+    assert.deepEqual(parseBlockRef('007'), { kind: 'number', number: 7n });
+  });
+
   test('storageRange refuses bad arguments before sending anything', async () => {
     // A client that fails the test if it is ever used.
     const untouchable = {
