@@ -4,6 +4,7 @@
  * rewrites the files; read the diff before committing it.
  */
 import assert from 'node:assert/strict';
+import { test as nodeTest, type TestContext } from 'node:test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Finding } from '../../src/core/subgraph';
@@ -26,4 +27,29 @@ export function assertFindingsFile(sections: { title: string; findings: Finding[
   const file = path.join(__dirname, '..', 'fixtures', fixture);
   if (process.env.CHAINDECK_WRITE_FINDINGS === '1') fs.writeFileSync(file, text);
   assert.equal(text, fs.readFileSync(file, 'utf8'));
+}
+
+/**
+ * For a test file whose cases validate in many places: `test` names the section of every
+ * `record`ed run after the test running it, and `check` (called by the file's last test)
+ * compares all of them with the fixture.
+ */
+export function findingsRecorder() {
+  const written: { title: string; findings: Finding[] }[] = [];
+  let current = '';
+  return {
+    test(name: string, fn: (t: TestContext) => void | Promise<void>) {
+      return nodeTest(name, (t) => {
+        current = name;
+        return fn(t);
+      });
+    },
+    record(findings: Finding[]): Finding[] {
+      written.push({ title: current, findings });
+      return findings;
+    },
+    check(root: string, fixture: string): void {
+      assertFindingsFile(written.splice(0), root, fixture);
+    },
+  };
 }

@@ -4,7 +4,7 @@
  * one manifest holds one protocol (issue 12, finding 9 and deliverable 2). Small manifests
  * written for these tests, in memory.
  */
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,15 +12,18 @@ import { Kind, parse, type TypeNode } from 'graphql';
 import { manifestKeysAt, memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
 import { otherProtocolShape } from '../../src/core/subgraph/protocols';
 import type { Shape } from '../../src/core/subgraph/shape';
+import { findingsRecorder } from '../support/findings';
 
 const cli = path.resolve(__dirname, '../../node_modules/@graphprotocol/graph-cli');
 const ROOT = path.join(path.sep, 'virtual', 'proto');
 const SCHEMA = 'type Block @entity(immutable: true) { id: ID! }\n';
+// Every validation's findings, under its test's name, for protocols.findings.txt (the last test).
+const { test, record, check } = findingsRecorder();
 
 function validate(manifest: string, extra: Record<string, string> = {}): Finding[] {
   const files: Record<string, string> = { 'subgraph.yaml': manifest, 'schema.graphql': SCHEMA, 'src/mapping.ts': 'export function handleBlock(): void {}\n', ...extra };
   const at = Object.fromEntries(Object.entries(files).map(([f, t]) => [path.join(ROOT, f), t]));
-  return validateSubgraph(path.join(ROOT, 'subgraph.yaml'), memoryFileSource(at)).findings;
+  return record(validateSubgraph(path.join(ROOT, 'subgraph.yaml'), memoryFileSource(at)).findings);
 }
 const errors = (findings: Finding[]) => findings.filter((f) => f.severity === 'error').map((f) => `${f.code}: ${f.message}`);
 
@@ -130,4 +133,8 @@ describe('the editor’s key suggestions follow the data source’s protocol', (
     assert.ok(keys.includes('account') && !keys.includes('address'), keys.join());
     assert.ok(manifestKeysAt(['dataSources', 0, 'source'], 'ethereum').some((k) => k.key === 'address'));
   });
+});
+
+test('every case above gives exactly the findings in protocols.findings.txt', () => {
+  check(ROOT, 'subgraphs/protocols.findings.txt');
 });

@@ -3,11 +3,11 @@
  * each rule must fire where it should (with the right severity, range and fix) and stay quiet on
  * valid variations.
  */
-import { describe, test as nodeTest, type TestContext } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
-import { assertFindingsFile } from '../support/findings';
+import { findingsRecorder } from '../support/findings';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Files } from '../fixtures/subgraphs/corpus';
 
 type Edit = (files: Files) => void;
@@ -24,22 +24,13 @@ const s = (from: string | RegExp, to: string) => replaceIn('schema.graphql', fro
 const put = (file: string, text: string): Edit => (files) => void (files[file] = text);
 
 // Every run's findings, under the name of the test that ran it, for rules.findings.txt (the last test).
-const written: { title: string; findings: Finding[] }[] = [];
-let current = '';
-function test(name: string, fn: (t: TestContext) => void | Promise<void>) {
-  return nodeTest(name, (t) => {
-    current = name;
-    return fn(t);
-  });
-}
+const { test, record, check } = findingsRecorder();
 
 function run(edits: Edit[] = [], mtimes: Record<string, number> = {}): Finding[] {
   const files = tutorialFiles();
   for (const e of edits) e(files);
   const p = virtualProject(files, mtimes);
-  const findings = validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource(p.files, p.mtimes)).findings;
-  written.push({ title: current, findings });
-  return findings;
+  return record(validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource(p.files, p.mtimes)).findings);
 }
 
 function only(findings: Finding[], code: string): Finding {
@@ -418,5 +409,5 @@ describe('schema.graphql', () => {
 });
 
 test('every case above gives exactly the findings in rules.findings.txt', () => {
-  assertFindingsFile(written.splice(0), VIRTUAL_ROOT, 'subgraphs/rules.findings.txt');
+  check(VIRTUAL_ROOT, 'subgraphs/rules.findings.txt');
 });
