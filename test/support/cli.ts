@@ -1,6 +1,7 @@
 /** Running the built `chaindeck` CLI (dist/cli.js) as a subprocess, the way a user's CI would. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -20,10 +21,27 @@ function exec(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   });
 }
 
-/** Builds dist/ (the CLI included) once for a suite; fails with esbuild's message. */
+/**
+ * Builds dist/ (the CLI included) for a suite, unless dist/cli.js is newer than every source
+ * file and the build script (test files that each build would otherwise bundle it again and
+ * again, once per mutant in a mutation run); fails with esbuild's message.
+ */
 export async function buildCli(): Promise<void> {
+  if (newestMtime(CLI) > Math.max(newestMtime(path.join(root, 'src')), newestMtime(path.join(root, 'esbuild.js')), newestMtime(path.join(root, 'package.json')))) return;
   const build = await exec(['esbuild.js'], process.env);
   assert.equal(build.code, 0, `node esbuild.js failed:\n${build.stderr}`);
+}
+
+/** The newest modification time of a file, or of any file under a folder; 0 when missing. */
+function newestMtime(file: string): number {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...fs.readdirSync(file).map((name) => newestMtime(path.join(file, name))));
 }
 
 /**
