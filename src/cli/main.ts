@@ -49,9 +49,9 @@ export function helpText(): string {
 
 // Everything printed is redacted and made inert: nodes and APIs choose much of this text.
 const processIO: CliIO = {
-  out: (t) => process.stdout.write(inertText(redactText(t))),
-  outRevealed: (t) => process.stdout.write(inertText(redactKnownSecrets(t))),
-  err: (t) => process.stderr.write(inertText(redactText(t))),
+  out: (t) => process.stdout.write(redactText(inertText(t))),
+  outRevealed: (t) => process.stdout.write(redactKnownSecrets(inertText(t))),
+  err: (t) => process.stderr.write(redactText(inertText(t))),
   env: process.env,
 };
 

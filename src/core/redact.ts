@@ -90,9 +90,12 @@ function maskPath(path: string, scheme: string): string {
 /** Punctuation that ends a sentence rather than a URL: "failed at https://h/KEY: timeout". */
 const TRAILING = /[.,;:!?)\]}'"]+$/;
 
-/** Masks every URL found in free text (by the rule above), and every known secret value wherever it appears. */
+/**
+ * Masks every URL found in free text (by the rule above), and every known secret value wherever it
+ * appears. A URL counts wherever its scheme starts, even glued to a word (`seehttps://…`).
+ */
 export function redactText(text: string, knownSecrets: readonly string[] = []): string {
-  const urls = text.replace(/\b(?:https?|wss?):\/\/[^\s"'<>`]+/gi, (u) => {
+  const urls = text.replace(/(?:https?|wss?):\/\/[^\s"'<>`]+/gi, (u) => {
     const tail = TRAILING.exec(u)?.[0] ?? '';
     return redactUrl(u.slice(0, u.length - tail.length)) + tail;
   });

@@ -9,13 +9,13 @@ export class Log {
     this.channel = vscode.window.createOutputChannel('Chaindeck', { log: true });
   }
   info(message: string): void {
-    this.channel.info(inertText(redactText(message)));
+    this.channel.info(redactText(inertText(message)));
   }
   warn(message: string): void {
-    this.channel.warn(inertText(redactText(message)));
+    this.channel.warn(redactText(inertText(message)));
   }
   error(message: string): void {
-    this.channel.error(inertText(redactText(message)));
+    this.channel.error(redactText(inertText(message)));
   }
   show(): void {
     this.channel.show(true);

@@ -79,3 +79,23 @@ test('CHAINDECK_MAX_RESPONSE_MB: checked before the command (even an unknown one
     setResponseLimitMB(DEFAULT_MAX_RESPONSE_MB);
   }
 });
+
+test('the process streams: what main prints is made inert, then redacted, on the real stdout and stderr', async () => {
+  const { main } = await import('../../src/cli/main');
+  const written = { out: '', err: '' };
+  const stdoutWrite = process.stdout.write;
+  const stderrWrite = process.stderr.write;
+  process.stdout.write = ((chunk: string) => ((written.out += chunk), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => ((written.err += chunk), true)) as typeof process.stderr.write;
+  let codes: number[];
+  try {
+    // A URL in colour: the escape before it would hide it from the URL pattern if it stayed.
+    codes = [await main(['--version']), await main(['\x1b[31mhttps://h.example/SECRETKEY\x1b[0m\x07'])];
+  } finally {
+    process.stdout.write = stdoutWrite;
+    process.stderr.write = stderrWrite;
+  }
+  assert.deepEqual(codes, [0, 2]);
+  assert.equal(written.out, '0.0.0-dev\n');
+  assert.ok(written.err.startsWith("chaindeck: unknown command 'https://h.example/***'\n\nchaindeck: the checks and calls"), written.err.slice(0, 120));
+});

@@ -157,3 +157,7 @@ test('registered public URLs: exact base, trailing slashes, userinfo ignored, no
   assert.equal(redactUrl('https://h5.example/rpc//'), 'https://h5.example/rpc//');
   assert.equal(redactUrl('https://h5.example/rpc/KEY'), 'https://h5.example/***/***', 'exact: a key below a public path stays secret');
 });
+
+test('a URL glued to the word before it is still a URL', () => {
+  assert.equal(redactText('seehttps://h.example/KEY and Xwss://h.example/ws/KEY2'), 'seehttps://h.example/*** and Xwss://h.example/ws/***');
+});
