@@ -49,3 +49,15 @@ test('a command\'s --help: exit 0; a bad response cap: exit 2 before anything ru
   assert.equal(code, 2);
   assert.match(err, /CHAINDECK_MAX_RESPONSE_MB/);
 });
+
+test('--timeout: whole milliseconds from 1 to 24 h, spaces around allowed, nothing else', async () => {
+  const { parseTimeout, TIMEOUT_RULE, UsageError } = await import('../../src/cli/endpointFlags');
+  assert.equal(parseTimeout(undefined), undefined);
+  assert.equal(parseTimeout('1'), 1);
+  assert.equal(parseTimeout(' 250 '), 250);
+  assert.equal(parseTimeout('86400000'), 86_400_000);
+  for (const bad of ['0', '86400001', '-5', '1.5', '1e3', '5s', '', '1234567890']) {
+    assert.throws(() => parseTimeout(bad), (err: unknown) => err instanceof UsageError && err.message === `--timeout needs ${TIMEOUT_RULE}, not '${bad}'`, bad);
+  }
+  assert.equal(TIMEOUT_RULE, 'a whole number of milliseconds from 1 to 86400000 (24 h)');
+});
