@@ -81,3 +81,30 @@ describe('a compiled manifest (build/subgraph.yaml naming the .wasm)', () => {
   });
   test('a file source that cannot read bytes: not checked rather than guessed', () => assert.deepEqual(run(undefined).map((f) => f.code), []));
 });
+
+describe('wasm export section: the edges of the reader', () => {
+  const HEAD = [0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0];
+  const exports = (...body: number[]) => wasmFunctionExports(Uint8Array.from([...HEAD, ...body]));
+
+  test('the header alone exports nothing; one byte less, or another magic, is no module', () => {
+    assert.deepEqual(exports(), new Set());
+    assert.equal(wasmFunctionExports(Uint8Array.from(HEAD.slice(0, 7))), undefined);
+    assert.equal(wasmFunctionExports(Uint8Array.from([0x00, 0x61, 0x73, 0x6e, 1, 0, 0, 0])), undefined);
+  });
+
+  test('an export takes at least 3 bytes: a count of exactly that many fits', () => {
+    assert.deepEqual(exports(7, 4, 1, 0, 0x00, 0), new Set(['']));
+    assert.equal(exports(7, 4, 2, 0, 0x00, 0), undefined, 'two exports cannot fit in 3 bytes');
+  });
+
+  test('LEB128 indexes up to 32 bits; beyond, or longer than 5 bytes, is no module', () => {
+    assert.deepEqual(exports(7, 9, 1, 1, 0x61, 0x00, 0xff, 0xff, 0xff, 0xff, 0x0f), new Set(['a']));
+    assert.equal(exports(7, 9, 1, 1, 0x61, 0x00, 0xff, 0xff, 0xff, 0xff, 0x1f), undefined);
+    assert.equal(exports(7, 10, 1, 1, 0x61, 0x00, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00), undefined);
+  });
+
+  test('names must be UTF-8; only function exports count; sections before the export section are skipped', () => {
+    assert.equal(exports(7, 5, 1, 1, 0xff, 0x00, 0), undefined);
+    assert.deepEqual(exports(0, 3, 1, 0x78, 0x79, 7, 9, 2, 1, 0x66, 0x00, 0, 1, 0x6d, 0x02, 0), new Set(['f']));
+  });
+});
