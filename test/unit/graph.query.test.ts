@@ -175,3 +175,27 @@ test('paging variables stay inside graph-node limits', () => {
   assert.throws(() => pageVariables(0, 1001), /1 to 1000/);
   assert.throws(() => pageVariables(51, 100), /at most 5000 .*id_gt/);
 });
+
+test('flattening: empty objects, scalars at the top, a named field, nothing to show', () => {
+  assert.deepEqual(flattenResult({ xs: [{ a: {}, b: { c: {} }, d: [1, { e: 2 }], f: 1.5, g: null, h: true }] }), {
+    field: 'xs',
+    columns: ['a', 'b.c', 'd', 'f', 'g', 'h'].map((id) => ({ id, title: id })),
+    rows: [['{}', '{}', '[1,{"e":2}]', '1.5', '', 'true']],
+  });
+  assert.deepEqual(flattenResult({ n: 5 }), { field: 'n', columns: [{ id: 'value', title: 'value' }], rows: [['5']] });
+  assert.deepEqual(flattenResult({ a: [{ x: 1 }], b: [{ y: 2 }] }, 'b').rows, [['2']]);
+  assert.deepEqual(flattenResult({ a: null }), { field: 'a', columns: [], rows: [] });
+  assert.deepEqual(flattenResult({}), { columns: [], rows: [] });
+  assert.deepEqual(flattenResult(null), { columns: [], rows: [] });
+  assert.deepEqual(flattenResult('text'), { columns: [], rows: [] });
+  assert.deepEqual(flattenResult({ xs: [{}] }), { field: 'xs', columns: [], rows: [[]] });
+});
+
+test('paging at the limits: page size 1 and 1000, skip exactly 5000, bad pages', () => {
+  assert.deepEqual(pageVariables(0, 1), { first: 1, skip: 0 });
+  assert.deepEqual(pageVariables(5, 1000), { first: 1000, skip: 5000 });
+  assert.deepEqual(pageVariables(50), { first: 100, skip: 5000 });
+  for (const size of [0, 1.5, 1001]) assert.throws(() => pageVariables(0, size), { name: 'RangeError', message: "Page size must be 1 to 1000 (graph-node's limit on first)." }, String(size));
+  for (const page of [-1, 0.5]) assert.throws(() => pageVariables(page), { name: 'RangeError', message: 'Page must be 0 or more.' }, String(page));
+  assert.throws(() => pageVariables(6, 1000), { message: 'graph-node skips at most 5000 records; to read further, filter instead of skipping (e.g. where: { id_gt: "<last id>" } with orderBy: id).' });
+});
