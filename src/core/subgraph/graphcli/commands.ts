@@ -138,7 +138,7 @@ export function validateGraphInit(input: GraphInitInput, cwd: string): InputProb
   }
   const address = addressProblem(input.contractAddress);
   if (address) problems.push({ field: 'contractAddress', message: address });
-  const abi = abiProblem(input.abiPath ? path.resolve(cwd, input.abiPath) : '');
+  const abi = abiProblem(input.abiPath.trim() ? path.resolve(cwd, input.abiPath) : '');
   if (abi) problems.push({ field: 'abiPath', message: abi });
   if (!/^[a-z0-9][a-z0-9-]*$/.test(input.network.trim())) {
     problems.push({ field: 'network', message: `Network '${input.network}' is not a network name (e.g. mainnet, sepolia, matic).` });
