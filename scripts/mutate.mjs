@@ -4,14 +4,22 @@
 // docs/mutation.md does not explain (`--all`: every one), and explanations no survivor matches.
 // Not part of `npm test`: a full run takes tens of minutes (docs/mutation.md).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 const root = new URL('..', import.meta.url).pathname;
 const config = JSON.parse(readFileSync(join(root, 'stryker.config.json'), 'utf8'));
 const reportFile = join(root, config.jsonReporter.fileName);
 const incrementalFile = join(root, config.incrementalFile);
+// The results travel with the repository (gzipped, about a tenth of the size): a fresh clone
+// re-tests only what changed since the last committed run instead of starting over (hours here).
+const storedFile = `${incrementalFile}.gz`;
+if (!existsSync(incrementalFile) && existsSync(storedFile)) {
+  mkdirSync(dirname(incrementalFile), { recursive: true });
+  writeFileSync(incrementalFile, gunzipSync(readFileSync(storedFile)));
+}
 
 let parsed;
 try {
@@ -25,11 +33,12 @@ const { values, positionals } = parsed;
 // One line per mutant a test run could reach but no test caught: the list to explain or to kill.
 // Those explained in docs/mutation.md ("Surviving mutants kept") are left out unless --all.
 if (values.survivors) {
-  if (!existsSync(reportFile)) {
-    console.error('no report yet: run `npm run mutate` first');
+  if (!existsSync(incrementalFile)) {
+    console.error('no results yet: run `npm run mutate` first');
     process.exit(1);
   }
-  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  // Every file measured so far, not only the last run's (a file changed since is re-tested next run).
+  const report = JSON.parse(readFileSync(incrementalFile, 'utf8'));
   const explained = keptSurvivors();
   const used = new Set();
   const wanted = positionals.map((p) => relative(root, resolve(p)));
@@ -100,14 +109,16 @@ if (code !== 0 || !existsSync(reportFile)) {
   process.exit(1);
 }
 
-const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-if (earlier && mutate.length && existsSync(incrementalFile)) {
-  const now = JSON.parse(readFileSync(incrementalFile, 'utf8'));
+const report = JSON.parse(readFileSync(incrementalFile, 'utf8'));
+if (earlier && mutate.length) {
   for (const [file, data] of Object.entries(earlier.files)) {
-    if (!(file in now.files) && existsSync(join(root, file))) now.files[file] = data;
+    if (!(file in report.files) && existsSync(join(root, file))) report.files[file] = data;
   }
-  writeFileSync(incrementalFile, JSON.stringify(now));
+  writeFileSync(incrementalFile, JSON.stringify(report));
 }
+writeFileSync(storedFile, gzipSync(readFileSync(incrementalFile), { level: 9 }));
+const thisRun = Object.keys(JSON.parse(readFileSync(reportFile, 'utf8')).files).length;
+console.log(`Scores over every file measured so far (${Object.keys(report.files).length} files, ${thisRun} in this run); commit ${relative(root, storedFile)} to keep them.`);
 
 // Score as Stryker counts it: detected (killed + timeout) over valid mutants (no compile errors).
 const rows = new Map();
