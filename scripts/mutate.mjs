@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 const root = new URL('..', import.meta.url).pathname;
-const config = JSON.parse(readFileSync(join(root, 'stryker.config.json'), 'utf8'));
+const { default: config } = await import(join(root, 'stryker.config.mjs'));
 const reportFile = join(root, config.jsonReporter.fileName);
 const incrementalFile = join(root, config.incrementalFile);
 // The results travel with the repository (gzipped, about a tenth of the size): a fresh clone
@@ -95,7 +95,7 @@ if (values.concurrency !== undefined && !/^[1-9]\d?$/.test(values.concurrency)) 
 // dropping the results of the others (the next run re-checks them against the current code).
 const earlier = existsSync(incrementalFile) ? JSON.parse(readFileSync(incrementalFile, 'utf8')) : undefined;
 
-const args = ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'stryker.config.json'];
+const args = ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'stryker.config.mjs'];
 if (mutate.length) args.push('--mutate', mutate.join(','));
 if (values.concurrency) args.push('--concurrency', values.concurrency);
 if (values.force) args.push('--force');
