@@ -18,6 +18,8 @@ export interface SeenRequest {
 
 export interface Answer {
   status?: number;
+  /** The reason phrase of the status line (Node's own for the status unless given; may be empty). */
+  statusText?: string;
   headers?: Record<string, string>;
   /** A string goes out verbatim; anything else as JSON. */
   body?: unknown;
@@ -57,7 +59,8 @@ export async function startScriptedNode(script: Script = (r) => ({ body: reply(r
       const send = () => {
         const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
         const headers = { ...(typeof answer.body === 'string' || answer.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...answer.headers };
-        res.writeHead(answer.status ?? 200, headers);
+        if (answer.statusText === undefined) res.writeHead(answer.status ?? 200, headers);
+        else res.writeHead(answer.status ?? 200, answer.statusText, headers);
         res.end(text);
       };
       if (!answer.delayMs) return send();

@@ -6,6 +6,8 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as net from 'node:net';
+import { closeIdleConnections } from '../../src/core/rpc/http';
 import { buildQuerySchema, errorMessages, postGraphql, querySubgraph, subgraphHealth } from '../../src/core/subgraph/query';
 import { failureOf, startScriptedNode, type Answer, type ScriptedNode } from '../support/rpcNode';
 
@@ -44,6 +46,7 @@ test('graph-node answers are passed on as sent: errors with a 400, a lone error 
   answer = { status: 400, body: { errors: [{ message: 'Type `Query` has no field `nope`' }] } };
   const bad = await postGraphql(node.url, { query: '{ nope }' }, options);
   assert.deepEqual([bad.status, bad.data, bad.errors], [400, undefined, [{ message: 'Type `Query` has no field `nope`' }]]);
+  assert.deepEqual(Object.keys(bad).sort(), ['bytes', 'errors', 'status', 'timeMs'], 'no data or extensions keys when the endpoint sent none');
   answer = { body: { data: null, errors: { message: 'one' }, extensions: { cost: 3 } } };
   const one = await postGraphql(node.url, { query: '{ a }' }, options);
   assert.deepEqual([one.data, one.errors, one.extensions], [null, [{ message: 'one' }], { cost: 3 }]);
@@ -68,11 +71,22 @@ test('every other reply is a failure of its kind, in words that say what to do, 
     [{ body: '  ' }, 'not-json', `${shown()} answered with an empty body, not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
     [{ body: { result: 1 } }, 'not-json', `${shown()} answered with "{\\"result\\":1}", not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
     [{ body: [{ data: 1 }] }, 'not-json', `${shown()} answered with "[{\\"data\\":1}]", not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
+    // 300 is not a success: the query URL is wrong (2xx only is read as a result).
+    [{ status: 300, body: 'choose' }, 'http', `Unexpected HTTP 300 Multiple Choices from ${shown()}: "choose". Check the query URL.`],
+    // A status line without its reason phrase; a body of blanks says nothing.
+    [{ status: 409, statusText: '', body: 'taken' }, 'http', `Unexpected HTTP 409 from ${shown()}: "taken". Check the query URL.`],
+    [{ status: 502, body: ' \n ' }, 'server', `The query endpoint failed (HTTP 502 Bad Gateway from ${shown()}). Try again later.`],
+    // HTML after leading blanks is still a page; a < inside plain text is not.
+    [{ body: ' \n <!doctype html><p>GraphiQL' }, 'not-json', `${shown()} answered with an HTML page, not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
+    [{ body: 'a < b' }, 'not-json', `${shown()} answered with "a < b", not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
+    // JSON that is not an object: a number, a string.
+    [{ body: '42' }, 'not-json', `${shown()} answered with "42", not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
+    [{ body: '"data"' }, 'not-json', `${shown()} answered with "\\"data\\"", not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
   ];
   for (const [reply, kind, message] of cases) {
     answer = reply;
     const failure = await failureOf(postGraphql(node.url, { query: '{ a }' }, options));
-    assert.deepEqual([failure.kind, failure.message], [kind, message], JSON.stringify(reply));
+    assert.deepEqual([failure.kind, failure.message, failure.status], [kind, message, reply.status ?? 200], JSON.stringify(reply));
     assert.ok(!failure.message.includes(KEY));
   }
 });
@@ -87,11 +101,12 @@ test('health: the indexed block and the error flag from _meta; no _meta or error
   for (const [reply, why] of [
     [{ body: { data: {} } }, 'the reply has no _meta block'],
     [{ body: { data: { _meta: { block: { number: '7' } } } } }, 'the reply has no _meta block'],
-    [{ body: { errors: [{ message: 'indexing failed' }, { message: 'again' }] } }, 'indexing failed; again'],
+    [{ body: { data: { _meta: { hasIndexingErrors: false } } } }, 'the reply has no _meta block'],
+    [{ status: 400, body: { errors: [{ message: 'indexing failed' }, { message: 'again' }] } }, 'indexing failed; again'],
   ] as [Answer, string][]) {
     answer = reply;
     const failure = await failureOf(subgraphHealth(node.url, options));
-    assert.deepEqual([failure.kind, failure.message], ['rpc', `The subgraph at ${shown()} did not report its health: ${why}`]);
+    assert.deepEqual([failure.kind, failure.message, failure.status], ['rpc', `The subgraph at ${shown()} did not report its health: ${why}`, reply.status ?? 200]);
   }
 });
 
@@ -109,4 +124,30 @@ test('querySubgraph: an invalid query is not sent; a valid one comes back as a t
   assert.deepEqual(ok.kind === 'answered' && [ok.table.field, ok.table.rows], ['tokens', [['a', 'X']]]);
   const unchecked = await querySubgraph(node.url, { query: '{ anything }' }, options);
   assert.equal(unchecked.kind, 'answered', 'without a schema the endpoint decides');
+});
+
+test('a query is sent again, once, when the kept-alive connection it went out on was closed (queries only read)', async () => {
+  // Answers the first request of each connection and keeps it open; resets the connection when a
+  // second request arrives on it, as a server closing an idle connection at that moment does.
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections++;
+    let answered = false;
+    socket.on('data', () => {
+      if (answered) return void socket.resetAndDestroy();
+      answered = true;
+      const body = '{"data":{"n":1}}';
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n${body}`);
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/subgraphs/name/x`;
+  try {
+    for (let i = 0; i < 2; i++) assert.deepEqual((await postGraphql(url, { query: '{ n }' }, options)).data, { n: 1 });
+    assert.equal(connections, 2, 'the second query went out again on a fresh connection');
+  } finally {
+    closeIdleConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
 });
