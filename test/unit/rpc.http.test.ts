@@ -166,6 +166,16 @@ describe('a keep-alive connection the server drops as it is reused', () => {
     assert.equal(problem.errno, 'ECONNRESET');
     assert.equal(connections, 1, 'not sent a second time');
   });
+
+  test('the second try of a read goes out on a new connection, not on another stale one', async () => {
+    closeIdleConnections();
+    connections = 0;
+    // Two requests at once open two connections; both are idle and stale when the third comes.
+    await Promise.all([httpExchange(request(url), ctx(url)), httpExchange(request(url), ctx(url))]);
+    assert.equal(connections, 2);
+    assert.equal((await httpExchange(request(url), ctx(url))).text, '{}');
+    assert.equal(connections, 3, 'the second try opened a connection of its own');
+  });
 });
 
 describe('URLs no HTTP request can use', () => {

@@ -52,7 +52,8 @@ export async function httpExchange(req: HttpRequest, ctx: FailureContext): Promi
   } catch (err) {
     // A server may close an idle keep-alive connection just as it is reused; Node's docs advise
     // sending again on a fresh connection. Only reads: a write may have arrived before the reset.
-    if (err instanceof StaleSocketError && req.idempotent) return attempt(req, ctx);
+    // Fresh: another idle connection of the pool may be just as stale.
+    if (err instanceof StaleSocketError && req.idempotent) return attempt(req, ctx, true);
     throw err instanceof StaleSocketError ? networkFailure(err.original, ctx) : err;
   }
 }
@@ -63,7 +64,7 @@ class StaleSocketError extends Error {
   }
 }
 
-function attempt(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
+function attempt(req: HttpRequest, ctx: FailureContext, fresh = false): Promise<HttpReply> {
   return new Promise<HttpReply>((resolve, reject) => {
     if (req.signal?.aborted) return reject(cancelledFailure(ctx));
     let url: URL;
@@ -85,7 +86,7 @@ function attempt(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
     let gotResponse = false;
     const headers: Record<string, string> = { ...req.headers };
     if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
-    const request = lib.request(url, { method: req.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] });
+    const request = lib.request(url, { method: req.method, headers, agent: fresh ? false : agents[url.protocol as 'http:' | 'https:'] });
 
     const finish = (outcome: HttpReply | Error) => {
       if (settled) return;
