@@ -47,14 +47,17 @@ export function closeIdleConnections(): void {
 
 /** Sends one HTTP request; rejects only with RpcFailure (unreachable, tls, timeout, cancelled). */
 export async function httpExchange(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
-  try {
-    return await attempt(req, ctx);
-  } catch (err) {
-    // A server may close an idle keep-alive connection just as it is reused; Node's docs advise
-    // sending again on a fresh connection. Only reads: a write may have arrived before the reset.
-    // Fresh: another idle connection of the pool may be just as stale.
-    if (err instanceof StaleSocketError && req.idempotent) return attempt(req, ctx, true);
-    throw err instanceof StaleSocketError ? networkFailure(err.original, ctx) : err;
+  for (;;) {
+    try {
+      return await attempt(req, ctx);
+    } catch (err) {
+      // A server may close an idle keep-alive connection just as it is reused; Node's docs advise
+      // sending again on a fresh connection. Only reads: a write may have arrived before the reset.
+      // The next try may take another idle connection that is just as stale: each one met is
+      // destroyed, and a new connection is never a stale one, so this ends.
+      if (err instanceof StaleSocketError && req.idempotent) continue;
+      throw err instanceof StaleSocketError ? networkFailure(err.original, ctx) : err;
+    }
   }
 }
 
@@ -64,7 +67,7 @@ class StaleSocketError extends Error {
   }
 }
 
-function attempt(req: HttpRequest, ctx: FailureContext, fresh = false): Promise<HttpReply> {
+function attempt(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
   return new Promise<HttpReply>((resolve, reject) => {
     if (req.signal?.aborted) return reject(cancelledFailure(ctx));
     let url: URL;
@@ -86,7 +89,7 @@ function attempt(req: HttpRequest, ctx: FailureContext, fresh = false): Promise<
     let gotResponse = false;
     const headers: Record<string, string> = { ...req.headers };
     if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
-    const request = lib.request(url, { method: req.method, headers, agent: fresh ? false : agents[url.protocol as 'http:' | 'https:'] });
+    const request = lib.request(url, { method: req.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] });
 
     const finish = (outcome: HttpReply | Error) => {
       if (settled) return;
