@@ -1,8 +1,10 @@
 /**
  * The platform client's calls one by one against the loopback platform server (the wire contract
  * of the shared platform-api note): each list and get on its route, the key checked before
- * anything is sent, paging progress, next links that would lead astray, replies that are not
- * what the contract says, and the retry that would outlast the call's timeout.
+ * anything is sent, the headers and query sent, paging progress, next links that would lead
+ * astray, replies that are not what the contract says (the key never shown when they echo it),
+ * deadlines, retries (how many, and the one that would outlast the call's timeout), and a GET
+ * sent again after a dropped keep-alive connection.
  */
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
