@@ -47,17 +47,31 @@ export function closeIdleConnections(): void {
 
 /** Sends one HTTP request; rejects only with RpcFailure (unreachable, tls, timeout, cancelled). */
 export async function httpExchange(req: HttpRequest, ctx: FailureContext): Promise<HttpReply> {
-  for (;;) {
-    try {
-      return await attempt(req, ctx);
-    } catch (err) {
-      // A server may close an idle keep-alive connection just as it is reused; Node's docs advise
-      // sending again on a fresh connection. Only reads: a write may have arrived before the reset.
-      // The next try may take another idle connection that is just as stale: each one met is
-      // destroyed, and a new connection is never a stale one, so this ends.
-      if (err instanceof StaleSocketError && req.idempotent) continue;
-      throw err instanceof StaleSocketError ? networkFailure(err.original, ctx) : err;
-    }
+  try {
+    return await attempt(req, ctx);
+  } catch (err) {
+    // A server may close an idle keep-alive connection just as it is reused; Node's docs advise
+    // sending again on a fresh connection. Only reads: a write may have arrived before the reset.
+    if (!(err instanceof StaleSocketError && req.idempotent)) throw asFailure(err, ctx);
+  }
+  // The other idle connections are likely just as stale (a server that restarted or timed them
+  // out): closed, so the second try opens a new one, which the pool keeps.
+  closeFreeSockets();
+  try {
+    return await attempt(req, ctx);
+  } catch (err) {
+    throw asFailure(err, ctx);
+  }
+}
+
+function asFailure(err: unknown, ctx: FailureContext): unknown {
+  return err instanceof StaleSocketError ? networkFailure(err.original, ctx) : err;
+}
+
+/** Destroys the idle keep-alive connections only (closeIdleConnections ends those in use too). */
+function closeFreeSockets(): void {
+  for (const agent of Object.values(agents)) {
+    for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
   }
 }
 
