@@ -261,6 +261,22 @@ describe('a connection that breaks, and is not a stale keep-alive one', () => {
     assert.deepEqual([problem.kind, problem.errno], ['unreachable', 'ECONNRESET']);
     assert.ok(performance.now() - started < 900, 'it did not wait for the timeout');
   });
+
+  test('a read whose second try also fails: the failure of the second try', async () => {
+    // Answers only the first request of the first connection: the second request meets it
+    // stale, and its second try is reset on a new connection.
+    behave = (socket, nth) => {
+      if (connections === 1 && nth === 1) return void socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+      socket.resetAndDestroy();
+    };
+    closeIdleConnections();
+    requests = 0;
+    connections = 0;
+    assert.equal((await httpExchange(request(url), ctx(url))).text, '{}');
+    const problem = await failureOf(httpExchange(request(url), ctx(url)));
+    assert.deepEqual([problem.kind, problem.errno], ['unreachable', 'ECONNRESET']);
+    assert.deepEqual([requests, connections], [3, 2], 'sent again once, on a new connection');
+  });
 });
 
 describe('https over a keep-alive connection', () => {
