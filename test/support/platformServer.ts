@@ -45,6 +45,8 @@ export interface RecordedRequest {
   /** Path and query as received. */
   url: string;
   authorization?: string;
+  accept?: string;
+  userAgent?: string;
 }
 
 export interface PlatformServerOptions {
@@ -238,7 +240,7 @@ export async function startPlatformServer(options: PlatformServerOptions): Promi
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+      requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, accept: req.headers.accept, userAgent: req.headers['user-agent'] });
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const page = Number(url.searchParams.get('page') ?? '1');
       const rule = rules.find((r) => r.path === url.pathname && (r.page === undefined || r.page === page) && (r.times === undefined || r.used < r.times));

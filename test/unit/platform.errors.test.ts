@@ -92,6 +92,48 @@ describe('what the client refuses before sending', () => {
     assert.throws(() => normaliseApiUrl('http://api.example.com'), (e) => e instanceof PlatformError && e.kind === 'invalid-request' && /must use https/.test(e.message));
     assert.throws(() => normaliseApiUrl('api.example.com'), /is not a URL/);
     assert.throws(() => normaliseApiUrl('https://u:p@api.example.com'), /without credentials/);
+    assert.equal(normaliseApiUrl('https://api.example.com/base//'), 'https://api.example.com/base', 'every trailing slash goes');
+    const refused = (raw: string, message: RegExp) => assert.throws(() => normaliseApiUrl(raw), (e) => e instanceof PlatformError && e.kind === 'invalid-request' && message.test(e.message));
+    refused('api.example.com', /is not a URL/);
+    refused('ftp://127.0.0.1/', /must use https/);
+    refused('https://u@api.example.com', /without credentials/);
+    refused('https://:p@api.example.com', /without credentials/);
+    refused('https://api.example.com/?q=1', /without credentials, query/);
+  });
+
+  test('each refusal before sending is an invalid request; ids and order_by are quoted without the key', async () => {
+    const kindOf = async (call: () => unknown) => {
+      try {
+        await call();
+      } catch (e) {
+        assert.ok(e instanceof PlatformError, String(e));
+        return [e.kind, e.message.includes(API_KEY)];
+      }
+      assert.fail('expected a refusal');
+    };
+    const client = new PlatformClient({ apiKey: API_KEY, apiUrl: 'http://127.0.0.1:9' });
+    for (const [what, call] of [
+      ['blank key', () => new PlatformClient({ apiKey: ' ' })],
+      ['key with a space', () => new PlatformClient({ apiKey: 'pk a' })],
+      ['filter not taken', () => client.list('identities', { project: 'PR-1' })],
+      ['bad order_by', () => client.listNodes({ order_by: `${API_KEY}!` })],
+      ['bad id', () => client.getNode(`${API_KEY}!`)],
+      ['bad id filter', () => client.listNodes({ network: `${API_KEY}!` })],
+    ] as const) {
+      assert.deepEqual(await kindOf(call), ['invalid-request', false], what);
+    }
+  });
+
+  test('the filters that take ids, and the example id of each kind', async () => {
+    const client = new PlatformClient({ apiKey: API_KEY, apiUrl: 'http://127.0.0.1:9' });
+    for (const name of ['organization', 'project', 'network'] as const) {
+      await assert.rejects(client.listNodes({ [name]: 'not an id' }), new RegExp(`^PlatformError: The ${name} filter takes a ${name} id: letters, digits, - and _, .*, not "not an id"\\.$`));
+    }
+    await assert.rejects(client.list('identities', { project: 'PR-1' }), /The identities list has no project filter; it takes organization \(and order_by\)\./);
+    await assert.rejects(client.list('networks', { network: 'NW-1' }), /it takes organization, project, protocol, status \(and order_by\)\./);
+    await assert.rejects(client.getProject(''), /\(e\.g\. PR-123-456\)\.$/);
+    await assert.rejects(client.getNetwork(''), /\(e\.g\. NW-123-456-7\)\.$/);
+    await assert.rejects(client.getIdentity(''), /\(e\.g\. ID-123-456\)\.$/);
   });
 
   test('a missing key, a filter a list does not take, a bad order_by or id', async () => {

@@ -1,12 +1,17 @@
 /**
  * One HTTP exchange (core/rpc/http) against loopback servers: what a reply carries, the request as
- * sent (length of a UTF-8 body, headers), a stale keep-alive connection sent again only for reads,
- * the deadline's part in a timeout, the cap before and while reading, cancel, and URLs no HTTP
- * request can use. The clients above it are tested in rpc.client and rpc.bounds.
+ * sent (length of a UTF-8 body, headers), a stale keep-alive connection sent again only for reads
+ * (on a new connection), resets that are not stale connections, one TLS connection for several
+ * https requests, the deadline's part in a timeout, the cap before and while reading, cancel, and
+ * URLs no HTTP request can use. The clients above it are tested in rpc.client and rpc.bounds.
  */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
+import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import * as net from 'node:net';
+import * as path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { Deadline } from '../../src/core/rpc/deadline';
 import { RpcFailure, type FailureContext } from '../../src/core/rpc/failure';
@@ -54,6 +59,14 @@ describe('a reply and the request as sent', () => {
     assert.equal(reply.text, '{"v":"é"}');
     assert.equal(reply.bytes, 10, 'bytes, not characters');
     assert.ok(reply.timeMs >= 0 && reply.timeMs < 5000, String(reply.timeMs));
+  });
+
+  test('the time of a reply is the time from sending to its last byte', async () => {
+    answer = (res) => setTimeout(() => res.end('{}'), 100);
+    const started = performance.now();
+    const reply = await httpExchange(request(url), ctx(url));
+    const elapsed = performance.now() - started;
+    assert.ok(reply.timeMs >= 90 && reply.timeMs <= elapsed, `${reply.timeMs} ms of ${elapsed} ms`);
   });
 
   test('the body goes with its length in bytes, the method and headers as given', async () => {
@@ -105,12 +118,26 @@ describe('a reply and the request as sent', () => {
     assert.ok(performance.now() - started < 1500, 'ended by the abort, not the reply');
   });
 
+  test('an exchange leaves no listener on its signal, however it ends', async () => {
+    // One signal often spans a whole command: listeners left behind would pile up, and past 10
+    // Node prints a leak warning.
+    const controller = new AbortController();
+    answer = (res) => res.end('{}');
+    await httpExchange(request(url, { signal: controller.signal }), ctx(url));
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'after a reply');
+    answer = (res) => setTimeout(() => res.end('{}'), 1000);
+    await failureOf(httpExchange(request(url, { signal: controller.signal, timeoutMs: 50 }), ctx(url)));
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'after a timeout');
+  });
+
   test('a spent deadline fails at once, saying whether the operation is over', async () => {
     seen.length = 0;
     const shared = await failureOf(httpExchange(request(url, { deadline: new Deadline(0) }), ctx(url)));
     assert.deepEqual([shared.kind, shared.outOfTime], ['timeout', true]);
     const own = await failureOf(httpExchange(request(url, { deadline: new Deadline(0, false) }), ctx(url)));
     assert.deepEqual([own.kind, own.outOfTime], ['timeout', false]);
+    const none = await failureOf(httpExchange(request(url, { timeoutMs: 0 }), ctx(url)));
+    assert.deepEqual([none.kind, none.outOfTime], ['timeout', false], 'a zero timeout and no deadline: the request\'s own');
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(seen.length, 0, 'nothing was sent');
   });
@@ -165,6 +192,123 @@ describe('a keep-alive connection the server drops as it is reused', () => {
     assert.equal(problem.kind, 'unreachable');
     assert.equal(problem.errno, 'ECONNRESET');
     assert.equal(connections, 1, 'not sent a second time');
+  });
+
+  test('a read is sent again on a new connection even when the pool holds another stale one', async () => {
+    closeIdleConnections();
+    connections = 0;
+    // Two requests at once open two connections; both are idle and stale when the third comes.
+    await Promise.all([httpExchange(request(url), ctx(url)), httpExchange(request(url), ctx(url))]);
+    assert.equal(connections, 2);
+    assert.equal((await httpExchange(request(url), ctx(url))).text, '{}');
+    assert.equal(connections, 3, 'the second try opened a connection of its own');
+  });
+});
+
+describe('a connection that breaks, and is not a stale keep-alive one', () => {
+  let server: net.Server;
+  let url: string;
+  let requests = 0;
+  let connections = 0;
+  /** What the server does with the request that is the `nth` (from 1) of its connection. */
+  let behave: (socket: net.Socket, nth: number) => void = () => undefined;
+
+  before(async () => {
+    server = net.createServer((socket) => {
+      connections++;
+      let nth = 0;
+      socket.on('data', () => {
+        requests++;
+        behave(socket, ++nth);
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  test('a reset on a new connection: a read fails as unreachable, sent once', async () => {
+    behave = (socket) => socket.resetAndDestroy();
+    requests = 0;
+    connections = 0;
+    const problem = await failureOf(httpExchange(request(url), ctx(url)));
+    assert.deepEqual([problem.kind, problem.errno], ['unreachable', 'ECONNRESET']);
+    assert.deepEqual([requests, connections], [1, 1], 'not sent again');
+  });
+
+  test('a reset on a reused connection after the reply began: a read fails, not sent again', async () => {
+    behave = (socket, nth) => {
+      if (nth === 1) return void socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"half":');
+      setTimeout(() => socket.resetAndDestroy(), 20);
+    };
+    requests = 0;
+    connections = 0;
+    assert.equal((await httpExchange(request(url), ctx(url))).text, '{}');
+    const problem = await failureOf(httpExchange(request(url), ctx(url)));
+    assert.deepEqual([problem.kind, problem.errno], ['unreachable', 'ECONNRESET']);
+    assert.deepEqual([requests, connections], [2, 1], 'the cut-off reply was not asked for again');
+  });
+
+  test('a reply cut off by the server closing the connection: unreachable at once, not a timeout', async () => {
+    behave = (socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"half":');
+      setTimeout(() => socket.end(), 20);
+    };
+    const started = performance.now();
+    const problem = await failureOf(httpExchange(request(url, { timeoutMs: 1000 }), ctx(url)));
+    assert.deepEqual([problem.kind, problem.errno], ['unreachable', 'ECONNRESET']);
+    assert.ok(performance.now() - started < 900, 'it did not wait for the timeout');
+  });
+
+  test('a read whose second try also fails: the failure of the second try', async () => {
+    // Answers only the first request of the first connection: the second request meets it
+    // stale, and its second try is reset on a new connection.
+    behave = (socket, nth) => {
+      if (connections === 1 && nth === 1) return void socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+      socket.resetAndDestroy();
+    };
+    closeIdleConnections();
+    requests = 0;
+    connections = 0;
+    assert.equal((await httpExchange(request(url), ctx(url))).text, '{}');
+    const problem = await failureOf(httpExchange(request(url), ctx(url)));
+    assert.deepEqual([problem.kind, problem.errno], ['unreachable', 'ECONNRESET']);
+    assert.deepEqual([requests, connections], [3, 2], 'sent again once, on a new connection');
+  });
+});
+
+describe('https over a keep-alive connection', () => {
+  let server: https.Server;
+  let url: string;
+  let connections = 0;
+
+  before(async () => {
+    const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/tls', name));
+    server = https.createServer({ key: fixture('loopback.key'), cert: fixture('loopback.crt') }, (_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{"tls":true}');
+    });
+    server.on('secureConnection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `https://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  test('two requests in a row share one TLS connection', async () => {
+    // The fixture certificate is self-signed; the client's own agents trust only the system's CAs.
+    const saved = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    try {
+      connections = 0;
+      assert.equal((await httpExchange(request(url), ctx(url))).text, '{"tls":true}');
+      assert.equal((await httpExchange(request(url), ctx(url))).text, '{"tls":true}');
+      assert.equal(connections, 1);
+    } finally {
+      if (saved === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = saved;
+    }
   });
 });
 

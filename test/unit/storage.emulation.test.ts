@@ -12,7 +12,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Params } from '../../src/core/rpc/client';
-import { httpFailure, rpcErrorFailure, type FailureContext } from '../../src/core/rpc/failure';
+import { httpFailure, rpcErrorFailure, timeoutFailure, type FailureContext } from '../../src/core/rpc/failure';
 import { errorOf, makeRequest, matchBatch } from '../../src/core/rpc/jsonrpc';
 import type { BatchItem, CallOptions, JsonRpcErrorObject, JsonRpcRequest, JsonRpcResponse, RpcCall } from '../../src/core/rpc/types';
 import { RpcFailure } from '../../src/core/rpc/failure';
@@ -28,6 +28,7 @@ import {
   type ScanParams,
   type ScanResult,
 } from '../../src/core/storage/emulate';
+import { StorageRangeError } from '../../src/core/storage/errors';
 import { MAX_SLOT, word } from '../../src/core/storage/inputs';
 import type { StorageProgress, StorageRpc } from '../../src/core/storage/types';
 import { prng } from '../support/prng';
@@ -305,6 +306,24 @@ describe('fast emulation = one-slot-at-a-time reference', () => {
       await assert.rejects(scan(), (err: Error & { reason?: string; code?: number }) => err.reason === 'cancelled' && err.code === -32000 && /cancelled/.test(err.message));
     }
     assert.equal(node.roundTrips, 0);
+  });
+
+  test('the operation\'s deadline running out mid-scan fails the range as a whole, naming why', async () => {
+    const spent = timeoutFailure(ctx, true);
+    const node: StorageRpc = {
+      call: () => Promise.reject(spent),
+      batch: () => Promise.reject(spent),
+    };
+    const params = { address: ADDRESS, blockNumber: 7, start: 0n, maxResults: 10 };
+    for (const scan of [scanFast, scanOneByOne]) {
+      const warned: string[] = [];
+      await assert.rejects(scan(node, params, { onWarning: (l) => warned.push(l) }), (err: unknown) => {
+        assert.ok(err instanceof StorageRangeError);
+        assert.deepEqual([err.reason, err.code, err.message], ['timeout', -32000, `Storage range not finished: ${spent.message}`]);
+        return true;
+      });
+      assert.deepEqual(warned, [], 'no slot is skipped with a warning');
+    }
   });
 });
 

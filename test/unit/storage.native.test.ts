@@ -330,6 +330,7 @@ describe('lookupBlock in process', () => {
     assert.deepEqual([rpc.reason, rpc.message], ['block', 'Failed to get block: header not found']);
     const cancelled = await storageError(lookup(thrower(new RpcFailure('cancelled', 'cancelled'))));
     assert.deepEqual([cancelled.reason, cancelled.message], ['cancelled', 'Storage range cancelled']);
+    assert.equal(String(cancelled), 'StorageRangeError: Storage range cancelled', 'a log or stack trace names the error type');
     const bug = new RangeError('a bug');
     await assert.rejects(lookup(thrower(bug)), (err) => err === bug);
   });

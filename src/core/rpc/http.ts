@@ -52,8 +52,26 @@ export async function httpExchange(req: HttpRequest, ctx: FailureContext): Promi
   } catch (err) {
     // A server may close an idle keep-alive connection just as it is reused; Node's docs advise
     // sending again on a fresh connection. Only reads: a write may have arrived before the reset.
-    if (err instanceof StaleSocketError && req.idempotent) return attempt(req, ctx);
-    throw err instanceof StaleSocketError ? networkFailure(err.original, ctx) : err;
+    if (!(err instanceof StaleSocketError && req.idempotent)) throw asFailure(err, ctx);
+  }
+  // The other idle connections are likely just as stale (a server that restarted or timed them
+  // out): closed, so the second try opens a new one, which the pool keeps.
+  closeFreeSockets();
+  try {
+    return await attempt(req, ctx);
+  } catch (err) {
+    throw asFailure(err, ctx);
+  }
+}
+
+function asFailure(err: unknown, ctx: FailureContext): unknown {
+  return err instanceof StaleSocketError ? networkFailure(err.original, ctx) : err;
+}
+
+/** Destroys the idle keep-alive connections only (closeIdleConnections ends those in use too). */
+function closeFreeSockets(): void {
+  for (const agent of Object.values(agents)) {
+    for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
   }
 }
 
