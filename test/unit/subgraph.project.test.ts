@@ -108,6 +108,7 @@ describe('declared features', () => {
     assert.deepEqual(undeclared(`specVersion: 0.0.4\n${graft}`), msg);
     assert.deepEqual(undeclared(`specVersion: 0.0.3\n${graft}`), []);
     assert.deepEqual(undeclared(`specVersion: latest\n${graft}`), []);
+    assert.deepEqual(undeclared(`specVersion: 1.0.0-beta\n${graft}`), []); // no x.y.z version, though it compares as 1.0.0
     assert.deepEqual(undeclared(graft), []);
   });
   test('an empty feature name does not declare fullTextSearch', () => {
@@ -131,6 +132,7 @@ describe('@entity without immutable', () => {
     assert.equal(missing[0].severity, 'warning');
     const fix = (missing[0] as Finding & { fixAll?: { title: string; edits: { text: string }[] } }).fixAll;
     assert.equal(fix?.title, 'Add immutable: false to every entity');
+    assert.equal((fix as { kind?: string } | undefined)?.kind, 'replace');
     assert.deepEqual(
       fix?.edits.map((e) => e.text),
       ['@entity(immutable: false)', '@entity(immutable: false)'],
