@@ -173,3 +173,21 @@ describe('compiler artifacts', () => {
     assert.ok(Date.now() - started < 2000);
   });
 });
+
+describe('nodeFileSource', () => {
+  test('readBytes: the bytes of a file, undefined for a missing one, and a FileReadError for a folder or a FIFO', () => {
+    const source = nodeFileSource();
+    assert.deepEqual(Buffer.from(source.readBytes!(at('plain.txt'))!).toString('utf8'), 'héllo\n');
+    assert.equal(source.readBytes!(at('missing.wasm')), undefined);
+    assert.throws(
+      () => source.readBytes!(at('folder')),
+      (err: unknown) => err instanceof FileReadError && err.kind !== 'missing' && err.message === `${at('folder')} is a folder, not a file`,
+    );
+    assert.throws(() => source.readBytes!(at('fifo')), FileReadError);
+  });
+  test('mtime: the modification time in ms, undefined for a missing file', () => {
+    const source = nodeFileSource();
+    assert.equal(source.mtime!(at('plain.txt')), fs.statSync(at('plain.txt')).mtimeMs);
+    assert.equal(source.mtime!(at('missing.txt')), undefined);
+  });
+});

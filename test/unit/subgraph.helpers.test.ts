@@ -29,6 +29,7 @@ import {
 } from '../../src/core/subgraph';
 import { bestEvent } from '../../src/core/subgraph/abi';
 import { resolvePlain } from '../../src/core/subgraph/fastYaml';
+import { blankComments } from '../../src/core/subgraph/mappingScan';
 import { parseWithYaml } from '../../src/core/subgraph/manifestDoc';
 import { compareVersions, parseVersion } from '../../src/core/subgraph/versions';
 import { TUTORIAL } from '../fixtures/subgraphs/corpus';
@@ -102,6 +103,24 @@ export * from "./more";
     assert.deepEqual(scan.imports.map((i) => i.from), ['../generated/ERC20/ERC20', '../generated/schema']);
     const approval = scan.imports[0].names[0];
     assert.deepEqual([approval.name, approval.local, source.slice(approval.start, approval.end)], ['Approval', 'ApprovalEvent', 'Approval']);
+  });
+  test('export and import statements written without spaces', () => {
+    const tight = `import{ A }from'./a';\nexport{ handleA };\nexport*from'./b';\nexport *from "./c";\nexport* from "./d";\nexport * from"./e";\nimport {B} from"./f";\nimport {C}from "./g";\n`;
+    const scan = scanMapping(tight);
+    assert.deepEqual([...scan.exports], ['handleA']);
+    assert.deepEqual(scan.exportAll, ['./b', './c', './d', './e']);
+    assert.deepEqual(
+      scan.imports.map((i) => [i.from, i.names.map((n) => n.name)]),
+      [['./a', ['A']], ['./f', ['B']], ['./g', ['C']]],
+    );
+  });
+  test('a template literal with escapes (a backslash before a letter or a line end) is kept whole, /* inside it too', () => {
+    // Misread, the /* in the first literal would open a comment up to the */ in the second one.
+    for (const escape of ['\\n', '\\\n']) {
+      const text = `const s = \`a${escape}/*\`;\nexport function handleA(): void {}\nconst t = \`*/\`;\n`;
+      assert.equal(blankComments(text), text);
+      assert.deepEqual([...scanMapping(text).exports], ['handleA']);
+    }
   });
 });
 

@@ -112,4 +112,9 @@ describe('compiled manifests are copies: build/ and dist/', () => {
     assert.match(MANIFEST_EXCLUDE_GLOB, /\*\*\/dist\/\*\*/);
     assert.match(MANIFEST_EXCLUDE_GLOB, /\*\*\/build\/\*\*/);
   });
+  test('generated/ and node_modules anywhere in the path, and the whole glob as the search gets it', () => {
+    for (const p of ['/w/generated/schema.ts', 'C:\\w\\node_modules\\x\\subgraph.yaml', '/w/a/node_modules/b/c.ts', '/w/build/x.yaml']) assert.equal(isUnderExcludedFolder(p), true, p);
+    for (const p of ['/w/generate/schema.ts', '/w/src/mapping.ts', '/w/node_module/x.yaml']) assert.equal(isUnderExcludedFolder(p), false, p);
+    assert.equal(MANIFEST_EXCLUDE_GLOB, '{**/node_modules/**,**/build/**,**/dist/**,**/generated/**}');
+  });
 });
