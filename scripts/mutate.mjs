@@ -1,5 +1,6 @@
 // `npm run mutate [-- PATH…] [--concurrency N]`: StrykerJS over src/core and src/cli (or the
 // given folders/files), incremental, then a score table per folder from Stryker's JSON report.
+// `--scores [--files]` runs nothing: it prints the table below (per folder, or per file) from the results kept.
 // `--survivors` runs nothing: it lists the last report's surviving and uncovered mutants that
 // docs/mutation.md does not explain (`--all`: every one), and explanations no survivor matches.
 // Not part of `npm test`: a full run takes tens of minutes (docs/mutation.md).
@@ -23,15 +24,24 @@ if (!existsSync(incrementalFile) && existsSync(storedFile)) {
 
 let parsed;
 try {
-  parsed = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string' }, force: { type: 'boolean' }, survivors: { type: 'boolean' }, all: { type: 'boolean' } } });
+  parsed = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string' }, force: { type: 'boolean' }, survivors: { type: 'boolean' }, all: { type: 'boolean' }, scores: { type: 'boolean' }, files: { type: 'boolean' } } });
 } catch (err) {
-  console.error(`${err.message}\nusage: npm run mutate -- [src/core/FOLDER|FILE …] [--concurrency N] [--force] | --survivors [--all] [PATH…]`);
+  console.error(`${err.message}\nusage: npm run mutate -- [src/core/FOLDER|FILE …] [--concurrency N] [--force] | --survivors [--all] [PATH…] | --scores [--files]`);
   process.exit(2);
 }
 const { values, positionals } = parsed;
 
 // One line per mutant a test run could reach but no test caught: the list to explain or to kill.
 // Those explained in docs/mutation.md ("Surviving mutants kept") are left out unless --all.
+if (values.scores) {
+  if (!existsSync(incrementalFile)) {
+    console.error('no results yet: run `npm run mutate` first');
+    process.exit(1);
+  }
+  printScores(JSON.parse(readFileSync(incrementalFile, 'utf8')), values.files);
+  process.exit(0);
+}
+
 if (values.survivors) {
   if (!existsSync(incrementalFile)) {
     console.error('no results yet: run `npm run mutate` first');
@@ -120,28 +130,34 @@ writeFileSync(storedFile, gzipSync(readFileSync(incrementalFile), { level: 9 }))
 const thisRun = Object.keys(JSON.parse(readFileSync(reportFile, 'utf8')).files).length;
 console.log(`Scores over every file measured so far (${Object.keys(report.files).length} files, ${thisRun} in this run); commit ${relative(root, storedFile)} to keep them.`);
 
-// Score as Stryker counts it: detected (killed + timeout) over valid mutants (no compile errors).
-const rows = new Map();
-const add = (key, status) => {
-  const row = rows.get(key) ?? { Killed: 0, Survived: 0, NoCoverage: 0, Timeout: 0, other: 0 };
-  if (status in row) row[status]++;
-  else if (status !== 'CompileError' && status !== 'Ignored') row.other++;
-  rows.set(key, row);
-};
-for (const [file, data] of Object.entries(report.files)) {
-  const rel = relative(root, resolve(root, file));
-  const folder = rel.split('/').slice(0, rel.startsWith('src/core/') && rel.split('/').length > 3 ? 3 : 2).join('/');
-  for (const m of data.mutants) {
-    add(folder, m.status);
-    add('total', m.status);
+printScores(report, false);
+
+/** The score table over every file in `report`: per folder (src/core/X, src/cli), or per file, and the total. */
+function printScores(report, perFile) {
+  // Score as Stryker counts it: detected (killed + timeout) over valid mutants (no compile errors).
+  const rows = new Map();
+  const add = (key, status) => {
+    const row = rows.get(key) ?? { Killed: 0, Survived: 0, NoCoverage: 0, Timeout: 0, other: 0 };
+    if (status in row) row[status]++;
+    else if (status !== 'CompileError' && status !== 'Ignored') row.other++;
+    rows.set(key, row);
+  };
+  for (const [file, data] of Object.entries(report.files)) {
+    const rel = relative(root, resolve(root, file));
+    const folder = perFile ? rel : rel.split('/').slice(0, rel.startsWith('src/core/') && rel.split('/').length > 3 ? 3 : 2).join('/');
+    for (const m of data.mutants) {
+      add(folder, m.status);
+      add('total', m.status);
+    }
   }
+  const score = (r) => {
+    const valid = r.Killed + r.Survived + r.NoCoverage + r.Timeout + r.other;
+    return valid ? (100 * (r.Killed + r.Timeout)) / valid : 100;
+  };
+  const width = Math.max(22, ...[...rows.keys()].map((k) => k.length));
+  const line = (name, r) =>
+    [name.padEnd(width), ...[r.Killed, r.Survived, r.NoCoverage, r.Timeout].map((n) => String(n).padStart(9)), `${score(r).toFixed(1)}%`.padStart(8)].join(' ');
+  console.log([(perFile ? 'file' : 'folder').padEnd(width), 'killed', 'survived', 'no-cover', 'timeout'].map((s, i) => (i ? s.padStart(9) : s)).join(' ') + '    score');
+  for (const key of [...rows.keys()].filter((k) => k !== 'total').sort()) console.log(line(key, rows.get(key)));
+  if (rows.has('total')) console.log(line('total', rows.get('total')));
 }
-const score = (r) => {
-  const valid = r.Killed + r.Survived + r.NoCoverage + r.Timeout + r.other;
-  return valid ? (100 * (r.Killed + r.Timeout)) / valid : 100;
-};
-const line = (name, r) =>
-  [name.padEnd(22), ...[r.Killed, r.Survived, r.NoCoverage, r.Timeout].map((n) => String(n).padStart(9)), `${score(r).toFixed(1)}%`.padStart(8)].join(' ');
-console.log(['folder'.padEnd(22), 'killed', 'survived', 'no-cover', 'timeout'].map((s, i) => (i ? s.padStart(9) : s)).join(' ') + '    score');
-for (const key of [...rows.keys()].filter((k) => k !== 'total').sort()) console.log(line(key, rows.get(key)));
-if (rows.has('total')) console.log(line('total', rows.get('total')));
