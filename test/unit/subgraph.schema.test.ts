@@ -233,7 +233,7 @@ describe('schema.graphql findings, exactly', () => {
 });
 
 describe('@fulltext on _Schema_, exactly (graph-cli validateFulltext, graph-node validate_fulltext_directives)', () => {
-  const entities = `\ntype Post ${E} { id: ID! title: String! score: BigInt! post_title: String Summary: String postBody: String }\ntype Author ${E} { id: ID! title: String! }`;
+  const entities = `\ntype Post ${E} { id: ID! title: String! score: BigInt! post_title: String old__name: String Summary: String postBody: String }\ntype Author ${E} { id: ID! title: String! }`;
   const inc = 'include: [{entity: "Post", fields: [{name: "title"}]}]';
   const schema = (directives: string) => findings(`type _Schema_ ${directives}${entities}`);
   const LANGUAGES = 'simple, da, nl, en, fi, fr, de, hu, it, no, pt, ro, ru, es, sv, tr';
@@ -283,6 +283,7 @@ describe('@fulltext on _Schema_, exactly (graph-cli validateFulltext, graph-node
     ]);
     const named = (name: string) => schema(`@fulltext(name: "${name}", language: en, algorithm: rank, ${inc})`);
     assert.deepEqual(named('postTitle'), ["fulltext-name error [\"postTitle\"] @fulltext name 'postTitle' collides with the query field of Post.post_title (graph-node rejects the schema)"]);
+    assert.deepEqual(named('oldName'), ["fulltext-name error [\"oldName\"] @fulltext name 'oldName' collides with the query field of Post.old__name (graph-node rejects the schema)"]);
     assert.deepEqual(named('summary'), ["fulltext-name error [\"summary\"] @fulltext name 'summary' collides with the query field of Post.Summary (graph-node rejects the schema)"]);
     assert.deepEqual(named('scores'), ["fulltext-name error [\"scores\"] @fulltext name 'scores' collides with the query field of Post.score (graph-node rejects the schema)"]);
     // Only a leading capital is lowered; a name ending in s, x, z, ch, sh or y gets no plural.
