@@ -232,6 +232,94 @@ describe('schema.graphql findings, exactly', () => {
   });
 });
 
+describe('@fulltext on _Schema_, exactly (graph-cli validateFulltext, graph-node validate_fulltext_directives)', () => {
+  const entities = `\ntype Post ${E} { id: ID! title: String! score: BigInt! post_title: String old__name: String Summary: String postBody: String }\ntype Author ${E} { id: ID! title: String! }`;
+  const inc = 'include: [{entity: "Post", fields: [{name: "title"}]}]';
+  const schema = (directives: string) => findings(`type _Schema_ ${directives}${entities}`);
+  const LANGUAGES = 'simple, da, nl, en, fi, fr, de, hu, it, no, pt, ro, ru, es, sv, tr';
+  const INCLUDE_ITEM = '{entity: "Name", fields: [{name: "field"}]}';
+  const withInclude = (include: string) => schema(`@fulltext(name: "s", language: en, algorithm: rank, include: ${include})`);
+
+  test('a missing name, language, algorithm or include marks the directive name and lists the choices', () => {
+    assert.deepEqual(schema(`@fulltext(language: en, algorithm: rank, ${inc})`), ['fulltext-argument error [fulltext] @fulltext needs a name argument: the query field it creates']);
+    assert.deepEqual(schema(`@fulltext(name: "s", algorithm: rank, ${inc})`), [`fulltext-argument error [fulltext] @fulltext needs a language argument: one of ${LANGUAGES}`]);
+    assert.deepEqual(schema(`@fulltext(name: "s", language: en, ${inc})`), ['fulltext-argument error [fulltext] @fulltext needs an algorithm argument: one of rank, proximityRank']);
+    assert.deepEqual(schema('@fulltext(name: "s", language: en, algorithm: rank)'), [`fulltext-argument error [fulltext] @fulltext needs an include argument: include: [${INCLUDE_ITEM}]`]);
+  });
+
+  test('an unknown argument, and a name that is no string', () => {
+    assert.deepEqual(schema(`@fulltext(name: postSearch, language: en, algorithm: rank, ${inc}, weight: 2)`), [
+      "fulltext-argument error [weight] @fulltext takes only name, language, algorithm and include, not 'weight'",
+      'fulltext-argument error [postSearch] @fulltext name must be a string in double quotes',
+    ]);
+  });
+
+  test('language and algorithm: unquoted, one of the list; a hint for a quoted or near value, none otherwise', () => {
+    assert.deepEqual(schema(`@fulltext(name: "s", language: english, algorithm: fast, ${inc})`), [
+      `fulltext-language error [english] @fulltext language must be one of ${LANGUAGES} (unquoted)`,
+      'fulltext-algorithm error [fast] @fulltext algorithm must be one of rank, proximityRank (unquoted)',
+    ]);
+    assert.deepEqual(schema(`@fulltext(name: "s", language: "en", algorithm: "rankk", ${inc})`), [
+      `fulltext-language error ["en"] @fulltext language must be one of ${LANGUAGES} (unquoted); write it without quotes: en`,
+      'fulltext-algorithm error ["rankk"] @fulltext algorithm must be one of rank, proximityRank (unquoted); did you mean rank?',
+    ]);
+    assert.deepEqual(schema(`@fulltext(name: "s", language: fe, algorithm: proximityrank, ${inc})`), [
+      `fulltext-language error [fe] @fulltext language must be one of ${LANGUAGES} (unquoted); did you mean fi?`,
+      'fulltext-algorithm error [proximityrank] @fulltext algorithm must be one of rank, proximityRank (unquoted); did you mean proximityRank?',
+    ]);
+    // Neither a string nor a name: no word to suggest from.
+    assert.deepEqual(schema(`@fulltext(name: "s", language: true, algorithm: 1, ${inc})`), [
+      `fulltext-language error [true] @fulltext language must be one of ${LANGUAGES} (unquoted)`,
+      'fulltext-algorithm error [1] @fulltext algorithm must be one of rank, proximityRank (unquoted)',
+    ]);
+    assert.deepEqual(schema(`@fulltext(name: "s", language: zzzzzz, algorithm: rank, ${inc})`), [`fulltext-language error [zzzzzz] @fulltext language must be one of ${LANGUAGES} (unquoted)`]);
+  });
+
+  test('names: unique, and none of the query fields of entity fields (as written, camel case, plural); the first field taking a query name is named', () => {
+    const twice = `@fulltext(name: "title", language: en, algorithm: rank, ${inc})`;
+    assert.deepEqual(schema(`${twice} ${twice}`), [
+      "fulltext-name error [\"title\"] @fulltext name 'title' collides with the query field of Post.title (graph-node rejects the schema)",
+      "fulltext-name error [\"title\"] Another @fulltext is named 'title'; each needs its own name (graph-node rejects the schema)",
+    ]);
+    const named = (name: string) => schema(`@fulltext(name: "${name}", language: en, algorithm: rank, ${inc})`);
+    assert.deepEqual(named('postTitle'), ["fulltext-name error [\"postTitle\"] @fulltext name 'postTitle' collides with the query field of Post.post_title (graph-node rejects the schema)"]);
+    assert.deepEqual(named('oldName'), ["fulltext-name error [\"oldName\"] @fulltext name 'oldName' collides with the query field of Post.old__name (graph-node rejects the schema)"]);
+    assert.deepEqual(named('summary'), ["fulltext-name error [\"summary\"] @fulltext name 'summary' collides with the query field of Post.Summary (graph-node rejects the schema)"]);
+    assert.deepEqual(named('scores'), ["fulltext-name error [\"scores\"] @fulltext name 'scores' collides with the query field of Post.score (graph-node rejects the schema)"]);
+    // Only a leading capital is lowered; a name ending in s, x, z, ch, sh or y gets no plural.
+    assert.deepEqual(named('posttitle'), []);
+    assert.deepEqual(named('postbody'), []);
+    assert.deepEqual(schema(`@fulltext(name: "summarys", language: en, algorithm: rank, ${inc})`), []);
+  });
+
+  test('include: a non-empty list of {entity, fields}, in either order', () => {
+    assert.deepEqual(withInclude('"Post"'), [`fulltext-include error ["Post"] @fulltext include must be a non-empty list: include: [${INCLUDE_ITEM}]`]);
+    assert.deepEqual(withInclude('["Post"]'), [`fulltext-include error ["Post"] @fulltext include items must have the form ${INCLUDE_ITEM}`]);
+    assert.deepEqual(withInclude('[{fields: [{name: "title"}], entity: "Post"}]'), []);
+    const exactly = (item: string) => `fulltext-include error [${item}] @fulltext include items take exactly entity (a string) and fields (a list): ${INCLUDE_ITEM}`;
+    for (const item of [
+      '{entity: Post, fields: [{name: "title"}]}',
+      '{fields: [{name: "title"}], fields: [{name: "title"}]}',
+      '{entity: "Post", entity: "Post"}',
+      '{entity: "Post", fields: {name: "title"}}',
+    ]) {
+      assert.deepEqual(withInclude(`[${item}]`), [exactly(item)], item);
+    }
+  });
+
+  test('include: the entity and each field must exist, fields of the form {name: "field"}, String or ID', () => {
+    assert.deepEqual(withInclude('[{entity: "Zzzzzz", fields: [{name: "title"}]}, {entity: "Post", fields: ["title", {name: "title", x: 1}, {nam: "title"}, {name: title}, {name: "zzzzzz"}, {name: "score"}, {name: "id"}]}]'), [
+      "fulltext-entity error [\"Zzzzzz\"] @fulltext includes 'Zzzzzz', which is not an @entity type of the schema (graph-node rejects the schema)",
+      'fulltext-include error ["title"] @fulltext fields items must have the form {name: "field"}',
+      'fulltext-include error [{name: "title", x: 1}] @fulltext fields items must have the form {name: "field"}',
+      'fulltext-include error [{nam: "title"}] @fulltext fields items must have the form {name: "field"}',
+      'fulltext-include error [{name: title}] @fulltext fields items must have the form {name: "field"}',
+      "fulltext-field error [\"zzzzzz\"] @fulltext field 'zzzzzz' does not exist on 'Post' (graph-node rejects the schema)",
+      "fulltext-field error [\"score\"] @fulltext field 'score' of 'Post' is BigInt; only String fields can be searched (graph-node rejects the schema)",
+    ]);
+  });
+});
+
 describe('graphqlTooDeepAt: brackets counted outside strings and comments', () => {
   const cases: [string, number][] = [
     ['[[[', 2],

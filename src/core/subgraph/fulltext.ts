@@ -62,7 +62,7 @@ export function checkFulltext(directives: readonly ConstDirectiveNode[], entitie
 }
 
 function enumArgument(a: { value: ConstValueNode } | undefined, what: string, allowed: string[], at: Span, report: Report): void {
-  if (!a) return report(at, 'fulltext-argument', `@fulltext needs a ${what} argument: one of ${allowed.join(', ')}`);
+  if (!a) return report(at, 'fulltext-argument', `@fulltext needs ${what === 'algorithm' ? 'an' : 'a'} ${what} argument: one of ${allowed.join(', ')}`);
   const v = a.value;
   if (v.kind === Kind.ENUM && allowed.includes(v.value)) return;
   const written = v.kind === Kind.ENUM || v.kind === Kind.STRING ? v.value : undefined;
