@@ -108,12 +108,13 @@ test('schema blocks: one problem per entity, its messages without the dash', () 
     '',
     '    Token:',
     '  - Missing id',
+    '  see a - b',
     '  Other: not an entity',
     'Error: EEXIT: 1',
   ].join('\n');
   assert.deepEqual(extractProblems(out, 'subgraph.yaml'), [
     { severity: 'error', file: 'schema.graphql', value: 'Approval_2', message: 'Approval_2: Field `x`: unknown type\nInner:' },
-    { severity: 'error', file: 'schema.graphql', value: 'Token', message: 'Token: Missing id\nOther: not an entity' },
+    { severity: 'error', file: 'schema.graphql', value: 'Token', message: 'Token: Missing id\nsee a - b\nOther: not an entity' },
   ]);
   // Lines before the first entity belong to none.
   assert.deepEqual(extractProblems('Error in schema.graphql:\n  - loose\n  A:\n  - m\n', 'subgraph.yaml'), [
