@@ -93,8 +93,7 @@ test('graphInitCommand: trimmed inputs, the slug note only when the slug changes
   });
   const off = graphInitCommand(init({ slug: 'My Graph', indexEvents: false }), cwd);
   assert.deepEqual(off.notes, ["The graph CLI turns the slug 'My Graph' into 'my-graph'."]);
-  assert.equal(off.args.includes('--index-events'), false);
-  assert.deepEqual(off.args.slice(-2), ['--skip-install', '--skip-git']);
+  assert.deepEqual(off.args.slice(13), ['--start-block', '1', '--skip-install', '--skip-git']);
   assert.equal(graphInitCommand(init({ indexEvents: true }), cwd).args.includes('--index-events'), true);
 });
 

@@ -66,6 +66,13 @@ test('findGraphCli: the package in the folder or any folder above, else a graph 
   assert.equal(findGraphCli(empty, other), undefined);
   const windows = put(path.join(other, IN_PACKAGE));
   assert.equal(findGraphCli(empty, other), windows);
+  // A link to some other package's bin/run.js is no graph CLI; a folder without a graph is passed over.
+  const stranger = tmp();
+  symlinkSync(put(path.join(tmp(), 'other-cli', 'bin', 'run.js')), path.join(stranger, 'graph'));
+  assert.equal(findGraphCli(empty, stranger), undefined);
+  const noLink = tmp();
+  const besideOnly = put(path.join(noLink, IN_PACKAGE));
+  assert.equal(findGraphCli(empty, noLink), besideOnly);
 
   // The default search path is PATH; empty entries are skipped, not read as the working folder.
   const saved = { path: process.env.PATH, cwd: process.cwd() };
