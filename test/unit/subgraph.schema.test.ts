@@ -335,6 +335,12 @@ describe('graphqlTooDeepAt: brackets counted outside strings and comments', () =
     ['"""a"b[[["""[[[', 14],
     ['"""[[[', -1],
     ['"[[[', -1],
+    // graphql's lexer ends a comment at \r too, and reads \""" inside a block string as text.
+    ['# x\r[[[', 6],
+    ['# x\r\n[[[', 7],
+    ['"""a\\"""b"""[[[', 14],
+    ['"""a\\\\"""b"""[[[', 15],
+    ['"""\\"""[[[', -1],
   ];
   for (const [text, at] of cases) {
     test(JSON.stringify(text), () => assert.equal(graphqlTooDeepAt(text, 2), at));

@@ -116,11 +116,13 @@ export function graphqlTooDeepAt(text: string, max: number): number {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '#') {
-      const nl = text.indexOf('\n', i);
-      i = nl === -1 ? text.length : nl;
+      // A comment ends at \n or \r, as graphql's lexer reads it.
+      while (i + 1 < text.length && text[i + 1] !== '\n' && text[i + 1] !== '\r') i++;
     } else if (c === '"') {
       if (text.startsWith('"""', i)) {
-        const close = text.indexOf('"""', i + 3);
+        // A block string ends at the first """ that is not escaped as \""".
+        let close = text.indexOf('"""', i + 3);
+        while (close !== -1 && text[close - 1] === '\\') close = text.indexOf('"""', close + 1);
         i = close === -1 ? text.length : close + 2;
       } else {
         for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
