@@ -26,10 +26,19 @@ test('the Chaindeck container shows the Nodes, Subgraphs and Platform views', ()
 
 test('Chaindeck: Show Log opens the log with the activation line', () =>
   screenshotOnFailure(page, 'chaindeck-log', async () => {
-    await runCommand(page, 'Chaindeck: Show Log');
     // The Output view is a read-only editor in the panel (it renders spaces as U+00A0, hence
     // \s); activate() writes the first line.
-    const output = page.locator('.part.panel .monaco-editor .view-lines');
-    await output.filter({ hasText: /Chaindeck\s\S+\sactivated/ }).waitFor({ timeout: 15_000 });
+    const output = page.locator('.part.panel .monaco-editor .view-lines').filter({ hasText: /Chaindeck\s\S+\sactivated/ });
+    // A clean-clone CI run once showed the palette closed and no panel after the click (the row
+    // re-rendered under it while the list filtered): run the command again, three times at most.
+    for (let attempt = 1; ; attempt++) {
+      await runCommand(page, 'Chaindeck: Show Log');
+      try {
+        await output.waitFor({ timeout: 8_000 });
+        break;
+      } catch (err) {
+        if (attempt === 3) throw err;
+      }
+    }
     await screenshot(page, 'chaindeck-log');
   }));
