@@ -31,24 +31,24 @@ try {
 }
 const { values, positionals } = parsed;
 
-// One line per mutant a test run could reach but no test caught: the list to explain or to kill.
-// Those explained in docs/mutation.md ("Surviving mutants kept") are left out unless --all.
-if (values.scores) {
+/** Every file measured so far, not only the last run's (a file changed since is re-tested next run). */
+function keptResults() {
   if (!existsSync(incrementalFile)) {
     console.error('no results yet: run `npm run mutate` first');
     process.exit(1);
   }
-  printScores(JSON.parse(readFileSync(incrementalFile, 'utf8')), values.files);
+  return JSON.parse(readFileSync(incrementalFile, 'utf8'));
+}
+
+if (values.scores) {
+  printScores(keptResults(), values.files);
   process.exit(0);
 }
 
+// One line per mutant a test run could reach but no test caught: the list to explain or to kill.
+// Those explained in docs/mutation.md ("Surviving mutants kept") are left out unless --all.
 if (values.survivors) {
-  if (!existsSync(incrementalFile)) {
-    console.error('no results yet: run `npm run mutate` first');
-    process.exit(1);
-  }
-  // Every file measured so far, not only the last run's (a file changed since is re-tested next run).
-  const report = JSON.parse(readFileSync(incrementalFile, 'utf8'));
+  const report = keptResults();
   const explained = keptSurvivors();
   const used = new Set();
   const wanted = positionals.map((p) => relative(root, resolve(p)));
