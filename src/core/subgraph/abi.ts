@@ -126,7 +126,7 @@ export function topic0(signature: string): string {
   return id(canonicalSignature(signature));
 }
 
-/** Whitespace as the CLI expects it: none, except one space after `indexed`. */
+/** Whitespace as the CLI expects it: one space between two words (after `indexed` too), none around brackets and commas. */
 export function normalizeSignature(signature: string): string {
   return signature
     .replace(/\s+/g, ' ')
