@@ -108,7 +108,9 @@ class ShapeWalker {
     const list = path[0];
     if (path.length === 2 && (list === 'dataSources' || list === 'templates')) {
       const kind = isMap(item) ? item.pairs.find((p) => p.key === 'kind')?.value : undefined;
-      const kindValue = isScalar(kind) ? kind.value : undefined;
+      // Only a string names a kind: a number or boolean one is checked as Ethereum's, whose shape
+      // reports its type (as for a list or map); left to the kind rule, it went unreported.
+      const kindValue = isScalar(kind) && typeof kind.value === 'string' ? kind.value : undefined;
       const other = list === 'dataSources' ? otherProtocolShape(kindValue) : undefined;
       if (other) {
         // near, cosmos, arweave, substreams, subgraph: their own shape, without the EVM value rules.
@@ -160,14 +162,19 @@ class ShapeWalker {
     });
   }
 
-  /** Union types (block filters, `prune`): the variant with the fewest problems wins. */
+  /**
+   * Union types (block filters, `prune`): the variant with the fewest problems wins; on a tie, the
+   * one with fewer unexpected keys (a polling filter's `every: 0` is a bad value, not a key the
+   * plain filter does not know).
+   */
   private union(node: YNode, variants: readonly Shape[], path: Path, pattern: string, owner: Span): boolean {
-    let best: { ok: boolean; findings: Finding[] } | undefined;
+    let best: { ok: boolean; findings: Finding[]; unknownKeys: number } | undefined;
     for (const variant of variants) {
       const mark = this.ctx.findings.length;
       const ok = this.check(node, variant, path, pattern, owner);
       const findings = this.ctx.findings.splice(mark);
-      if (!best || findings.length < best.findings.length) best = { ok, findings };
+      const unknownKeys = findings.filter((f) => f.code === 'unknown-key').length;
+      if (!best || findings.length < best.findings.length || (findings.length === best.findings.length && unknownKeys < best.unknownKeys)) best = { ok, findings, unknownKeys };
       if (!findings.length) break;
     }
     this.ctx.findings.push(...best!.findings);
