@@ -45,10 +45,6 @@ export function isMap(node: YNode | undefined): node is YMap {
   return node?.kind === 'map';
 }
 
-export function isSeq(node: YNode | undefined): node is YSeq {
-  return node?.kind === 'seq';
-}
-
 export function isScalar(node: YNode | undefined): node is YScalar {
   return node?.kind === 'scalar';
 }
