@@ -123,7 +123,9 @@ describe('schema.graphql findings, exactly', () => {
     const text = `type S @entity(timeseries: true, immutable: true) { id: Int8! timestamp: Timestamp! }\ntype G @aggregation(intervals: ["hour"], source: "Nope") { id: Int8! }\ntype H @aggregation(intervals: ["hour"], source: "S") { id: Int8! }`;
     assert.deepEqual(findings(text), [`aggregation-source-missing error ["Nope"] @aggregation source 'Nope' is not a type of this schema`]);
     assert.equal(summary(text), 'S immutable timeseries (id:Int8 timestamp:Timestamp) | fulltext=- aggregation=@aggregation(intervals: ["hour"], source: "Nope") int8Id=Int8!');
-    assert.deepEqual(findings('type G @aggregation(intervals: ["hour"], source: S) { id: Int8! }'), []);
+    assert.deepEqual(findings('type G @aggregation(intervals: ["hour"], source: S) { id: Int8! }'), [
+      `aggregation-source-argument error [S] @aggregation source on 'G' must be a string naming a timeseries type; write source: "S" (graph-node rejects the schema)`,
+    ]);
   });
 
   test('ids: present, non-null, one of four scalars; the first Int8 id is the feature', () => {

@@ -22,6 +22,9 @@ import type { Finding, Fix, Severity } from './types';
 /** Scalars graph-node knows. */
 export const BUILTIN_SCALARS = ['ID', 'String', 'Bytes', 'BigInt', 'BigDecimal', 'Int', 'Int8', 'Boolean', 'Timestamp'] as const;
 
+/** The intervals graph-node aggregates by (AggregationInterval, graph/src/schema/input/mod.rs). */
+const AGGREGATION_INTERVALS = ['hour', 'day'] as const;
+
 /** Scalars graph-cli's codegen maps to AssemblyScript primitives (i32, i64, boolean), which cannot be null. */
 const ASC_PRIMITIVES = new Set(['Int', 'Int8', 'Boolean', 'Timestamp']);
 
@@ -162,6 +165,7 @@ class SchemaChecker {
   private readonly objectsByName = new Map<string, ObjectTypeDefinitionNode>();
   private lowerNames: Map<string, string> | undefined;
   private readonly interfaces = new Map<string, InterfaceTypeDefinitionNode>();
+  private readonly enums = new Set<string>();
 
   constructor(
     private readonly doc: DocumentNode,
@@ -194,6 +198,7 @@ class SchemaChecker {
         if (!this.objectsByName.has(name)) this.objectsByName.set(name, def);
       }
       if (def.kind === Kind.INTERFACE_TYPE_DEFINITION) this.interfaces.set(name, def);
+      if (def.kind === Kind.ENUM_TYPE_DEFINITION) this.enums.add(name);
     }
     for (const def of this.objects) {
       if (def.name.value !== '_Schema_') continue;
@@ -287,11 +292,9 @@ class SchemaChecker {
     }
     if (aggregation) {
       this.info.aggregation ??= loc(aggregation);
-      const source = aggregation.arguments?.find((a) => a.name.value === 'source')?.value;
-      if (source?.kind === Kind.STRING && !this.objectsByName.has(source.value)) {
-        this.flag(loc(source).start, loc(source).end, 'error', 'aggregation-source-missing', `@aggregation source '${source.value}' is not a type of this schema`);
-      }
+      this.checkAggregation(name, aggregation);
     }
+    this.checkImplements(def);
     this.checkId(def, nameLoc);
     const fields = new Map<string, EntityField>();
     for (const field of def.fields ?? []) {
@@ -303,6 +306,74 @@ class SchemaChecker {
       if (derived) this.checkDerivedFrom(def, field, derived);
     }
     if (entity) this.info.entities.set(name, { name, nameStart: nameLoc.start, nameEnd: nameLoc.end, fields, immutable, timeseries });
+  }
+
+  /**
+   * @aggregation's arguments as graph-node's validate_aggregations reads them
+   * (graph/src/schema/input/mod.rs): `source` a string naming a type (AggregationMissingSource,
+   * AggregationInvalidSource, AggregationUnknownSource) and `intervals` a non-empty list of
+   * "hour" or "day" (AggregationMissingIntervals, AggregationWrongIntervals,
+   * AggregationInvalidInterval). A missing argument marks `@aggregation`, a wrong one its value.
+   */
+  private checkAggregation(name: string, directive: ConstDirectiveNode): void {
+    const at = { start: loc(directive).start, end: loc(directive.name).end };
+    const source = directive.arguments?.find((a) => a.name.value === 'source')?.value;
+    if (!source) {
+      this.flag(at.start, at.end, 'error', 'aggregation-source-argument', `@aggregation on '${name}' has no source argument; add source: "<Timeseries>", naming the @entity(timeseries: true) type it aggregates (graph-node rejects the schema)`);
+    } else if (source.kind !== Kind.STRING) {
+      const written = source.kind === Kind.ENUM ? `; write source: "${source.value}"` : '';
+      this.flag(loc(source).start, loc(source).end, 'error', 'aggregation-source-argument', `@aggregation source on '${name}' must be a string naming a timeseries type${written} (graph-node rejects the schema)`);
+    } else if (!this.objectsByName.has(source.value)) {
+      this.flag(loc(source).start, loc(source).end, 'error', 'aggregation-source-missing', `@aggregation source '${source.value}' is not a type of this schema`);
+    }
+    const intervals = directive.arguments?.find((a) => a.name.value === 'intervals')?.value;
+    const supported = `"${AGGREGATION_INTERVALS.join('", "')}"`;
+    if (!intervals) {
+      this.flag(at.start, at.end, 'error', 'aggregation-intervals-argument', `@aggregation on '${name}' has no intervals argument; add intervals: [${supported}] or a part of it (graph-node rejects the schema)`);
+    } else if (intervals.kind !== Kind.LIST || intervals.values.length === 0) {
+      this.flag(loc(intervals).start, loc(intervals).end, 'error', 'aggregation-intervals-argument', `@aggregation intervals on '${name}' must be a non-empty list of strings, such as ["hour"] (graph-node rejects the schema)`);
+    } else {
+      for (const v of intervals.values) {
+        if (v.kind !== Kind.STRING) {
+          this.flag(loc(v).start, loc(v).end, 'error', 'aggregation-intervals-argument', `@aggregation intervals on '${name}' must be strings: write each interval in quotes, one of ${supported} (graph-node rejects the schema)`);
+        } else if (!(AGGREGATION_INTERVALS as readonly string[]).includes(v.value)) {
+          this.flag(loc(v).start, loc(v).end, 'error', 'aggregation-interval-unsupported', `@aggregation interval '${v.value}' on '${name}' is not supported; use ${AGGREGATION_INTERVALS.map((i) => `"${i}"`).join(' or ')} (graph-node rejects the schema)`);
+        }
+      }
+    }
+  }
+
+  /**
+   * `implements` names must be interfaces of this schema: graph-node's Schema::collect_interfaces
+   * (graph/src/schema/mod.rs) looks each name up among the interface definitions only and refuses
+   * the schema with InterfaceUndefined otherwise (an object type, an enum, a scalar, an imported or
+   * unknown name). graphql's validateSchema agrees ("must only implement Interface types").
+   */
+  private checkImplements(def: ObjectTypeDefinitionNode): void {
+    const self = def.name.value;
+    for (const named of def.interfaces ?? []) {
+      const name = named.name.value;
+      if (this.interfaces.has(name)) continue;
+      const at = loc(named.name);
+      const drop = `or remove it from the implements list of '${self}' (graph-node rejects the schema)`;
+      const what = this.objectsByName.has(name)
+        ? `an object type, not an interface; only interfaces can be implemented: declare 'interface ${name}' instead, ${drop}`
+        : this.enums.has(name)
+          ? `an enum, not an interface; implement an interface ${drop}`
+          : (BUILTIN_SCALARS as readonly string[]).includes(name)
+            ? `a scalar, not an interface; implement an interface ${drop}`
+            : this.info.typeNames.has(name)
+              ? `imported from another subgraph, not an interface of this schema; define the interface here ${drop}`
+              : undefined;
+      if (what) {
+        this.flag(at.start, at.end, 'error', 'implements-not-interface', `Type '${self}' implements '${name}', which is ${what}`);
+        continue;
+      }
+      const near = closest(name, this.interfaces.keys());
+      const help = near ? `did you mean '${near}'? (graph-node rejects the schema)` : `define 'interface ${name}' ${drop}`;
+      const fix: Fix | undefined = near ? { kind: 'replace', title: `Implement '${near}'`, file: this.file, edits: [{ range: this.info.lines.range(at.start, at.end), text: near }] } : undefined;
+      this.flag(at.start, at.end, 'error', 'implements-not-interface', `Type '${self}' implements '${name}', which is not defined in this schema; ${help}`, fix);
+    }
   }
 
   private checkId(def: ObjectTypeDefinitionNode, nameLoc: { start: number; end: number }): void {
@@ -403,6 +474,8 @@ class SchemaChecker {
     const self = def.name.value;
     const backType = innerType(back.type).name;
     const implemented = (def.interfaces ?? []).map((i) => i.name.value);
+    // What `implements` names that is no interface is its own finding (implements-not-interface).
+    const interfaces = implemented.filter((i) => this.interfaces.has(i));
     const backIsEntity = this.interfaces.has(backType) || this.objectsByName.get(backType)?.directives?.some((d) => d.name.value === 'entity') === true;
     const cliAccepts = backIsEntity && (backType === self || implemented.includes(backType));
     const nodeAccepts =
@@ -411,7 +484,9 @@ class SchemaChecker {
     const message = backType === self && !cliAccepts
       ? `Field '${fieldName}': @derivedFrom fields are only allowed on @entity types, and '${self}' is not one (graph build fails)`
       : !cliAccepts
-      ? `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' has type '${backType}' but must point back at '${self}'${implemented.length ? ` or an interface it implements (${implemented.join(', ')})` : ''} (graph build fails)`
+      ? `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' has type '${backType}' but must point back at '${self}'${interfaces.length ? ` or an interface it implements (${interfaces.join(', ')})` : ''} (graph build fails)`
+      : !this.interfaces.has(backType)
+      ? `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' points at '${backType}', which is an object type, not an interface '${self}' can implement; make '${wanted}' point at '${self}' (or make '${backType}' an interface declaring '${fieldName}') (graph-node rejects the schema)`
       : `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' points at interface '${backType}', which does not declare '${fieldName}' (graph-node rejects the schema)`;
     this.flag(at.start, at.end, 'error', 'derived-from-wrong-type', message);
   }
