@@ -13,11 +13,6 @@ import { isMap, isScalar, type YMap, type YNode, type YScalar } from './ynode';
 export type Path = (string | number)[];
 export type ValueRule = (ctx: Context, node: YNode, path: Path) => void;
 
-/** `dataSources.*.source.address` for ['dataSources', 3, 'source', 'address']. */
-export function pathPattern(path: Path): string {
-  return path.map((s) => (typeof s === 'number' ? '*' : s)).join('.');
-}
-
 /** Data source kinds whose keys Chaindeck checks (the others go to their own tools). */
 export function isCheckedKind(list: 'dataSources' | 'templates', kind: unknown): boolean {
   if (kind === undefined || kind === null || kind === 'ethereum' || kind === 'ethereum/contract') return true;
@@ -65,7 +60,8 @@ class ShapeWalker {
   ) {}
 
   /**
-   * `pattern` is pathPattern(path), built as the walk goes down (it keys the value rules).
+   * `pattern` is the path with each list index as `*` (`dataSources.*.source.address`), built as the
+   * walk goes down (it keys the value rules).
    * `owner` is where to point when something is missing inside `node` (the key naming it).
    */
   walk(node: YNode, shape: Shape, path: Path, pattern: string, owner: Span): boolean {
