@@ -235,7 +235,7 @@ export function manifestKeyDoc(path: readonly (string | number)[], kind?: string
   return typeof last === 'string' ? manifestKeysAt(path.slice(0, -1), kind).find((k) => k.key === last) : undefined;
 }
 
-/** The shape expected at a path of the manifest, if the path fits the table. */
+/** The shape expected at a path of the manifest, if the path fits the table (its own keys only: `constructor:` is unknown). */
 export function shapeAt(path: readonly (string | number)[], kind?: string): Shape | undefined {
   let shape: Shape = MANIFEST;
   for (let i = 0; i < path.length; i++) {
@@ -243,10 +243,10 @@ export function shapeAt(path: readonly (string | number)[], kind?: string): Shap
     if (shape.type === 'list' && typeof segment === 'number') {
       const list = path[i - 1];
       shape = i === 1 && (list === 'dataSources' || list === 'templates') ? dataSourceShape(list, kind) : shape.of;
-    } else if (shape.type === 'object' && typeof segment === 'string' && shape.fields[segment]) {
+    } else if (shape.type === 'object' && typeof segment === 'string' && Object.hasOwn(shape.fields, segment)) {
       shape = shape.fields[segment].shape;
     } else if (shape.type === 'union' && typeof segment === 'string') {
-      const field: Field | undefined = shape.of.flatMap((s) => (s.type === 'object' && s.fields[segment] ? [s.fields[segment]] : []))[0];
+      const field: Field | undefined = shape.of.flatMap((s) => (s.type === 'object' && Object.hasOwn(s.fields, segment) ? [s.fields[segment]] : []))[0];
       if (!field) return undefined;
       shape = field.shape;
     } else {
