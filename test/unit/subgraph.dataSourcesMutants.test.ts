@@ -282,6 +282,23 @@ describe('exports followed through `export *`', () => {
     ]);
     none(f, 'handler-not-exported', 'internal-error');
   });
+
+  const chainOf = (length: number, last: string) => {
+    const names = Array.from({ length }, (_, i) => `m${i}`);
+    return [put('src/mapping.ts', `export * from "./${names[0]}";\n`), ...names.map((name, i) => put(`src/${name}.ts`, i + 1 < length ? `export * from "./${names[i + 1]}";\n` : last))];
+  };
+
+  test('a handler 16 `export *` levels below the mapping is found; a handler missing from such a chain is reported', () => {
+    none(run(chainOf(16, 'export function handleApproval(e: Approval): void {}\n')), 'handler-not-exported', 'internal-error');
+    only(run(chainOf(16, 'export function handleOther(e: Approval): void {}\n')), 'handler-not-exported');
+  });
+
+  test('a longer chain, a cycle or a re-exported package leaves the exports unknown: no handler is reported', () => {
+    none(run(chainOf(17, 'export function handleOther(e: Approval): void {}\n')), 'handler-not-exported', 'internal-error');
+    none(run([put('src/mapping.ts', 'export * from "@org/handlers";\n')]), 'handler-not-exported', 'internal-error');
+    const cycle = run([put('src/mapping.ts', 'export * from "./a";\n'), put('src/a.ts', 'export * from "./mapping";\nexport function handleOther(e: Approval): void {}\n')]);
+    only(cycle, 'handler-not-exported');
+  });
 });
 
 describe('entities and mapping imports', () => {

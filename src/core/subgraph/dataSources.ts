@@ -231,18 +231,25 @@ class DataSourceChecker {
     if (str(handler) !== undefined) this.exported(handler as YScalar, { kind: 'call', functionName });
   }
 
-  /** The names a mapping exports, following `export * from './x'` (a few levels deep). */
+  /**
+   * The names a mapping exports, following `export * from './x'` chains up to 16 modules deep.
+   * Undefined when that set is not known for sure (a module that cannot be read, such as a
+   * package, or a longer chain): then no handler is reported as missing.
+   */
   private exportsOf(file: string, depth = 0, seen = new Set<string>()): Set<string> | undefined {
     const text = this.ctx.read(file);
-    if (text === undefined || seen.has(file)) return undefined;
+    if (text === undefined) return undefined;
+    if (seen.has(file)) return new Set(); // a cycle adds no names
     seen.add(file);
     const scan = this.ctx.cache.mapping(text);
-    if (!scan.exportAll.length || depth > 4) return scan.exports;
+    if (!scan.exportAll.length) return scan.exports;
+    if (depth >= 16) return undefined;
     const all = new Set(scan.exports);
     for (const module of scan.exportAll) {
       const base = path.join(path.dirname(file), module);
       const found = this.exportsOf(`${base}.ts`, depth + 1, seen) ?? this.exportsOf(path.join(base, 'index.ts'), depth + 1, seen);
-      found?.forEach((n) => all.add(n));
+      if (!found) return undefined;
+      found.forEach((n) => all.add(n));
     }
     return all;
   }
