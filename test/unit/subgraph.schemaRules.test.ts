@@ -186,3 +186,19 @@ test('odd shapes around these rules never throw', () => {
   const dup = run('type S @entity(timeseries: true) { id: Int8! timestamp: Timestamp! }\ntype T @aggregation(source: "S", intervals: ["hour"]) @aggregation { id: Int8! timestamp: Timestamp! }');
   assert.deepEqual(dup.findings.filter((f) => NEW_CODES.has(f.code)), []);
 });
+
+test('every finding of these rules is an error (graph-node rejects the schema), and the spelling fix replaces the name', () => {
+  const SOURCE = 'type Data @entity(timeseries: true) { id: Int8! timestamp: Timestamp! price: BigDecimal! }\n';
+  const texts = [
+    `type B implements Missing ${E} { id: ID! }`,
+    `interface Named { id: ID! }\ntype B implements Namd ${E} { id: ID! }`,
+    `${SOURCE}type S @aggregation(source: "Data") { id: Int8! timestamp: Timestamp! }`,
+    `${SOURCE}type S @aggregation(source: "Data", intervals: []) { id: Int8! timestamp: Timestamp! }`,
+    `${SOURCE}type S @aggregation(source: "Data", intervals: [hour]) { id: Int8! timestamp: Timestamp! }`,
+    `${SOURCE}type S @aggregation(source: "Data", intervals: ["week"]) { id: Int8! timestamp: Timestamp! }`,
+  ];
+  const found = texts.flatMap((text) => run(text).findings.filter((f) => NEW_CODES.has(f.code)));
+  assert.deepEqual(found.map((f) => f.code), ['implements-not-interface', 'implements-not-interface', 'aggregation-intervals-argument', 'aggregation-intervals-argument', 'aggregation-intervals-argument', 'aggregation-interval-unsupported']);
+  assert.deepEqual(found.map((f) => f.severity), found.map(() => 'error'));
+  assert.equal(found[1].fix?.kind, 'replace');
+});
