@@ -178,3 +178,30 @@ describe('files', () => {
     assert.equal(fileFindings[0].severity, 'error');
   });
 });
+
+describe('what a second measurement left (its first run counted these as timeouts)', () => {
+  test('a number where a string or a file path is wanted: quote it; where a map is wanted: the plain mismatch', () => {
+    const network = run(['network: mainnet', 'network: 1']).filter((f) => f.code === 'type-mismatch');
+    assert.deepEqual(brief(network), ['type-mismatch 7:13-7:14 Expected string, found number 1: YAML reads it as a number; put it in quotes']);
+    assert.deepEqual(fixText(network[0]), ['"1"']);
+    const file = run(['file: ./src/mapping.ts', 'file: 5']).filter((f) => f.code === 'type-mismatch');
+    assert.deepEqual(brief(file), ['type-mismatch 24:12-24:13 Expected string, found number 5: YAML reads it as a number; put it in quotes']);
+    const source = run(['    source:\n      address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"\n      abi: ERC20\n      startBlock: 6082465\n', '    source: 5\n']).filter((f) => f.code === 'type-mismatch');
+    assert.deepEqual(brief(source), ['type-mismatch 8:12-8:13 Expected map, found number 5 (dataSources[0].source)']);
+  });
+
+  test('the kind is read from the `kind` key wherever it stands in the data source', () => {
+    const f = run(['  - kind: ethereum\n    name: ERC20\n', '  - name: ERC20\n    kind: ethereum\n    colour: red\n']);
+    assert.deepEqual(codes(f.filter((x) => x.code === 'unknown-key')), ['unknown-key']);
+  });
+
+  test('an optional key left empty is no missing value', () => {
+    assert.deepEqual(codes(run(['description: ERC-20 allowance approvals, the tutorial subgraph of the service spec', 'description:'])), []);
+  });
+});
+
+test('a call filter with an every that is no number: every without polling, and its type', () => {
+  const handler = ['      file: ./src/mapping.ts', '      file: ./src/mapping.ts\n      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: call\n            every: x'] as [string, string];
+  const f = run(['0.0.5', '0.0.8'], handler).filter((x) => x.code !== 'handler-not-exported');
+  assert.deepEqual(codes(f), ['every-without-polling', 'type-mismatch']);
+});

@@ -293,6 +293,16 @@ describe('exports followed through `export *`', () => {
     only(run(chainOf(16, 'export function handleOther(e: Approval): void {}\n')), 'handler-not-exported');
   });
 
+  test('a folder re-exported is read from its index.ts, counting toward the same 16 levels', () => {
+    only(run([put('src/mapping.ts', 'export * from "./handlers";\n'), put('src/handlers/index.ts', 'export function handleOther(e: Approval): void {}\n')]), 'handler-not-exported');
+    const folders = (length: number) => {
+      const dirs = Array.from({ length }, (_, i) => `src/${Array.from({ length: i + 1 }, (_, j) => `d${j}`).join('/')}`);
+      return [put('src/mapping.ts', 'export * from "./d0";\n'), ...dirs.map((dir, i) => put(`${dir}/index.ts`, i + 1 < length ? `export * from "./d${i + 1}";\n` : 'export function handleOther(e: Approval): void {}\n'))];
+    };
+    only(run(folders(16)), 'handler-not-exported');
+    none(run(folders(17)), 'handler-not-exported', 'internal-error');
+  });
+
   test('a longer chain, a cycle or a re-exported package leaves the exports unknown: no handler is reported', () => {
     none(run(chainOf(17, 'export function handleOther(e: Approval): void {}\n')), 'handler-not-exported', 'internal-error');
     none(run([put('src/mapping.ts', 'export * from "@org/handlers";\n')]), 'handler-not-exported', 'internal-error');
