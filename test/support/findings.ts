@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { test as nodeTest, type TestContext } from 'node:test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Finding } from '../../src/core/subgraph';
+import type { Finding, Fix } from '../../src/core/subgraph';
+import { LineIndex } from '../../src/core/subgraph/text';
 
 /** A finding as one line (1-based line:column, files relative to `root`), its fix's edits indented below it. */
 export function renderFinding(f: Finding, root: string): string {
@@ -52,4 +53,15 @@ export function findingsRecorder() {
       assertFindingsFile(written.splice(0), root, fixture);
     },
   };
+}
+
+/** The file after the fix's edits, as the editor applies them: inserts at one place keep their order. */
+export function applyFix(text: string, fix: Fix): string {
+  const lines = new LineIndex(text);
+  let out = text;
+  const order = fix.edits.map((e, i) => ({ e, i, at: lines.offset(e.range.start) }));
+  for (const { e } of order.sort((a, b) => b.at - a.at || b.i - a.i)) {
+    out = out.slice(0, lines.offset(e.range.start)) + e.text + out.slice(lines.offset(e.range.end));
+  }
+  return out;
 }

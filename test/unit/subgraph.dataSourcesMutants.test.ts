@@ -11,17 +11,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
-import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Files } from '../fixtures/subgraphs/corpus';
+import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Edit } from '../fixtures/subgraphs/corpus';
 
-type Edit = (files: Files) => void;
-
-function replaceIn(file: string, from: string | RegExp, to: string): Edit {
-  return (files) => {
-    const after = files[file].replace(from, to);
-    assert.notEqual(after, files[file], `test edit does not apply: ${String(from)}`);
-    files[file] = after;
-  };
-}
 const m = (from: string | RegExp, to: string) => replaceIn('subgraph.yaml', from, to);
 const put = (file: string, text: string): Edit => (files) => void (files[file] = text);
 const append = (text: string): Edit => (files) => void (files['subgraph.yaml'] += text);

@@ -7,26 +7,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blankComments, handlerNames, scanMapping } from '../../src/core/subgraph/mappingScan';
 import { entityStub, graphqlTypeOf, handlerStub, type HandlerStubInput } from '../../src/core/subgraph/stubs';
-import { LineIndex } from '../../src/core/subgraph/text';
-import type { Fix } from '../../src/core/subgraph/types';
+import { applyFix } from '../support/findings';
 
 const APPROVAL = { kind: 'event' as const, name: 'Approval', signature: 'Approval(indexed address,indexed address,uint256)', params: [{ name: 'owner', type: 'address', indexed: true }] };
-
-/** The file after the fix's edits, as the editor applies them: inserts at one place keep their order. */
-function applied(text: string, fix: Fix): string {
-  const lines = new LineIndex(text);
-  let out = text;
-  const order = fix.edits.map((e, i) => ({ e, i, at: lines.offset(e.range.start) }));
-  for (const { e } of order.sort((a, b) => b.at - a.at || b.i - a.i)) {
-    out = out.slice(0, lines.offset(e.range.start)) + e.text + out.slice(lines.offset(e.range.end));
-  }
-  return out;
-}
 
 function stub(mappingText: string, trigger: HandlerStubInput['trigger'], extra: Partial<HandlerStubInput> = {}) {
   const input: HandlerStubInput = { mappingFile: '/p/src/mapping.ts', mappingText, scan: scanMapping(mappingText), handler: 'handleIt', generatedDir: '/p/generated', dataSourceFolder: 'ERC20', abiName: 'ERC20', trigger, ...extra };
   const fix = handlerStub(input);
-  return { fix, text: applied(mappingText, fix) };
+  return { fix, text: applyFix(mappingText, fix) };
 }
 
 describe('handler stubs', () => {
@@ -80,7 +68,7 @@ describe('entity stubs and types', () => {
     const body = 'type Swap @entity(immutable: true) {\n  id: Bytes!\n  who: Bytes!\n  # data: (uint8,bool) has no direct GraphQL type\n}\n';
     for (const [schema, gap] of [['', ''], ['type A { id: ID! }\n\n', ''], ['type A { id: ID! }\n', '\n'], ['type A { id: ID! }', '\n\n']]) {
       const fix = entityStub('/p/schema.graphql', schema, 'Swap', params);
-      assert.equal(applied(schema, fix), `${schema}${gap}${body}`, JSON.stringify(schema));
+      assert.equal(applyFix(schema, fix), `${schema}${gap}${body}`, JSON.stringify(schema));
       assert.deepEqual({ kind: fix.kind, title: fix.title, file: fix.file }, { kind: 'add-entity', title: 'Add entity Swap to schema.graphql', file: '/p/schema.graphql' });
     }
     assert.equal(entityStub('/p/s.graphql', '', 'Empty').edits[0].text, 'type Empty @entity(immutable: true) {\n  id: Bytes!\n}\n');

@@ -7,28 +7,16 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scanMapping } from '../../src/core/subgraph/mappingScan';
 import { graphqlTypeOf, handlerStub, type HandlerStubInput } from '../../src/core/subgraph/stubs';
-import { LineIndex } from '../../src/core/subgraph/text';
-import type { Fix } from '../../src/core/subgraph/types';
+import { applyFix } from '../support/findings';
 
 const APPROVAL = { kind: 'event' as const, name: 'Approval', signature: 'Approval(indexed address,indexed address,uint256)', params: [] };
 const GENERATED = '"../generated/ERC20/ERC20"';
 const HANDLER = 'export function handleIt(event: Approval): void {\n  // TODO: write entities for this event (Approval(indexed address,indexed address,uint256))\n}\n';
 const BLOCK_HANDLER = 'export function handleIt(block: ethereum.Block): void {\n  // TODO: write entities for this block\n}\n';
 
-/** The file after the fix's edits, as the editor applies them: inserts at one place keep their order. */
-function applied(text: string, fix: Fix): string {
-  const lines = new LineIndex(text);
-  let out = text;
-  const order = fix.edits.map((e, i) => ({ e, i, at: lines.offset(e.range.start) }));
-  for (const { e } of order.sort((a, b) => b.at - a.at || b.i - a.i)) {
-    out = out.slice(0, lines.offset(e.range.start)) + e.text + out.slice(lines.offset(e.range.end));
-  }
-  return out;
-}
-
 function stub(mappingText: string, trigger: HandlerStubInput['trigger']): string {
   const input: HandlerStubInput = { mappingFile: '/p/src/mapping.ts', mappingText, scan: scanMapping(mappingText), handler: 'handleIt', generatedDir: '/p/generated', dataSourceFolder: 'ERC20', abiName: 'ERC20', trigger };
-  return applied(mappingText, handlerStub(input));
+  return applyFix(mappingText, handlerStub(input));
 }
 
 describe('handler stubs among existing imports', () => {
