@@ -202,3 +202,21 @@ test('every finding of these rules is an error (graph-node rejects the schema), 
   assert.deepEqual(found.map((f) => f.severity), found.map(() => 'error'));
   assert.equal(found[1].fix?.kind, 'replace');
 });
+
+test('an unknown field type named like a Solidity or common type gets the graph-node scalar, only for the whole name', () => {
+  const hint = (type: string) => /did you mean '([^']+)'/.exec(run(`type T ${E} { id: ID! f: ${type} }`).findings.find((f) => f.code === 'unknown-field-type')?.message ?? '')?.[1];
+  const cases: [string, string | undefined][] = [
+    ['address', 'Bytes'], ['addresses', undefined], ['myaddress', undefined], ['bytes32', 'Bytes'], ['bytes', 'Bytes'], ['bytes32x', undefined], ['bytes1024', 'Bytes'], ['tokenbytes', undefined],
+    ['uint8', 'Int'], ['int32', 'Int'], ['int64', 'Int8'], ['i64', 'Int8'], ['long', 'Int8'], ['longer', undefined], ['xlong', undefined], ['uint64', 'BigInt'], ['uint256', 'BigInt'],
+    ['bool', 'Boolean'], ['boolx', undefined], ['xbool', undefined], ['float', 'BigDecimal'], ['floaty', undefined], ['xfloat', undefined],
+    ['text', 'String'], ['textual', undefined], ['timestamp', 'Timestamp'], ['xdate', undefined], ['dated', undefined],
+  ];
+  assert.deepEqual(cases.map(([type]) => [type, hint(type)]), cases);
+});
+
+test('every type graph-node adds to the API schema is a reserved name, the last of the list too', () => {
+  for (const name of ['_Meta_', 'BlockChangedFilter', 'OrderDirection', 'Aggregation_interval', 'Aggregation_current']) {
+    const f = run(`type ${name} ${E} { id: ID! }`).findings;
+    assert.deepEqual(f.map((x) => x.message), [`Type name '${name}' is reserved: graph-node's generated API defines it; rename it`], name);
+  }
+});

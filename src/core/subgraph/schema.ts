@@ -40,12 +40,12 @@ const TYPE_HINTS: [RegExp, string][] = [
   [/^address$/i, 'Bytes'],
   [/^bytes\d*$/i, 'Bytes'],
   [/^u?int(8|16|24|32)$/i, 'Int'],
+  [/^(long|i64|int64)$/i, 'Int8'], // before BigInt: a signed 64-bit integer fits Int8; uint64 does not
   [/^u?int(\d*)$/i, 'BigInt'],
   [/^(bool|boolean)$/i, 'Boolean'],
   [/^(float|double|decimal|number)$/i, 'BigDecimal'],
   [/^(string|text)$/i, 'String'],
   [/^(timestamp|date|datetime)$/i, 'Timestamp'],
-  [/^(long|i64|int64)$/i, 'Int8'],
 ];
 
 export interface EntityField {
