@@ -267,7 +267,7 @@ class SchemaChecker {
     const aggregation = def.directives?.find((d) => d.name.value === 'aggregation');
     if (!entity && !aggregation) {
       const after = def.interfaces?.length ? loc(def.interfaces[def.interfaces.length - 1]).end : nameLoc.end;
-      this.flag(nameLoc.start, nameLoc.end, 'error', 'missing-entity-directive', `Type '${name}' is defined without @entity or @aggregation`, this.insert(after, ' @entity(immutable: true)', `Add @entity(immutable: true) to ${name}`));
+      this.flag(nameLoc.start, nameLoc.end, 'error', 'missing-entity-directive', `Type '${name}' is defined without @entity or @aggregation`, this.replace(after, after, ' @entity(immutable: true)', `Add @entity(immutable: true) to ${name}`));
     }
     let immutable = false;
     let timeseries = false;
@@ -282,12 +282,7 @@ class SchemaChecker {
       if (!imm.present && !ts.present) {
         // graph-cli 0.98 rejects an @entity without it (graph-node would default to mutable).
         const d = loc(entity);
-        this.flag(d.start, d.end, 'error', 'entity-immutable-missing', `@entity on '${name}' needs an immutable argument: @entity(immutable: true) for records never updated, false otherwise`, {
-          kind: 'replace',
-          title: 'Write @entity(immutable: true)',
-          file: this.file,
-          edits: [{ range: this.info.lines.range(d.start, d.end), text: '@entity(immutable: true)' }],
-        });
+        this.flag(d.start, d.end, 'error', 'entity-immutable-missing', `@entity on '${name}' needs an immutable argument: @entity(immutable: true) for records never updated, false otherwise`, this.replace(d.start, d.end, '@entity(immutable: true)', 'Write @entity(immutable: true)'));
       }
     }
     if (aggregation) {
@@ -371,7 +366,7 @@ class SchemaChecker {
       }
       const near = closest(name, this.interfaces.keys());
       const help = near ? `did you mean '${near}'? (graph-node rejects the schema)` : `define 'interface ${name}' ${drop}`;
-      const fix: Fix | undefined = near ? { kind: 'replace', title: `Implement '${near}'`, file: this.file, edits: [{ range: this.info.lines.range(at.start, at.end), text: near }] } : undefined;
+      const fix = near ? this.replace(at.start, at.end, near, `Implement '${near}'`) : undefined;
       this.flag(at.start, at.end, 'error', 'implements-not-interface', `Type '${self}' implements '${name}', which is not defined in this schema; ${help}`, fix);
     }
   }
@@ -422,7 +417,7 @@ class SchemaChecker {
   private replaceName(type: TypeNode, name: string): Fix {
     let t = type;
     while (t.kind !== Kind.NAMED_TYPE) t = t.type;
-    return { kind: 'replace', title: `Change the type to ${name}`, file: this.file, edits: [{ range: this.info.lines.range(loc(t).start, loc(t).end), text: name }] };
+    return this.replace(loc(t).start, loc(t).end, name, `Change the type to ${name}`);
   }
 
   /**
@@ -467,7 +462,7 @@ class SchemaChecker {
         'error',
         'derived-from-missing-field',
         `Field '${fieldName}': @derivedFrom field '${wanted}' does not exist on type '${targetName}'${near ? `; did you mean '${near}'?` : ''}`,
-        near ? { kind: 'replace', title: `Derive from '${near}'`, file: this.file, edits: [{ range: this.info.lines.range(at.start, at.end), text: JSON.stringify(near) }] } : undefined,
+        near ? this.replace(at.start, at.end, JSON.stringify(near), `Derive from '${near}'`) : undefined,
       );
       return;
     }
@@ -491,7 +486,8 @@ class SchemaChecker {
     this.flag(at.start, at.end, 'error', 'derived-from-wrong-type', message);
   }
 
-  private insert(at: number, text: string, title: string): Fix {
-    return { kind: 'replace', title, file: this.file, edits: [{ range: this.info.lines.range(at, at), text }] };
+  /** A fix that writes `text` over [start, end) of the schema (an insert when start === end). */
+  private replace(start: number, end: number, text: string, title: string): Fix {
+    return { kind: 'replace', title, file: this.file, edits: [{ range: this.info.lines.range(start, end), text }] };
   }
 }
