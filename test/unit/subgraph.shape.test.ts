@@ -63,13 +63,13 @@ describe('tables against the installed graph-cli', () => {
     for (const [name, shape] of fromSdl) assert.deepEqual(ours.get(name), shape, `type ${name}`);
   });
 
-  test('the EVM networks and aliases equal the registry graph-cli ships', () => {
+  test('the EVM networks, and each alias with the network it names, equal the registry graph-cli ships', () => {
     const registry = JSON.parse(fs.readFileSync(path.join(cli, 'config/TheGraphNetworksRegistry.json'), 'utf8')) as {
       networks: { id: string; aliases?: string[]; graphNode?: { protocol: string } }[];
     };
     const evm = registry.networks.filter((n) => n.graphNode?.protocol === 'ethereum');
     assert.deepEqual([...EVM_NETWORKS].sort(), evm.map((n) => n.id).sort());
-    assert.deepEqual(Object.keys(EVM_NETWORK_ALIASES).sort(), evm.flatMap((n) => n.aliases ?? []).sort());
+    assert.deepEqual(Object.entries(EVM_NETWORK_ALIASES).sort(), evm.flatMap((n) => (n.aliases ?? []).map((alias) => [alias, n.id])).sort());
     const others = registry.networks.filter((n) => n.graphNode && n.graphNode.protocol !== 'ethereum');
     assert.deepEqual(OTHER_PROTOCOL_NETWORKS, Object.fromEntries(others.map((n) => [n.id, n.graphNode!.protocol]).sort()));
   });

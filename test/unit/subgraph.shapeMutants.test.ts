@@ -46,6 +46,17 @@ describe('hover and completion docs', () => {
     }
   });
 
+  test('every key of a NEAR, Cosmos, Arweave, Substreams or subgraph-composition data source has a doc of its own', () => {
+    for (const kind of ['near', 'cosmos', 'arweave', 'substreams', 'subgraph']) {
+      const all = everyKey(kind).filter((k) => k.path.startsWith('dataSources.'));
+      assert.ok(all.length >= 8, `${kind}: ${all.length} keys`);
+      for (const { path, key } of all) {
+        assert.ok(key.doc.trim().length > 10, `${kind}: doc of ${path}`);
+        assert.ok(key.type.trim().length > 0, `${kind}: type of ${path}`);
+      }
+    }
+  });
+
   test('the hover of a block filter’s kind explains all three kinds, not only the polling variant’s', () => {
     const kind = manifestKeyDoc([...filter, 'kind'])!;
     assert.equal(kind.required, true);
