@@ -160,12 +160,12 @@ const SOLANA_CLUSTERS: Record<string, string> = {
   '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY': 'testnet',
 };
 
-/** A Starknet chain id is a short string encoded as a felt: 0x534e5f4d41494e is SN_MAIN. */
+/** A Starknet chain id is a short string encoded as a felt: 0x534e5f4d41494e is SN_MAIN. Anything but hex of printable bytes is shown as it came. */
 export function decodeShortString(hex: string): string {
   const digits = hex.replace(/^0x/i, '');
   const bytes = Buffer.from(digits.length % 2 ? `0${digits}` : digits, 'hex');
   const decoded = bytes.toString('latin1');
-  return /^[\x20-\x7e]+$/.test(decoded) ? decoded : hex;
+  return /^[\x20-\x7e]+$/.test(decoded) && /^[\da-f]+$/i.test(digits) ? decoded : hex;
 }
 
 const path = (o: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o);
