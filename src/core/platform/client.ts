@@ -137,7 +137,7 @@ export class PlatformClient {
     const singular = SINGULAR[kind];
     const trimmed = id.trim();
     if (!isPlatformId(trimmed)) {
-      return Promise.reject(platformError('invalid-request', `${JSON.stringify(id)} is not a ${singular} id: ${PLATFORM_ID_RULE} (e.g. ${EXAMPLE_IDS[kind]}).`, [this.apiKey]));
+      return Promise.reject(platformError('invalid-request', `${JSON.stringify(id)} is not ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular} id: ${PLATFORM_ID_RULE} (e.g. ${EXAMPLE_IDS[kind]}).`, [this.apiKey]));
     }
     // Encoded as well, so the id stays one path segment whatever the pattern lets through.
     const url = `${this.apiUrl}/v1/${kind}/${encodeURIComponent(trimmed)}/`;
