@@ -83,9 +83,9 @@ export function parseEndpoint(pasted: string, options: ParseOptions = {}): Parse
   if (!SCHEMES.includes(url.protocol)) {
     throw new EndpointError(`Unsupported scheme '${url.protocol.replace(/:$/, '')}' in ${redactUrl(text)}: a node endpoint's scheme is https or wss (http or ws for a local node).`);
   }
-  if (!url.hostname) throw new EndpointError(`${redactUrl(text)} has no host name.`);
   const parts = splitUrl(text);
   if (!parts) throw new EndpointError(`${redactUrl(text)} is not a valid URL.`);
+  if (!parts.authority.slice(parts.authority.lastIndexOf('@') + 1)) throw new EndpointError(`${redactUrl(text)} has no host name.`); // https:///h/KEY: a URL parser would take h, written as the path, for the host
   // A fragment never reaches the node; one in a pasted endpoint is a mistake, not a part to keep.
   if (parts.fragment) throw new EndpointError(`${redactUrl(text)} has a #fragment: a node endpoint has none (a key goes in the path or the query).`);
 
@@ -279,6 +279,6 @@ function guessNetwork(hostname: string): string | undefined {
   if (labels.length < 3 || LOOPBACK.test(hostname) || /^\d+$/.test(labels[labels.length - 1])) return undefined;
   const first = labels[0];
   if (labels[1] === 'core') return first;
-  if (/^nd-\d/.test(first)) return undefined; // a dedicated node's id, not a network
+  if (/(^|-)nd-\d/.test(first)) return undefined; // a dedicated node's id (nd-…, beacon-nd-…), not a network
   return guessProtocol(first).fromHost ? first : undefined;
 }
