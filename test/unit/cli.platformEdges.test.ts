@@ -3,13 +3,14 @@
  * platform API imitation: --protocol and --status are free text (not IDs), --order-by without a
  * leading -, networks and nodes without configuration/details, the API key echoed in a
  * field masked without --show-secrets, one --timeout shared by every page, the keep-alive connection closed when the command returns, and
- * --show-secrets through main's own stdout writer.
+ * --show-secrets through the process's own stdout writer.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import * as http from 'node:http';
+import * as path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
-import { main } from '../../src/cli/main';
 import { runMain } from '../support/cli';
 import { sampleData, sampleKey, startPlatformServer, type PlatformServer } from '../support/platformServer';
 
@@ -109,25 +110,19 @@ test('the keep-alive connection to the API is closed when the command returns', 
   }
 });
 
-test('main without an io: --show-secrets prints the credentials on stdout, unmasked', async () => {
+test('the chaindeck process with --show-secrets prints the credentials on stdout, unmasked', async () => {
   const server = await connectionCounter();
-  const saved = process.env.CHAINDECK_API_KEY;
-  const write = process.stdout.write;
-  let stdout = '';
   try {
-    process.env.CHAINDECK_API_KEY = API_KEY;
-    // The test runner's own reports go through as Buffers; the command writes strings.
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => (typeof chunk === 'string' ? ((stdout += chunk), true) : write.call(process.stdout, chunk, ...rest))) as typeof process.stdout.write;
-    const code = await main(['platform', 'nodes', '--show-secrets', '--format', 'json', '--api-url', server.url]);
-    process.stdout.write = write;
-    assert.equal(code, 0);
-    const [node] = JSON.parse(stdout) as { details: { auth_key: string; https_endpoint: string } }[];
+    // A process of its own: main's default writers are process.stdout, which the test runner uses too.
+    const env = { ...process.env, CHAINDECK_API_KEY: API_KEY };
+    const run = await new Promise<{ err: Error | null; stdout: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli.ts'), 'platform', 'nodes', '--show-secrets', '--format', 'json', '--api-url', server.url], { env, timeout: 20_000 }, (err, stdout) => resolve({ err, stdout }));
+    });
+    assert.equal(run.err, null);
+    const [node] = JSON.parse(run.stdout) as { details: { auth_key: string; https_endpoint: string } }[];
     assert.equal(node.details.auth_key, sampleKey(0));
     assert.equal(node.details.https_endpoint, `https://n.example.com/${sampleKey(0)}`);
   } finally {
-    process.stdout.write = write;
-    if (saved === undefined) delete process.env.CHAINDECK_API_KEY;
-    else process.env.CHAINDECK_API_KEY = saved;
     await server.close();
   }
 });
