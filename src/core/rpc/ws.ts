@@ -373,7 +373,9 @@ export class WsRpcClient {
   }
 
   private scheduleReconnect(): void {
-    if (this.closed || this.reconnectTimer || this.subscriptions.size === 0) return;
+    if (this.closed || this.reconnectTimer) return;
+    // The last subscription ended while reconnecting: stop, like a drop with none (the next call connects).
+    if (this.subscriptions.size === 0) return this.setStatus('closed');
     const { initialDelayMs = 250, maxDelayMs = 10_000, maxAttempts = Infinity } = this.options.reconnect ?? {};
     if (this.reconnectAttempt >= maxAttempts) {
       const problem = failure('unreachable', `Gave up reconnecting to ${this.endpoint.wsUrl} after ${maxAttempts} attempts.`, this.context({}));
