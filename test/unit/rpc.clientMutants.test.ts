@@ -62,18 +62,21 @@ describe('RpcClient: what goes on the wire and how replies are read', () => {
   });
 
   test('a raw exchange obeys the deadline the client shares with the whole command', async () => {
-    node.script = () => ({ delayMs: 1500, body: '{}' });
+    node.script = () => ({ delayMs: 3000, body: '{}' });
     const started = Date.now();
     const problem = await failureOf(client({ timeoutMs: 5000, deadline: new Deadline(60) }).exchange('{}'));
     assert.equal(problem.kind, 'timeout');
     assert.equal(problem.outOfTime, true);
-    assert.ok(Date.now() - started < 1000, 'cut by the 60 ms deadline, not the 1.5 s answer');
+    assert.ok(Date.now() - started < 2000, 'cut by the 60 ms deadline, not the 3 s answer');
   });
 
   test('cancelling during the wait before a retry rejects at once as cancelled', async () => {
-    node.script = () => ({ status: 503, headers: { 'Retry-After': '2' }, body: '' });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 60);
+    // Cancelled once the first answer is out, i.e. during the 2 s wait before the retry (however slow the machine).
+    node.script = () => {
+      setTimeout(() => controller.abort(), 30);
+      return { status: 503, headers: { 'Retry-After': '2' }, body: '' };
+    };
     const started = Date.now();
     const problem = await failureOf(client({ timeoutMs: 5000, retry: { retries: 2 } }).call('eth_chainId', [], { signal: controller.signal }));
     assert.equal(problem.kind, 'cancelled');
