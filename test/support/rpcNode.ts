@@ -40,6 +40,16 @@ export interface ScriptedNode {
   close(): Promise<void>;
 }
 
+/** A script answering single calls and batches from `results` by method; a method missing from it gets JSON-RPC error -32601 `no METHOD`. */
+export function answerFrom(results: Record<string, unknown>): (request: SeenRequest) => Answer {
+  const one = (c: { id: unknown; method: string }) =>
+    c.method in results ? { jsonrpc: '2.0', id: c.id, result: results[c.method] } : { jsonrpc: '2.0', id: c.id, error: { code: -32601, message: `no ${c.method}` } };
+  return (r) => {
+    const body = JSON.parse(r.body) as { id: unknown; method: string } | { id: unknown; method: string }[];
+    return { body: Array.isArray(body) ? body.map(one) : one(body) };
+  };
+}
+
 /** The JSON-RPC reply to a single request: `extra` (result or error) with the request's own id. */
 export function reply(request: SeenRequest, extra: object): object {
   return { jsonrpc: '2.0', id: (JSON.parse(request.body) as { id: unknown }).id, ...extra };

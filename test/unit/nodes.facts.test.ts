@@ -9,24 +9,17 @@ import type { ResolvedEndpoint } from '../../src/core/nodes/model';
 import { liveFacts } from '../../src/core/nodes/protocols';
 import { RpcClient } from '../../src/core/rpc/client';
 import { closeIdleConnections } from '../../src/core/rpc/http';
-import { startScriptedNode, type ScriptedNode, type SeenRequest } from '../support/rpcNode';
+import { answerFrom, startScriptedNode, type ScriptedNode } from '../support/rpcNode';
 
 interface Call {
   id: number;
   method: string;
 }
-type Results = Record<string, unknown>;
 
 describe('liveFacts', () => {
   let node: ScriptedNode;
   let endpoint: ResolvedEndpoint;
   const client = () => new RpcClient(endpoint, { timeoutMs: 3000, retry: { retries: 0 } });
-  /** Answers a batch (or single call) from `results` by method; a method missing from it gets a JSON-RPC error. */
-  const answering = (results: Results) => (r: SeenRequest) => {
-    const one = (c: Call) => (c.method in results ? { jsonrpc: '2.0', id: c.id, result: results[c.method] } : { jsonrpc: '2.0', id: c.id, error: { code: -32601, message: `no ${c.method}` } });
-    const body = JSON.parse(r.body) as Call | Call[];
-    return { body: Array.isArray(body) ? body.map(one) : one(body) };
-  };
 
   before(async () => {
     node = await startScriptedNode();
@@ -42,7 +35,7 @@ describe('liveFacts', () => {
   });
 
   test('evm: the three facts in one batch, hex read as decimal', async () => {
-    node.script = answering({ web3_clientVersion: 'anvil/v1.0.0', eth_blockNumber: '0x1b4', eth_chainId: '0x7a69' });
+    node.script = answerFrom({ web3_clientVersion: 'anvil/v1.0.0', eth_blockNumber: '0x1b4', eth_chainId: '0x7a69' });
     const facts = await liveFacts('evm', client());
     assert.deepEqual(facts, {
       clientVersion: { value: 'anvil/v1.0.0', raw: 'anvil/v1.0.0' },
@@ -57,19 +50,19 @@ describe('liveFacts', () => {
   });
 
   test('a resolved endpoint works as well as a client', async () => {
-    node.script = answering({ web3_clientVersion: 'geth', eth_blockNumber: '0x0', eth_chainId: '0x1' });
+    node.script = answerFrom({ web3_clientVersion: 'geth', eth_blockNumber: '0x0', eth_chainId: '0x1' });
     const facts = await liveFacts('evm', endpoint, { timeoutMs: 3000 });
     assert.deepEqual(facts.chainId, { value: '1', raw: '0x1' });
   });
 
   test('one fact failing or unreadable leaves the others', async () => {
-    node.script = answering({ eth_blockNumber: '0x10', eth_chainId: 42 });
+    node.script = answerFrom({ eth_blockNumber: '0x10', eth_chainId: 42 });
     const facts = await liveFacts('evm', client());
     assert.deepEqual(facts.clientVersion, { error: 'JSON-RPC error -32601: no web3_clientVersion' });
     assert.deepEqual(facts.latestBlock, { value: '16', raw: '0x10' });
     // 42 is no hex string; BigInt reads it anyway as 42
     assert.deepEqual(facts.chainId, { value: '42', raw: 42 });
-    node.script = answering({ web3_clientVersion: '', eth_blockNumber: 'latest', eth_chainId: '0x1' });
+    node.script = answerFrom({ web3_clientVersion: '', eth_blockNumber: 'latest', eth_chainId: '0x1' });
     const odd = await liveFacts('evm', client());
     assert.deepEqual(odd.clientVersion, { error: 'unexpected answer: ""' });
     assert.deepEqual(odd.latestBlock, { error: 'unexpected answer: "latest"' });
@@ -79,7 +72,7 @@ describe('liveFacts', () => {
     node.script = (r) => {
       const body = JSON.parse(r.body) as Call | Call[];
       if (Array.isArray(body)) return { status: 400, body: 'batch requests are not supported' };
-      return answering({ getnetworkinfo: { subversion: '/Satoshi:27.0.0/' }, getblockcount: 840000, getblockchaininfo: { chain: 'main' } })(r);
+      return answerFrom({ getnetworkinfo: { subversion: '/Satoshi:27.0.0/' }, getblockcount: 840000, getblockchaininfo: { chain: 'main' } })(r);
     };
     const facts = await liveFacts('utxo', client());
     assert.deepEqual(facts, {
@@ -100,16 +93,16 @@ describe('liveFacts', () => {
   });
 
   test('solana names a known cluster by its genesis hash; starknet decodes its chain id', async () => {
-    node.script = answering({ getVersion: { 'solana-core': '2.0.1' }, getSlot: '123', getGenesisHash: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d' });
+    node.script = answerFrom({ getVersion: { 'solana-core': '2.0.1' }, getSlot: '123', getGenesisHash: '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d' });
     const sol = await liveFacts('solana', client());
     assert.deepEqual(sol.clientVersion, { value: '2.0.1', raw: { 'solana-core': '2.0.1' } });
     assert.deepEqual(sol.latestBlock, { value: '123', raw: '123' });
     assert.equal(sol.chainId && 'value' in sol.chainId && sol.chainId.value, 'mainnet-beta (5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d)');
-    node.script = answering({ getVersion: {}, getSlot: 1, getGenesisHash: 'localgenesis' });
+    node.script = answerFrom({ getVersion: {}, getSlot: 1, getGenesisHash: 'localgenesis' });
     const local = await liveFacts('solana', client());
     assert.equal(local.chainId && 'value' in local.chainId && local.chainId.value, 'localgenesis');
     assert.deepEqual(local.clientVersion, { error: 'unexpected answer: {}' });
-    node.script = answering({ starknet_specVersion: '0.7.1', starknet_blockNumber: 900, starknet_chainId: '0x534e5f4d41494e' });
+    node.script = answerFrom({ starknet_specVersion: '0.7.1', starknet_blockNumber: 900, starknet_chainId: '0x534e5f4d41494e' });
     const stark = await liveFacts('starknet', client());
     assert.deepEqual(
       [stark.clientVersion, stark.latestBlock, stark.chainId].map((f) => f && 'value' in f && f.value),

@@ -15,7 +15,7 @@ import { decodeShortString, liveFacts, methodsFor, PROTOCOL_METHODS, type Fact }
 import { RpcClient } from '../../src/core/rpc/client';
 import { closeIdleConnections } from '../../src/core/rpc/http';
 import { parseParams } from '../../src/core/rpc/params';
-import { startScriptedNode, type ScriptedNode, type SeenRequest } from '../support/rpcNode';
+import { answerFrom, startScriptedNode, type ScriptedNode, type SeenRequest } from '../support/rpcNode';
 
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
@@ -122,22 +122,10 @@ describe('decodeShortString', () => {
   });
 });
 
-interface Call {
-  id: number;
-  method: string;
-}
-
 describe('liveFacts', () => {
   let node: ScriptedNode;
   let endpoint: ResolvedEndpoint;
   const client = () => new RpcClient(endpoint, { timeoutMs: 3000, retry: { retries: 0 } });
-  /** Answers a single call (or a batch) from `results` by method; a method missing from it gets a JSON-RPC error. */
-  const one = (results: Record<string, unknown>) => (c: Call) =>
-    c.method in results ? { jsonrpc: '2.0', id: c.id, result: results[c.method] } : { jsonrpc: '2.0', id: c.id, error: { code: -32601, message: `no ${c.method}` } };
-  const answering = (results: Record<string, unknown>) => (r: SeenRequest) => {
-    const body = JSON.parse(r.body) as Call | Call[];
-    return { body: Array.isArray(body) ? body.map(one(results)) : one(results)(body) };
-  };
   const value = (fact: Fact | undefined) => (fact && 'value' in fact ? fact.value : fact);
 
   before(async () => {
@@ -156,16 +144,16 @@ describe('liveFacts', () => {
   test('Solana devnet and testnet are named by their genesis hashes', async () => {
     const devnet = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
     const testnet = '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY';
-    node.script = answering({ getVersion: { 'solana-core': '2.1.0' }, getSlot: 5, getGenesisHash: devnet });
+    node.script = answerFrom({ getVersion: { 'solana-core': '2.1.0' }, getSlot: 5, getGenesisHash: devnet });
     assert.equal(value((await liveFacts('solana', client())).chainId), `devnet (${devnet})`);
-    node.script = answering({ getVersion: { 'solana-core': '2.1.0' }, getSlot: 5, getGenesisHash: testnet });
+    node.script = answerFrom({ getVersion: { 'solana-core': '2.1.0' }, getSlot: 5, getGenesisHash: testnet });
     assert.equal(value((await liveFacts('solana', client())).chainId), `testnet (${testnet})`);
   });
 
   test('a client version that is not a string and a block number that is neither number nor string are unexpected answers', async () => {
-    node.script = answering({ web3_clientVersion: 42, eth_blockNumber: '0x1', eth_chainId: '0x1' });
+    node.script = answerFrom({ web3_clientVersion: 42, eth_blockNumber: '0x1', eth_chainId: '0x1' });
     assert.deepEqual((await liveFacts('evm', client())).clientVersion, { error: 'unexpected answer: 42' });
-    node.script = answering({ getnetworkinfo: { subversion: ['/Satoshi:27.0.0/'] }, getblockcount: true, getblockchaininfo: { chain: 'main' } });
+    node.script = answerFrom({ getnetworkinfo: { subversion: ['/Satoshi:27.0.0/'] }, getblockcount: true, getblockchaininfo: { chain: 'main' } });
     const facts = await liveFacts('utxo', client());
     assert.deepEqual(facts.clientVersion, { error: 'unexpected answer: {"subversion":["/Satoshi:27.0.0/"]}' });
     assert.deepEqual(facts.latestBlock, { error: 'unexpected answer: true' });
@@ -174,7 +162,7 @@ describe('liveFacts', () => {
 
   test('an unexpected answer is quoted to its first 80 characters of JSON', async () => {
     const long = 'x'.repeat(200);
-    node.script = answering({ web3_clientVersion: 'geth', eth_blockNumber: long, eth_chainId: '0x1' });
+    node.script = answerFrom({ web3_clientVersion: 'geth', eth_blockNumber: long, eth_chainId: '0x1' });
     const facts = await liveFacts('evm', client());
     assert.deepEqual(facts.latestBlock, { error: `unexpected answer: "${'x'.repeat(79)}` });
   });
@@ -186,11 +174,7 @@ describe('liveFacts', () => {
   ];
   for (const [how, refuse] of refusals) {
     test(`a batch refused with ${how} is asked one call at a time, each fact failing on its own`, async () => {
-      node.script = (r) => {
-        const body = JSON.parse(r.body) as Call | Call[];
-        if (Array.isArray(body)) return refuse(r);
-        return { body: one({ web3_clientVersion: 'erigon/3.0.0', eth_chainId: '0xa' })(body) };
-      };
+      node.script = (r) => (Array.isArray(JSON.parse(r.body)) ? refuse(r) : answerFrom({ web3_clientVersion: 'erigon/3.0.0', eth_chainId: '0xa' })(r));
       const facts = await liveFacts('evm', client());
       assert.deepEqual(facts, {
         clientVersion: { value: 'erigon/3.0.0', raw: 'erigon/3.0.0' },

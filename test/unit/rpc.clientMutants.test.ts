@@ -86,42 +86,6 @@ describe('RpcClient: what goes on the wire and how replies are read', () => {
   });
 });
 
-describe('RpcClient.exchange on a keep-alive connection the server drops as it is reused', () => {
-  let server: net.Server;
-  let url: string;
-  let connections = 0;
-
-  before(async () => {
-    server = net.createServer((socket) => {
-      connections++;
-      let answered = false;
-      socket.on('data', () => {
-        if (answered) return void socket.resetAndDestroy();
-        answered = true;
-        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}');
-      });
-      socket.on('error', () => undefined);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
-  });
-  after(() => {
-    closeIdleConnections();
-    return new Promise<void>((r) => server.close(() => r()));
-  });
-
-  test('a raw exchange is never sent twice, not even on a stale connection: it fails as reset', async () => {
-    closeIdleConnections();
-    connections = 0;
-    const c = new RpcClient(open(url), { timeoutMs: 3000 });
-    assert.equal((await c.exchange('{}')).text, '{}');
-    const problem = await failureOf(c.exchange('{}'));
-    assert.equal(problem.kind, 'unreachable');
-    assert.equal(problem.errno, 'ECONNRESET');
-    assert.equal(connections, 1, 'not sent again on a new connection');
-  });
-});
-
 describe('RpcClient against a server that answers with a status below 200', () => {
   test('status 099 is not success: the call fails as HTTP even with a JSON-RPC result in the body', async () => {
     const server = net.createServer((socket) => {

@@ -13,6 +13,7 @@ import * as https from 'node:https';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { RpcClient } from '../../src/core/rpc/client';
 import { Deadline } from '../../src/core/rpc/deadline';
 import { RpcFailure, type FailureContext } from '../../src/core/rpc/failure';
 import { closeIdleConnections, httpExchange, type HttpRequest } from '../../src/core/rpc/http';
@@ -192,6 +193,17 @@ describe('a keep-alive connection the server drops as it is reused', () => {
     assert.equal(problem.kind, 'unreachable');
     assert.equal(problem.errno, 'ECONNRESET');
     assert.equal(connections, 1, 'not sent a second time');
+  });
+
+  test('a raw exchange of the RPC client (what Call Method and request files send) is never sent twice either', async () => {
+    closeIdleConnections();
+    connections = 0;
+    const client = new RpcClient({ httpUrl: url, wsUrl: url.replace(/^http/, 'ws'), headers: {}, auth: 'none', secrets: [] }, { timeoutMs: 3000 });
+    assert.equal((await client.exchange('{}')).text, '{}');
+    const problem = await failureOf(client.exchange('{}'));
+    assert.equal(problem.kind, 'unreachable');
+    assert.equal(problem.errno, 'ECONNRESET');
+    assert.equal(connections, 1, 'not sent again on a new connection');
   });
 
   test('a read is sent again on a new connection even when the pool holds another stale one', async () => {
