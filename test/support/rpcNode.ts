@@ -92,16 +92,19 @@ export async function startScriptedNode(script: Script = (r) => ({ body: reply(r
   return node;
 }
 
-/** The RpcFailure a promise rejects with (fails the test if it resolves or rejects otherwise). */
-export async function failureOf(promise: Promise<unknown>): Promise<RpcFailure> {
+/** The error of class `kind` a promise rejects with (fails the test if it resolves or rejects otherwise). */
+export async function rejectionOf<E extends Error>(promise: Promise<unknown>, kind: new (...args: never[]) => E): Promise<E> {
   try {
     await promise;
   } catch (err) {
-    assert.ok(err instanceof RpcFailure, `expected an RpcFailure, got ${String(err)}`);
+    assert.ok(err instanceof kind, `expected a${/^[AEIOU]/.test(kind.name) ? 'n' : ''} ${kind.name}, got ${String(err)}`);
     return err;
   }
   assert.fail('expected a failure');
 }
+
+/** The RpcFailure a promise rejects with (fails the test if it resolves or rejects otherwise). */
+export const failureOf = (promise: Promise<unknown>): Promise<RpcFailure> => rejectionOf(promise, RpcFailure);
 
 export interface RpcCallSeen {
   jsonrpc?: string;

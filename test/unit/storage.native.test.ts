@@ -15,6 +15,7 @@ import { parseBlockRef } from '../../src/core/storage/inputs';
 import { isMethodUnavailable, nativeRange } from '../../src/core/storage/native';
 import { storageRange, toSpecOutput } from '../../src/core/storage/range';
 import type { StorageRpc } from '../../src/core/storage/types';
+import { rejectionOf } from '../support/rpcNode';
 
 const ADDRESS = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const HASH = `0x${'ab'.repeat(32)}`;
@@ -74,15 +75,7 @@ function chain(extra: Record<string, Handler> = {}): ScriptedRpc {
   });
 }
 
-async function storageError(promise: Promise<unknown>): Promise<StorageRangeError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof StorageRangeError, `expected a StorageRangeError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a failure');
-}
+const storageError = (promise: Promise<unknown>) => rejectionOf(promise, StorageRangeError);
 
 const rpcError = (code: number | undefined, message: string) => new RpcFailure('rpc', message, { code });
 

@@ -20,6 +20,7 @@ import { MAX_SLOT, parseBlockRef, word } from '../../src/core/storage/inputs';
 import { isMethodUnavailable, nativeRange } from '../../src/core/storage/native';
 import { storageRange, toSpecOutput } from '../../src/core/storage/range';
 import type { StorageProgress, StorageRpc } from '../../src/core/storage/types';
+import { rejectionOf } from '../support/rpcNode';
 
 const ADDRESS = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const CHECKSUM = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -91,15 +92,7 @@ class Node implements StorageRpc {
   }
 }
 
-async function storageError(promise: Promise<unknown>): Promise<StorageRangeError> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof StorageRangeError, `expected a StorageRangeError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a failure');
-}
+const storageError = (promise: Promise<unknown>) => rejectionOf(promise, StorageRangeError);
 
 const params = (start: bigint, maxResults = 10): ScanParams => ({ address: CHECKSUM, blockNumber: 16, start, maxResults });
 const filled = (from: bigint, count: number) => new Map(Array.from({ length: count }, (_, k) => [from + BigInt(k), word(BigInt(k) + 1n)] as const));
