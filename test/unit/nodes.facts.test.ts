@@ -1,15 +1,17 @@
 /**
  * A node's live facts (client version, latest block, chain id) per protocol, fetched through the
  * real RPC client from a scripted loopback node: one batch for JSON-RPC protocols, single calls
- * when the batch is refused, three GETs for the beacon API, and each fact failing on its own.
+ * when the batch is refused (as an error object, not JSON or not an array), three GETs for the
+ * beacon API, each fact failing on its own; Solana's devnet and testnet named, answers of the wrong
+ * type refused and long ones cut to 80 characters.
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { ResolvedEndpoint } from '../../src/core/nodes/model';
-import { liveFacts } from '../../src/core/nodes/protocols';
+import { liveFacts, type Fact } from '../../src/core/nodes/protocols';
 import { RpcClient } from '../../src/core/rpc/client';
 import { closeIdleConnections } from '../../src/core/rpc/http';
-import { answerFrom, startScriptedNode, type ScriptedNode } from '../support/rpcNode';
+import { answerFrom, startScriptedNode, type ScriptedNode, type SeenRequest } from '../support/rpcNode';
 
 interface Call {
   id: number;
@@ -20,6 +22,7 @@ describe('liveFacts', () => {
   let node: ScriptedNode;
   let endpoint: ResolvedEndpoint;
   const client = () => new RpcClient(endpoint, { timeoutMs: 3000, retry: { retries: 0 } });
+  const value = (fact: Fact | undefined) => (fact && 'value' in fact ? fact.value : fact);
 
   before(async () => {
     node = await startScriptedNode();
@@ -133,4 +136,48 @@ describe('liveFacts', () => {
     assert.deepEqual(await liveFacts('other', client()), {});
     assert.equal(node.seen.length, 0);
   });
+
+  test('Solana devnet and testnet are named by their genesis hashes', async () => {
+    const devnet = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
+    const testnet = '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY';
+    node.script = answerFrom({ getVersion: { 'solana-core': '2.1.0' }, getSlot: 5, getGenesisHash: devnet });
+    assert.equal(value((await liveFacts('solana', client())).chainId), `devnet (${devnet})`);
+    node.script = answerFrom({ getVersion: { 'solana-core': '2.1.0' }, getSlot: 5, getGenesisHash: testnet });
+    assert.equal(value((await liveFacts('solana', client())).chainId), `testnet (${testnet})`);
+  });
+
+  test('a client version that is not a string and a block number that is neither number nor string are unexpected answers', async () => {
+    node.script = answerFrom({ web3_clientVersion: 42, eth_blockNumber: '0x1', eth_chainId: '0x1' });
+    assert.deepEqual((await liveFacts('evm', client())).clientVersion, { error: 'unexpected answer: 42' });
+    node.script = answerFrom({ getnetworkinfo: { subversion: ['/Satoshi:27.0.0/'] }, getblockcount: true, getblockchaininfo: { chain: 'main' } });
+    const facts = await liveFacts('utxo', client());
+    assert.deepEqual(facts.clientVersion, { error: 'unexpected answer: {"subversion":["/Satoshi:27.0.0/"]}' });
+    assert.deepEqual(facts.latestBlock, { error: 'unexpected answer: true' });
+    assert.equal(value(facts.chainId), 'main');
+  });
+
+  test('an unexpected answer is quoted to its first 80 characters of JSON', async () => {
+    const long = 'x'.repeat(200);
+    node.script = answerFrom({ web3_clientVersion: 'geth', eth_blockNumber: long, eth_chainId: '0x1' });
+    const facts = await liveFacts('evm', client());
+    assert.deepEqual(facts.latestBlock, { error: `unexpected answer: "${'x'.repeat(79)}` });
+  });
+
+  const refusals: [string, (r: SeenRequest) => { status?: number; headers?: Record<string, string>; body: unknown }][] = [
+    ['one JSON-RPC error object for the whole batch', () => ({ body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are disabled' } } })],
+    ['an answer that is not JSON', () => ({ headers: { 'Content-Type': 'text/html' }, body: '<html>batches: no</html>' })],
+    ['JSON that is not an array', () => ({ body: { ok: false } })],
+  ];
+  for (const [how, refuse] of refusals) {
+    test(`a batch refused with ${how} is asked one call at a time, each fact failing on its own`, async () => {
+      node.script = (r) => (Array.isArray(JSON.parse(r.body)) ? refuse(r) : answerFrom({ web3_clientVersion: 'erigon/3.0.0', eth_chainId: '0xa' })(r));
+      const facts = await liveFacts('evm', client());
+      assert.deepEqual(facts, {
+        clientVersion: { value: 'erigon/3.0.0', raw: 'erigon/3.0.0' },
+        latestBlock: { error: 'JSON-RPC error -32601: no eth_blockNumber' },
+        chainId: { value: '10', raw: '0xa' },
+      });
+      assert.equal(node.seen.length, 4, 'the batch, then three single calls');
+    });
+  }
 });

@@ -1,21 +1,16 @@
 /**
- * What the protocol tables put in the user's hands and what the live facts show, at the points the
- * other tests leave open: every "Call Method…" params template parses as the params box parses it
+ * What the protocol tables put in the user's hands, at the points the other tests leave open: every "Call Method…" params template parses as the params box parses it
  * and holds what the chain expects (the options that change the answer: full transactions or not,
  * encodings, versioned transactions), every beacon entry is a GET of its path with a description,
- * Solana's devnet and testnet are named, Starknet chain ids decode only when they are printable
- * hex, answers of the wrong type are refused (and long ones cut to 80 characters), and a node
- * that refuses a batch in any of the ways nodes do (an error object, not JSON, not an array) is
- * asked one call at a time, each call failing on its own.
+ * and Starknet chain ids decode only when they are printable hex.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import type { ResolvedEndpoint } from '../../src/core/nodes/model';
-import { decodeShortString, liveFacts, methodsFor, PROTOCOL_METHODS, type Fact } from '../../src/core/nodes/protocols';
+import { after, before, describe, test } from 'node:test';
+import { decodeShortString, methodsFor, PROTOCOL_METHODS } from '../../src/core/nodes/protocols';
 import { RpcClient } from '../../src/core/rpc/client';
 import { closeIdleConnections } from '../../src/core/rpc/http';
 import { parseParams } from '../../src/core/rpc/params';
-import { answerFrom, startScriptedNode, type ScriptedNode, type SeenRequest } from '../support/rpcNode';
+import { startScriptedNode, type ScriptedNode } from '../support/rpcNode';
 
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
@@ -120,68 +115,4 @@ describe('decodeShortString', () => {
     assert.equal(decodeShortString('SN_MAIN'), 'SN_MAIN');
     assert.equal(decodeShortString('0x'), '0x');
   });
-});
-
-describe('liveFacts', () => {
-  let node: ScriptedNode;
-  let endpoint: ResolvedEndpoint;
-  const client = () => new RpcClient(endpoint, { timeoutMs: 3000, retry: { retries: 0 } });
-  const value = (fact: Fact | undefined) => (fact && 'value' in fact ? fact.value : fact);
-
-  before(async () => {
-    node = await startScriptedNode();
-    endpoint = { httpUrl: node.url, wsUrl: node.url.replace('http', 'ws'), headers: {}, auth: 'none', secrets: [] };
-  });
-  afterEach(() => {
-    node.seen.length = 0;
-    closeIdleConnections();
-  });
-  after(async () => {
-    closeIdleConnections();
-    await node.close();
-  });
-
-  test('Solana devnet and testnet are named by their genesis hashes', async () => {
-    const devnet = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
-    const testnet = '4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY';
-    node.script = answerFrom({ getVersion: { 'solana-core': '2.1.0' }, getSlot: 5, getGenesisHash: devnet });
-    assert.equal(value((await liveFacts('solana', client())).chainId), `devnet (${devnet})`);
-    node.script = answerFrom({ getVersion: { 'solana-core': '2.1.0' }, getSlot: 5, getGenesisHash: testnet });
-    assert.equal(value((await liveFacts('solana', client())).chainId), `testnet (${testnet})`);
-  });
-
-  test('a client version that is not a string and a block number that is neither number nor string are unexpected answers', async () => {
-    node.script = answerFrom({ web3_clientVersion: 42, eth_blockNumber: '0x1', eth_chainId: '0x1' });
-    assert.deepEqual((await liveFacts('evm', client())).clientVersion, { error: 'unexpected answer: 42' });
-    node.script = answerFrom({ getnetworkinfo: { subversion: ['/Satoshi:27.0.0/'] }, getblockcount: true, getblockchaininfo: { chain: 'main' } });
-    const facts = await liveFacts('utxo', client());
-    assert.deepEqual(facts.clientVersion, { error: 'unexpected answer: {"subversion":["/Satoshi:27.0.0/"]}' });
-    assert.deepEqual(facts.latestBlock, { error: 'unexpected answer: true' });
-    assert.equal(value(facts.chainId), 'main');
-  });
-
-  test('an unexpected answer is quoted to its first 80 characters of JSON', async () => {
-    const long = 'x'.repeat(200);
-    node.script = answerFrom({ web3_clientVersion: 'geth', eth_blockNumber: long, eth_chainId: '0x1' });
-    const facts = await liveFacts('evm', client());
-    assert.deepEqual(facts.latestBlock, { error: `unexpected answer: "${'x'.repeat(79)}` });
-  });
-
-  const refusals: [string, (r: SeenRequest) => { status?: number; headers?: Record<string, string>; body: unknown }][] = [
-    ['one JSON-RPC error object for the whole batch', () => ({ body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are disabled' } } })],
-    ['an answer that is not JSON', () => ({ headers: { 'Content-Type': 'text/html' }, body: '<html>batches: no</html>' })],
-    ['JSON that is not an array', () => ({ body: { ok: false } })],
-  ];
-  for (const [how, refuse] of refusals) {
-    test(`a batch refused with ${how} is asked one call at a time, each fact failing on its own`, async () => {
-      node.script = (r) => (Array.isArray(JSON.parse(r.body)) ? refuse(r) : answerFrom({ web3_clientVersion: 'erigon/3.0.0', eth_chainId: '0xa' })(r));
-      const facts = await liveFacts('evm', client());
-      assert.deepEqual(facts, {
-        clientVersion: { value: 'erigon/3.0.0', raw: 'erigon/3.0.0' },
-        latestBlock: { error: 'JSON-RPC error -32601: no eth_blockNumber' },
-        chainId: { value: '10', raw: '0xa' },
-      });
-      assert.equal(node.seen.length, 4, 'the batch, then three single calls');
-    });
-  }
 });
