@@ -160,6 +160,7 @@ test("a dedicated node's id is no network, its beacon-nd-… form neither; the p
   assert.equal(beacon.network, undefined);
   assert.equal(beacon.protocol, 'beacon');
   assert.equal(parseEndpoint('https://nd-123-456-789.p2pify.com/abc').network, undefined);
+  assert.equal(parseEndpoint('https://nd-123-456-eth.p2pify.com/abc').network, undefined, 'a node id that ends in a chain word is still a node id');
   assert.equal(parseEndpoint('https://polygon-mainnet.nodes.example.com/abc').network, 'polygon-mainnet');
   // "nd-<digit>" inside a word is no node id: the label names a chain.
   assert.equal(parseEndpoint('https://arbitrum-second-1.example.com/abc').network, 'arbitrum-second-1');
