@@ -29,6 +29,8 @@ export interface UrlParts {
   scheme: string;
   /** user:password@host:port, as written */
   authority: string;
+  /** the authority after its userinfo: host:port, as written ('' when none) */
+  host: string;
   path: string;
   /** `?…` or '' */
   query: string;
@@ -39,7 +41,7 @@ export interface UrlParts {
 /** A URL's parts exactly as written (no normalisation), or undefined when it is not scheme://… */
 export function splitUrl(raw: string): UrlParts | undefined {
   const m = URL_PARTS.exec(raw);
-  return m ? { scheme: m[1], authority: m[2], path: m[3], query: m[4] ?? '', fragment: m[5] ?? '' } : undefined;
+  return m ? { scheme: m[1], authority: m[2], host: m[2].slice(m[2].lastIndexOf('@') + 1), path: m[3], query: m[4] ?? '', fragment: m[5] ?? '' } : undefined;
 }
 
 /** Whether path segment number `index` (1 = first) of a URL with `scheme` is the public `/ws` route. */
@@ -51,10 +53,8 @@ export function isWsRoute(scheme: string, index: number, segment: string): boole
 export function redactUrl(raw: string, knownSecrets: readonly string[] = [], options: RedactOptions = {}): string {
   const parts = splitUrl(raw);
   if (!parts) return redactKnown(redactLoose(raw), knownSecrets);
-  const { scheme, authority, path, query, fragment } = parts;
-  const at = authority.lastIndexOf('@');
-  const host = authority.slice(at + 1);
-  const userinfo = at >= 0 ? `${REDACTED}@` : '';
+  const { scheme, authority, host, path, query, fragment } = parts;
+  const userinfo = authority.includes('@') ? `${REDACTED}@` : '';
   const registered = options.publicPath === undefined ? isPublicUrl(scheme, host, path) : undefined;
   const shownPath = (options.publicPath ?? registered !== undefined) ? path : maskPath(path, scheme);
   const queryPublic = options.publicQuery ?? registered === 'route';
@@ -136,7 +136,7 @@ function publicKey(scheme: string, host: string, path: string): string {
 export function registerPublicUrl(url: string, { prefix = false }: { prefix?: boolean } = {}): void {
   const parts = splitUrl(url);
   if (!parts) return;
-  const key = publicKey(parts.scheme, parts.authority.slice(parts.authority.lastIndexOf('@') + 1), parts.path.replace(/\/+$/, ''));
+  const key = publicKey(parts.scheme, parts.host, parts.path.replace(/\/+$/, ''));
   (prefix ? publicPrefixes : publicUrls).add(key);
 }
 

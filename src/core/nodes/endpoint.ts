@@ -85,12 +85,12 @@ export function parseEndpoint(pasted: string, options: ParseOptions = {}): Parse
   }
   const parts = splitUrl(text);
   if (!parts) throw new EndpointError(`${redactUrl(text)} is not a valid URL.`);
-  if (!parts.authority.slice(parts.authority.lastIndexOf('@') + 1)) throw new EndpointError(`${redactUrl(text)} has no host name.`); // https:///h/KEY: a URL parser would take h, written as the path, for the host
+  if (!parts.host) throw new EndpointError(`${redactUrl(text)} has no host name.`); // https:///h/KEY: a URL parser would take h, written as the path, for the host
   // A fragment never reaches the node; one in a pasted endpoint is a mistake, not a part to keep.
   if (parts.fragment) throw new EndpointError(`${redactUrl(text)} has a #fragment: a node endpoint has none (a key goes in the path or the query).`);
 
+  const { host } = parts;
   const at = parts.authority.lastIndexOf('@');
-  const host = parts.authority.slice(at + 1);
   let auth: AuthForm = 'none';
   const secret: NodeSecret = {};
   if (at >= 0) {
