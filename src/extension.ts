@@ -7,9 +7,8 @@ import { registerPlatform } from './editor/platform';
 import type { PlatformFeature } from './editor/platform/feature';
 import { Secrets } from './editor/secrets';
 import { registerStorage } from './editor/storage';
-import { registerSubgraphLanguage } from './editor/subgraph';
-import { registerSubgraphs } from './editor/subgraphs';
-import type { SubgraphsFeature } from './editor/subgraphs/feature';
+import { registerSubgraph } from './editor/subgraph';
+import type { SubgraphsFeature } from './editor/subgraph/feature';
 
 /** What extension-host tests get from `activate`; other callers get nothing. */
 export interface TestApi {
@@ -34,8 +33,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const nodes = registerNodes(ctx);
   registerStorage(ctx, nodes);
   const platform = registerPlatform(ctx, nodes);
-  registerSubgraphLanguage(ctx, nodes);
-  const subgraphs = registerSubgraphs(ctx);
+  const subgraphs = registerSubgraph(ctx, nodes);
   log.info(`Chaindeck ${context.extension.packageJSON.version} activated`);
   // Extension-host tests reach the node store through the extension's exports, and only they.
   return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, platform, subgraphs, logUri: context.logUri } : undefined;

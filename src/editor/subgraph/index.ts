@@ -1,23 +1,108 @@
 /**
- * The subgraph language features: diagnostics while editing subgraph.yaml, schema.graphql and
- * the files they name; quick fixes; completions and hovers in the manifest, hovers in the
- * schema; the optional EIP-1967 proxy hint from the selected node. Validation is core's.
+ * The subgraph feature, one folder per concept: the manifest's language features (diagnostics
+ * while editing subgraph.yaml, schema.graphql and the files they name; quick fixes, completions,
+ * hovers, the proxy hint, code lenses) in language/; `graph init` and codegen/build/deploy as
+ * `graph` tasks (with their problems as diagnostics) in tasks/; hosted subgraph records
+ * (settings + SecretStorage) and the workspace's subgraph.yaml files in the Subgraphs view in
+ * records/; GraphQL query files with a results table in queries/. Validation is core's.
  */
 import * as vscode from 'vscode';
 import type { Log } from '../log';
+import { reportError } from '../nodes/calls';
 import type { NodesFeature } from '../nodes/feature';
-import { ManifestCompletions } from './completions';
-import { SubgraphDiagnostics } from './diagnostics';
-import { REVEAL_COMMAND, revealFix, RUN_CODEGEN_COMMAND, runCodegen, SubgraphFixes } from './fixes';
-import { SubgraphHovers } from './hovers';
-import { ProxyHints } from './proxyHints';
+import type { Secrets } from '../secrets';
+import type { SubgraphsFeature } from './feature';
+import { ManifestCompletions } from './language/completions';
+import { SubgraphDiagnostics } from './language/diagnostics';
+import { REVEAL_COMMAND, revealFix, RUN_CODEGEN_COMMAND, runCodegen, SubgraphFixes } from './language/fixes';
+import { SubgraphHovers } from './language/hovers';
+import { BUILD_COMMAND, CODEGEN_COMMAND, MANIFEST_SELECTOR, ManifestLenses } from './language/manifestLens';
+import { ProxyHints } from './language/proxyHints';
+import { besideManifest, isManifest, Manifests } from './manifests';
+import { functionOffset } from './manifestSummary';
+import { manifestOf, resolveManifest } from './pickers';
+import { CHOOSE_SUBGRAPH_COMMAND, NEW_QUERY_COMMAND, QUERY_LANGUAGE, QueryFiles, RUN_QUERY_COMMAND } from './queries/queryFiles';
+import { QueryResults } from './queries/results';
+import { addRecord, editRecord, openGraphqlUi, removeRecord, setDeployKey } from './records/commands';
+import { SubgraphStore } from './records/store';
+import { OPEN_HANDLER_COMMAND, SUBGRAPHS_VIEW, SubgraphsTree } from './records/tree';
+import { afterDeploy, deploy, DEPLOY_COMMAND, requireTrust } from './tasks/deploy';
+import { GRAPH_TASK_TYPE, GraphTasks, type GraphTaskKind } from './tasks/graphTasks';
+import { initSubgraph, INIT_COMMAND } from './tasks/init';
 
-export interface SubgraphLanguageContext {
+export interface SubgraphContext {
   extension: vscode.ExtensionContext;
   log: Log;
+  secrets: Secrets;
 }
 
-export function registerSubgraphLanguage({ extension, log }: SubgraphLanguageContext, nodes: NodesFeature): void {
+/** Registers everything of the feature; returns its pieces (extension-host tests use them). */
+export function registerSubgraph({ extension, log, secrets }: SubgraphContext, nodes: NodesFeature, isTrusted = () => vscode.workspace.isTrusted): SubgraphsFeature {
+  registerLanguage(extension, log, nodes);
+  const store = new SubgraphStore(secrets, extension.workspaceState);
+  const manifests = new Manifests();
+  const results = new QueryResults(extension.extensionUri, store, log);
+  const tasks = new GraphTasks({ store, manifests, log, isTrusted, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
+  const tree = new SubgraphsTree(store, manifests);
+  const queries = new QueryFiles({ store, manifests, results });
+  const lenses = new ManifestLenses(store, isTrusted);
+  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, queries, results, lenses, isTrusted };
+
+  // Each command reports its own failures; what it resolves with is for callers (tests, other features).
+  const command = (id: string, run: (...args: unknown[]) => Promise<unknown>) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await run(...args);
+      } catch (error) {
+        reportError(log, id, error);
+        return undefined;
+      }
+    });
+  const graphTask = (kind: GraphTaskKind) => async (arg?: unknown) => {
+    if (!requireTrust(f)) return undefined;
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const preferred = active && isManifest(active) ? active : undefined;
+    const manifest = manifestOf(arg) ?? preferred ?? (await resolveManifest(manifests, `graph ${kind}: Which subgraph.yaml?`));
+    return manifest && tasks.run(kind, manifest);
+  };
+
+  extension.subscriptions.push(
+    store,
+    manifests,
+    results,
+    tasks,
+    tree,
+    queries,
+    lenses,
+    vscode.window.createTreeView(SUBGRAPHS_VIEW, { treeDataProvider: tree, showCollapseAll: true }),
+    vscode.tasks.registerTaskProvider(GRAPH_TASK_TYPE, tasks),
+    vscode.languages.registerCodeLensProvider(MANIFEST_SELECTOR, lenses),
+    vscode.languages.registerCodeLensProvider({ language: QUERY_LANGUAGE }, queries),
+    command('chaindeck.subgraphs.add', () => addRecord(f)),
+    command('chaindeck.subgraphs.edit', (arg) => editRecord(f, arg)),
+    command('chaindeck.subgraphs.remove', (arg) => removeRecord(f, arg)),
+    command('chaindeck.subgraphs.setDeployKey', (arg) => setDeployKey(f, arg)),
+    command('chaindeck.subgraphs.openGraphqlUi', (arg) => openGraphqlUi(f, arg)),
+    command('chaindeck.subgraphs.refresh', async () => {
+      manifests.refresh();
+      tree.refresh();
+    }),
+    command(NEW_QUERY_COMMAND, (arg) => queries.newQuery(arg)),
+    command(RUN_QUERY_COMMAND, (uri, index) => queries.run(uri instanceof vscode.Uri ? uri : undefined, typeof index === 'number' ? index : undefined)),
+    command(CHOOSE_SUBGRAPH_COMMAND, (uri) => queries.chooseSubgraph(uri instanceof vscode.Uri ? uri : undefined)),
+    command(OPEN_HANDLER_COMMAND, (manifest, mappingFile, handler) => openHandler(manifest as vscode.Uri, String(mappingFile), String(handler))),
+    command(INIT_COMMAND, () => initSubgraph(f)),
+    command(CODEGEN_COMMAND, graphTask('codegen')),
+    command(BUILD_COMMAND, graphTask('build')),
+    command(DEPLOY_COMMAND, (arg) => deploy(f, arg)),
+    // Tasks and lenses change with trust; the commands check it when run.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => manifests.refresh()),
+  );
+  return f;
+}
+
+/** The manifest's language features: they need the nodes (for the proxy hint), not the records. */
+function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: NodesFeature): void {
   const proxies = new ProxyHints(nodes);
   const diagnostics = new SubgraphDiagnostics(log, proxies);
   const manifests: vscode.DocumentSelector = { language: 'yaml', scheme: 'file' };
@@ -31,4 +116,13 @@ export function registerSubgraphLanguage({ extension, log }: SubgraphLanguageCon
     vscode.commands.registerCommand(RUN_CODEGEN_COMMAND, runCodegen),
     vscode.commands.registerCommand(REVEAL_COMMAND, revealFix),
   );
+}
+
+/** Opens a data source's mapping at the handler's function (or at the top, when it is not there yet). */
+async function openHandler(manifest: vscode.Uri, mappingFile: string, handler: string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(besideManifest(manifest, mappingFile));
+  const offset = functionOffset(document.getText(), handler);
+  const at = document.positionAt(offset ?? 0);
+  await vscode.window.showTextDocument(document, { selection: new vscode.Range(at, at.translate(0, offset === undefined ? 0 : handler.length)) });
+  if (offset === undefined) void vscode.window.showInformationMessage(`${mappingFile} does not define ${handler} yet.`);
 }

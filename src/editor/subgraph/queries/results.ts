@@ -6,17 +6,17 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
-import { redactText } from '../../core/redact';
-import { RpcFailure } from '../../core/rpc/failure';
-import { pageVariables, querySubgraph, type GraphqlResponse, type QueryOutcome } from '../../core/subgraph/query';
-import { displaySubgraphUrl, subgraphSecretValues, withKey, type SubgraphRecord } from '../../core/subgraph/records';
-import { toCsv, type Tabular } from '../../core/tabular';
-import type { ExportFormat, QueryContract, QueryResultPage, QuerySnapshot, QueryStatus, TableColumn } from '../../webview/protocol';
-import { config } from '../config';
-import type { Log } from '../log';
-import { HostMessenger } from '../webview/messenger';
-import { createPanel } from '../webview/panel';
-import type { SubgraphStore } from './store';
+import { redactText } from '../../../core/redact';
+import { RpcFailure } from '../../../core/rpc/failure';
+import { pageVariables, querySubgraph, type GraphqlResponse, type QueryOutcome } from '../../../core/subgraph/query';
+import { displaySubgraphUrl, subgraphSecretValues, withKey, type SubgraphRecord } from '../../../core/subgraph/records';
+import { toCsv, type Tabular } from '../../../core/tabular';
+import type { ExportFormat, QueryContract, QueryResultPage, QuerySnapshot, QueryStatus, TableColumn } from '../../../webview/protocol';
+import { config } from '../../config';
+import type { Log } from '../../log';
+import { HostMessenger } from '../../webview/messenger';
+import { createPanel } from '../../webview/panel';
+import type { SubgraphStore } from '../records/store';
 
 export const RESULTS_VIEW_TYPE = 'chaindeck.queryResults';
 

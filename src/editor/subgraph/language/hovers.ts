@@ -4,9 +4,9 @@
  * data source name or an ABI name); an address's checksum (and proxy) status; a key's docs.
  */
 import * as vscode from 'vscode';
-import { canonicalSignature, manifestKeyDoc, normalizeSignature, topic0, type EntityType } from '../../core/subgraph';
+import { canonicalSignature, manifestKeyDoc, normalizeSignature, topic0, type EntityType } from '../../../core/subgraph';
 // The naming module alone: the query index also brings the HTTP client.
-import { listQueryName, singleQueryName } from '../../core/subgraph/query/naming';
+import { listQueryName, singleQueryName } from '../../../core/subgraph/query/naming';
 import type { SubgraphDiagnostics } from './diagnostics';
 import { liveFiles } from './files';
 import { placeAt, type KeyPath } from './keyPath';

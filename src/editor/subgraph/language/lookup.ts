@@ -4,8 +4,8 @@
  * cached by content); this only follows the manifest's references.
  */
 import * as path from 'node:path';
-import { fileErrorOf } from '../../core/files';
-import { nodeAtPath, type Abi, type FileSource, type ManifestDoc, type SchemaInfo, type ValidationCache, type YNode } from '../../core/subgraph';
+import { fileErrorOf } from '../../../core/files';
+import { nodeAtPath, type Abi, type FileSource, type ManifestDoc, type SchemaInfo, type ValidationCache, type YNode } from '../../../core/subgraph';
 import type { KeyPath } from './keyPath';
 
 export function nodeAt(doc: ManifestDoc | undefined, keyPath: KeyPath): YNode | undefined {

@@ -5,9 +5,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { capFor, fileErrorOf, FileReadError, readTextFileAsync, readTextFileIfExists } from '../../core/files';
-import type { FileSource } from '../../core/subgraph';
-import { isManifestCopy } from '../../core/subgraph/copies';
+import { capFor, fileErrorOf, FileReadError, readTextFileAsync, readTextFileIfExists } from '../../../core/files';
+import type { FileSource } from '../../../core/subgraph';
+import { isManifestCopy } from '../../../core/subgraph/copies';
 
 /** Copies of manifests that are not the user's: in dependencies, and what `graph build` writes. */
 const isCopy = isManifestCopy;

@@ -5,7 +5,7 @@
  * schema is core's (validateQuery).
  */
 import { Kind, parse, type DefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { DEFAULT_PAGE_SIZE } from '../../core/subgraph/query';
+import { DEFAULT_PAGE_SIZE } from '../../../core/subgraph/query';
 
 const DIRECTIVE = /^[ \t]*#[ \t]*@subgraph[ \t]+(\S.*?)[ \t]*$/;
 

@@ -5,7 +5,7 @@
  * ABI names, networks, versions, kinds.
  */
 import * as vscode from 'vscode';
-import { API_VERSIONS, EVM_NETWORKS, KNOWN_FEATURES, manifestKeysAt, shapeAt, SPEC_VERSIONS, topic0 } from '../../core/subgraph';
+import { API_VERSIONS, EVM_NETWORKS, KNOWN_FEATURES, manifestKeysAt, shapeAt, SPEC_VERSIONS, topic0 } from '../../../core/subgraph';
 import type { SubgraphDiagnostics } from './diagnostics';
 import { liveFiles } from './files';
 import { placeAt, type KeyPath, type Place } from './keyPath';

@@ -20,15 +20,15 @@ import {
   runGraph,
   type GraphCommand,
   type GraphRun,
-} from '../../core/subgraph/graphcli';
-import type { SubgraphRecord, SubgraphSecrets } from '../../core/subgraph/records';
-import { inertText } from '../../core/inert';
-import { redactText } from '../../core/redact';
-import type { Log } from '../log';
-import { manifestLabel, type Manifests } from './manifests';
-import { askVersionLabel, resolveRecord } from './pickers';
+} from '../../../core/subgraph/graphcli';
+import { inertText } from '../../../core/inert';
+import { redactText } from '../../../core/redact';
+import type { SubgraphRecord, SubgraphSecrets } from '../../../core/subgraph/records';
+import type { Log } from '../../log';
+import { manifestLabel, type Manifests } from '../manifests';
+import { askVersionLabel, resolveRecord } from '../pickers';
+import type { SubgraphStore } from '../records/store';
 import { problemsToDiagnostics } from './problems';
-import type { SubgraphStore } from './store';
 
 export const GRAPH_TASK_TYPE = 'graph';
 export const GRAPH_TASKS = ['codegen', 'build', 'deploy'] as const;

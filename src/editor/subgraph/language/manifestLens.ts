@@ -3,8 +3,8 @@
  * untrusted workspace the lens says why the CLI cannot run, and leads to Workspace Trust.
  */
 import * as vscode from 'vscode';
-import { MANIFEST_GLOB } from './manifests';
-import type { SubgraphStore } from './store';
+import { MANIFEST_GLOB } from '../manifests';
+import type { SubgraphStore } from '../records/store';
 
 export const MANIFEST_SELECTOR: vscode.DocumentSelector = { scheme: 'file', pattern: MANIFEST_GLOB };
 export const CODEGEN_COMMAND = 'chaindeck.subgraph.codegen';

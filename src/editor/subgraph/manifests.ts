@@ -4,10 +4,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { summarizeManifest, type ManifestSummary } from './manifestSummary';
 import { FILE_CAPS } from '../../core/files';
 import { isUnderExcludedFolder, MANIFEST_EXCLUDE_GLOB } from '../../core/subgraph/copies';
 import { readWorkspaceText } from '../readFile';
+import { summarizeManifest, type ManifestSummary } from './manifestSummary';
 
 /** subgraph.yaml, and named variants (mainnet.subgraph.yaml) that graph commands are given by name. */
 export const MANIFEST_GLOB = '{**/subgraph.yaml,**/*.subgraph.yaml}';

@@ -7,12 +7,12 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EVM_NETWORKS } from '../../core/subgraph';
-import { findGraphCli, graphInitCommand, normalizeSlug, runGraph, validateGraphInit, type GraphInitInput } from '../../core/subgraph/graphcli';
+import { EVM_NETWORKS } from '../../../core/subgraph';
+import { findGraphCli, graphInitCommand, normalizeSlug, runGraph, validateGraphInit, type GraphInitInput } from '../../../core/subgraph/graphcli';
+import type { SubgraphsFeature } from '../feature';
+import { pickOne } from '../pickers';
 import { requireTrust } from './deploy';
-import type { SubgraphsFeature } from './feature';
-import { pickOne } from './pickers';
-import { nodeBinary } from './tasks';
+import { nodeBinary } from './graphTasks';
 
 export const INIT_COMMAND = 'chaindeck.subgraph.init';
 

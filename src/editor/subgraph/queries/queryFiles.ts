@@ -6,14 +6,14 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
-import { buildQuerySchema, defaultListQueries, entityModel, HEALTH_QUERY, queryTabName, validateQuery, type QueryDiagnostic, type QueryOutcome } from '../../core/subgraph/query';
-import type { SubgraphRecord } from '../../core/subgraph/records';
-import { besideManifest, type Manifests } from './manifests';
-import { resolveManifest, resolveRecord } from './pickers';
+import { buildQuerySchema, defaultListQueries, entityModel, HEALTH_QUERY, queryTabName, validateQuery, type QueryDiagnostic, type QueryOutcome } from '../../../core/subgraph/query';
+import type { SubgraphRecord } from '../../../core/subgraph/records';
+import { readWorkspaceText } from '../../readFile';
+import { besideManifest, type Manifests } from '../manifests';
+import { resolveManifest, resolveRecord } from '../pickers';
+import type { SubgraphStore } from '../records/store';
 import { operationAt, operationText, parseQueryFile, subgraphDirective, type QueryFile } from './queryFile';
 import type { QueryResults } from './results';
-import type { SubgraphStore } from './store';
-import { readWorkspaceText } from '../readFile';
 
 export const QUERY_LANGUAGE = 'graphql';
 export const RUN_QUERY_COMMAND = 'chaindeck.subgraphs.runQuery';

@@ -6,8 +6,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseManifest, validateSubgraph, ValidationCache, type Finding, type ManifestDoc } from '../../core/subgraph';
-import type { Log } from '../log';
+import { parseManifest, validateSubgraph, ValidationCache, type Finding, type ManifestDoc } from '../../../core/subgraph';
+import type { Log } from '../../log';
 import { toDiagnostic } from './convert';
 import { isManifestPath, looksLikeManifest, prefetchedFiles } from './files';
 import type { ProxyHints } from './proxyHints';

@@ -1,12 +1,12 @@
 import type * as vscode from 'vscode';
 import type { Log } from '../log';
-import type { ManifestLenses } from './manifestLens';
+import type { ManifestLenses } from './language/manifestLens';
 import type { Manifests } from './manifests';
-import type { QueryFiles } from './queries';
-import type { QueryResults } from './results';
-import type { SubgraphStore } from './store';
-import type { GraphTasks } from './tasks';
-import type { SubgraphsTree } from './tree';
+import type { QueryFiles } from './queries/queryFiles';
+import type { QueryResults } from './queries/results';
+import type { SubgraphStore } from './records/store';
+import type { SubgraphsTree } from './records/tree';
+import type { GraphTasks } from './tasks/graphTasks';
 
 /** The pieces of the Subgraphs feature that its commands work with (and extension-host tests use). */
 export interface SubgraphsFeature {

@@ -1,7 +1,7 @@
 /**
  * What the Subgraphs view shows of a subgraph.yaml: its data sources (contract, network, start
  * block) and their handlers, read from core's parsed tree. No validation here: the manifest
- * diagnostics (src/editor/subgraph) say what is wrong; this only lists what is there.
+ * diagnostics (language/) say what is wrong; this only lists what is there.
  * Free of `vscode`, so it could move to core as is.
  */
 import { parseManifest } from '../../core/subgraph';

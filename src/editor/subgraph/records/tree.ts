@@ -5,12 +5,12 @@
  * mapping at its function. Health is asked once per record and kept until refreshed.
  */
 import * as vscode from 'vscode';
-import { redactText } from '../../core/redact';
-import { subgraphHealth } from '../../core/subgraph/query';
-import { displaySubgraphUrl, subgraphSecretValues, withKey, type SubgraphRecord } from '../../core/subgraph/records';
-import { config } from '../config';
-import type { DataSourceSummary, HandlerSummary } from './manifestSummary';
-import { manifestLabel, type Manifests } from './manifests';
+import { redactText } from '../../../core/redact';
+import { subgraphHealth } from '../../../core/subgraph/query';
+import { displaySubgraphUrl, subgraphSecretValues, withKey, type SubgraphRecord } from '../../../core/subgraph/records';
+import { config } from '../../config';
+import { manifestLabel, type Manifests } from '../manifests';
+import type { DataSourceSummary, HandlerSummary } from '../manifestSummary';
 import type { SubgraphStore } from './store';
 
 export const SUBGRAPHS_VIEW = 'chaindeck.subgraphs';

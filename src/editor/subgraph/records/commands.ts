@@ -5,11 +5,11 @@
  * own, and opening the GraphQL UI with the key put in only at that moment.
  */
 import * as vscode from 'vscode';
-import { EVM_NETWORKS } from '../../core/subgraph';
-import { OTHER_PROTOCOL_NETWORKS } from '../../core/subgraph/networks';
-import { KEY_PLACEHOLDER, templateSubgraphUrls, withKey, SUBGRAPH_URL_FIELDS, type SubgraphRecord, type SubgraphUrlField, type SubgraphUrls } from '../../core/subgraph/records';
-import type { SubgraphsFeature } from './feature';
-import { resolveRecord } from './pickers';
+import { EVM_NETWORKS } from '../../../core/subgraph';
+import { OTHER_PROTOCOL_NETWORKS } from '../../../core/subgraph/networks';
+import { KEY_PLACEHOLDER, templateSubgraphUrls, withKey, SUBGRAPH_URL_FIELDS, type SubgraphRecord, type SubgraphUrlField, type SubgraphUrls } from '../../../core/subgraph/records';
+import type { SubgraphsFeature } from '../feature';
+import { resolveRecord } from '../pickers';
 import type { RecordInput } from './store';
 
 const PROTOCOLS = [

@@ -4,7 +4,7 @@ import { validateGraphDeploy } from '../../core/subgraph/graphcli';
 import { displaySubgraphUrl, type SubgraphRecord } from '../../core/subgraph/records';
 import { pickOne } from '../nodes/pickers';
 import { manifestLabel, type Manifests } from './manifests';
-import type { SubgraphStore } from './store';
+import type { SubgraphStore } from './records/store';
 
 export { pickOne };
 

@@ -5,13 +5,13 @@
  * core inside the CLI's process only; success is judged by what the CLI printed (core).
  */
 import * as vscode from 'vscode';
-import type { GraphRun } from '../../core/subgraph/graphcli';
-import { displaySubgraphUrl, type SubgraphRecord } from '../../core/subgraph/records';
-import type { Log } from '../log';
-import type { SubgraphsFeature } from './feature';
-import { askVersionLabel, manifestOf, resolveManifest, resolveRecord } from './pickers';
-import type { SubgraphStore } from './store';
-import type { FinishedRun } from './tasks';
+import type { GraphRun } from '../../../core/subgraph/graphcli';
+import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
+import type { Log } from '../../log';
+import type { SubgraphsFeature } from '../feature';
+import { askVersionLabel, manifestOf, resolveManifest, resolveRecord } from '../pickers';
+import type { SubgraphStore } from '../records/store';
+import type { FinishedRun } from './graphTasks';
 
 export const DEPLOY_COMMAND = 'chaindeck.subgraph.deploy';
 

@@ -13,9 +13,9 @@ import {
   type SubgraphRecord,
   type SubgraphSecrets,
   type SubgraphUrls,
-} from '../../core/subgraph/records';
-import { idFromName } from '../config';
-import type { Secrets } from '../secrets';
+} from '../../../core/subgraph/records';
+import { idFromName } from '../../config';
+import type { Secrets } from '../../secrets';
 
 const SECTION = 'chaindeck';
 const KEY = 'subgraphs';

@@ -6,10 +6,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseManifest, rangeOfKeyPath, type Range } from '../../core/subgraph';
-import type { GraphProblem } from '../../core/subgraph/graphcli';
-import { capFor } from '../../core/files';
-import { readWorkspaceText } from '../readFile';
+import { capFor } from '../../../core/files';
+import { parseManifest, rangeOfKeyPath, type Range } from '../../../core/subgraph';
+import type { GraphProblem } from '../../../core/subgraph/graphcli';
+import { readWorkspaceText } from '../../readFile';
 
 const toRange = (r: Range) => new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
 
