@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { watchResponseLimit } from './editor/config';
+import { COMMANDS } from './editor/ids';
 import { Log } from './editor/log';
 import { registerNodes } from './editor/nodes';
 import type { NodesFeature } from './editor/nodes/feature';
@@ -24,8 +25,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   context.subscriptions.push(
     log,
     watchResponseLimit((message) => log.warn(message)),
-    vscode.commands.registerCommand('chaindeck.showLog', () => log.show()),
-    vscode.commands.registerCommand('chaindeck.openSettings', () =>
+    vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
+    vscode.commands.registerCommand(COMMANDS.openSettings, () =>
       vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chaindeck.chaindeck'),
     ),
   );

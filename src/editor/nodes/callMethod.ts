@@ -5,11 +5,12 @@
 import * as vscode from 'vscode';
 import { methodsFor, type MethodInfo, type NodeConfig } from '../../core/nodes';
 import { parseParams } from '../../core/rpc/params';
+import { COMMANDS } from '../ids';
 import { sendAndShow } from './calls';
 import type { NodesFeature } from './feature';
 import { resolveNode } from './pickers';
 
-export const CALL_METHOD_COMMAND = 'chaindeck.callMethod';
+export const CALL_METHOD_COMMAND = COMMANDS.callMethod;
 
 export async function callMethod(f: NodesFeature, arg?: unknown): Promise<void> {
   const node = await resolveNode(f.store, arg, 'Call a Method on Which Node?');

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { deriveWsUrl, displayUrl, EndpointError, isLoopback, KEY_PLACEHOLDER, parseEndpoint, type NodeConfig, type NodeSecret, type ParsedEndpoint } from '../../core/nodes';
 import { describeAuth } from '../../core/rpc/failure';
+import { COMMANDS } from '../ids';
 import { reportError } from './calls';
 import type { NodesFeature } from './feature';
 import { PROTOCOL_UI } from './labels';
@@ -24,21 +25,21 @@ export function registerNodeCommands(f: NodesFeature): vscode.Disposable[] {
     });
 
   return [
-    command('chaindeck.nodes.add', () => addNode(f)),
-    command('chaindeck.nodes.edit', async (arg) => editNode(f, await resolveNode(f.store, arg, 'Edit Which Node?'))),
-    command('chaindeck.nodes.rename', async (arg) => renameNode(f, await resolveNode(f.store, arg, 'Rename Which Node?'))),
-    command('chaindeck.nodes.remove', async (arg) => removeNode(f, await resolveNode(f.store, arg, 'Remove Which Node?'))),
-    command('chaindeck.nodes.copyEndpoint', async (arg) => copyEndpoint(await resolveNode(f.store, arg, 'Copy the Endpoint of Which Node?'))),
-    command('chaindeck.nodes.copyEndpointWithKey', async (arg) => copyEndpointWithKey(f, await resolveNode(f.store, arg, 'Copy the Endpoint (with Key) of Which Node?'))),
-    command('chaindeck.nodes.setDefault', async (arg) => {
+    command(COMMANDS.nodes.add, () => addNode(f)),
+    command(COMMANDS.nodes.edit, async (arg) => editNode(f, await resolveNode(f.store, arg, 'Edit Which Node?'))),
+    command(COMMANDS.nodes.rename, async (arg) => renameNode(f, await resolveNode(f.store, arg, 'Rename Which Node?'))),
+    command(COMMANDS.nodes.remove, async (arg) => removeNode(f, await resolveNode(f.store, arg, 'Remove Which Node?'))),
+    command(COMMANDS.nodes.copyEndpoint, async (arg) => copyEndpoint(await resolveNode(f.store, arg, 'Copy the Endpoint of Which Node?'))),
+    command(COMMANDS.nodes.copyEndpointWithKey, async (arg) => copyEndpointWithKey(f, await resolveNode(f.store, arg, 'Copy the Endpoint (with Key) of Which Node?'))),
+    command(COMMANDS.nodes.setDefault, async (arg) => {
       const node = await resolveNode(f.store, arg, 'Set Which Node as Default?');
       if (node) await f.store.setDefault(node);
     }),
-    command('chaindeck.nodes.refresh', () => {
+    command(COMMANDS.nodes.refresh, () => {
       f.tree.refresh();
       f.statusBar.update();
     }),
-    command('chaindeck.nodes.refreshNode', async (arg) => {
+    command(COMMANDS.nodes.refreshNode, async (arg) => {
       const node = await resolveNode(f.store, arg, 'Refresh Which Node?');
       if (node) f.tree.refresh(node);
     }),

@@ -1,5 +1,6 @@
 /** The Nodes feature: the tree, the status bar, the commands, Call Method… and request files. */
 import * as vscode from 'vscode';
+import { VIEWS } from '../ids';
 import type { Log } from '../log';
 import type { Secrets } from '../secrets';
 import { callMethod, CALL_METHOD_COMMAND } from './callMethod';
@@ -35,7 +36,7 @@ export function registerNodes({ extension, log, secrets }: NodesContext): NodesF
     f.statusBar,
     f.responses,
     f.subscriptions,
-    vscode.window.createTreeView('chaindeck.nodes', { treeDataProvider: tree, showCollapseAll: true }),
+    vscode.window.createTreeView(VIEWS.nodes, { treeDataProvider: tree, showCollapseAll: true }),
     vscode.commands.registerCommand(CALL_METHOD_COMMAND, (arg?: unknown) => callMethod(f, arg).catch((error) => reportError(log, CALL_METHOD_COMMAND, error))),
     vscode.commands.registerCommand(SUBSCRIBE_COMMAND, (arg?: unknown, preset?: { kind: string; params?: unknown[] }) =>
       f.subscriptions.subscribe(arg, preset).catch((error) => reportError(log, SUBSCRIBE_COMMAND, error)),

@@ -1,6 +1,7 @@
 /** Quick picks and input boxes shared by the node commands. */
 import * as vscode from 'vscode';
 import { basicUsernameProblem, displayUrl, type NodeConfig, type Protocol } from '../../core/nodes';
+import { COMMANDS } from '../ids';
 import { nodeDescription, PROTOCOL_UI, PROTOCOLS } from './labels';
 import type { NodeStore } from './store';
 
@@ -41,7 +42,7 @@ export async function resolveNode(store: NodeStore, arg: unknown, title: string,
   const nodes = store.all();
   if (nodes.length === 0) {
     const add = await vscode.window.showInformationMessage('No nodes are configured yet.', 'Add Node…');
-    if (add) await vscode.commands.executeCommand('chaindeck.nodes.add');
+    if (add) await vscode.commands.executeCommand(COMMANDS.nodes.add);
     return undefined;
   }
   const items = nodes.map((node) => ({

@@ -7,14 +7,15 @@ import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes';
 import { toCurl } from '../../core/rpc/curl';
 import { nodeDirective, parseRequestFile, requestAt, type FileRequest, type RequestFile, type TextPosition } from '../../core/rpc/requestFile';
+import { COMMANDS } from '../ids';
 import { reportError, sendAndShow } from './calls';
 import type { NodesFeature } from './feature';
 import { pickOne, resolveNode } from './pickers';
 
 export const LANGUAGE_ID = 'jsonrpc';
-const SEND = 'chaindeck.requests.send';
-const COPY_AS_CURL = 'chaindeck.requests.copyAsCurl';
-const CHOOSE_NODE = 'chaindeck.requests.chooseNode';
+const SEND = COMMANDS.requests.send;
+const COPY_AS_CURL = COMMANDS.requests.copyAsCurl;
+const CHOOSE_NODE = COMMANDS.requests.chooseNode;
 
 const toPosition = (p: TextPosition) => new vscode.Position(p.line, p.character);
 

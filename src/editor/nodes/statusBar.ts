@@ -8,11 +8,12 @@
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes';
 import { config } from '../config';
+import { COMMANDS } from '../ids';
 import type { NodeFacts, NodeHealth } from './facts';
 import type { NodeStore } from './store';
 
 const SELECTED_KEY = 'chaindeck.statusBar.nodeId';
-export const SELECT_COMMAND = 'chaindeck.nodes.select';
+export const SELECT_COMMAND = COMMANDS.nodes.select;
 
 export class NodeStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('chaindeck.node', vscode.StatusBarAlignment.Left, 10);

@@ -10,12 +10,13 @@ import { inertText } from '../../core/inert';
 import { parseParams } from '../../core/rpc/params';
 import { WsRpcClient, type Subscription } from '../../core/rpc/ws';
 import { config } from '../config';
+import { COMMANDS } from '../ids';
 import type { Log } from '../log';
 import type { NodeStore } from './store';
 import { pickOne, resolveNode } from './pickers';
 
-export const SUBSCRIBE_COMMAND = 'chaindeck.subscribe';
-export const UNSUBSCRIBE_COMMAND = 'chaindeck.unsubscribe';
+export const SUBSCRIBE_COMMAND = COMMANDS.subscribe;
+export const UNSUBSCRIBE_COMMAND = COMMANDS.unsubscribe;
 
 /** The usual eth_subscribe kinds; `logs` asks for a filter. */
 const KINDS = [

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { PlatformError, redactSecrets, type Network, type PlatformClient, type Project } from '../../core/platform';
+import { COMMANDS, focusCommand, VIEWS } from '../ids';
 import { reportError } from '../nodes/calls';
 import { pickOne } from '../nodes/pickers';
 import { openEndpoints } from './endpoints';
@@ -26,11 +27,11 @@ export function registerPlatformCommands(f: PlatformFeature): vscode.Disposable[
     });
   return [
     command(SET_KEY_COMMAND, (arg) => setApiKey(f, arg)),
-    command('chaindeck.platform.forgetApiKey', () => forgetApiKey(f)),
-    command('chaindeck.platform.refresh', () => f.tree.refresh()),
-    command('chaindeck.platform.importNode', (arg) => importNode(f, arg)),
-    command('chaindeck.platform.importProject', (arg) => importProject(f, arg)),
-    command('chaindeck.platform.openEndpoints', (arg) => showEndpoints(f, arg)),
+    command(COMMANDS.platform.forgetApiKey, () => forgetApiKey(f)),
+    command(COMMANDS.platform.refresh, () => f.tree.refresh()),
+    command(COMMANDS.platform.importNode, (arg) => importNode(f, arg)),
+    command(COMMANDS.platform.importProject, (arg) => importProject(f, arg)),
+    command(COMMANDS.platform.openEndpoints, (arg) => showEndpoints(f, arg)),
   ];
 }
 
@@ -131,7 +132,7 @@ function announce(f: PlatformFeature, report: ImportReport): void {
   const imported = report.added.length + report.updated.length > 0;
   const shown = imported ? vscode.window.showInformationMessage(message, 'Show Nodes') : vscode.window.showWarningMessage(message);
   void shown.then((choice) => {
-    if (choice) void vscode.commands.executeCommand('chaindeck.nodes.focus');
+    if (choice) void vscode.commands.executeCommand(focusCommand(VIEWS.nodes));
   });
 }
 

@@ -8,11 +8,12 @@
 import * as vscode from 'vscode';
 import { PlatformError, redactSecrets, type Identity, type Network, type Organization, type PlatformClient, type PlatformNode, type Project } from '../../core/platform';
 import { redactText } from '../../core/redact';
+import { COMMANDS, VIEWS } from '../ids';
 import { identityHover, joined, networkHover, nodeDescription, nodeHover, organizationHover, projectHover, statusIcon } from './labels';
 import type { PlatformSession } from './session';
 
-export const PLATFORM_VIEW = 'chaindeck.platform';
-export const SET_KEY_COMMAND = 'chaindeck.platform.setApiKey';
+export const PLATFORM_VIEW = VIEWS.platform;
+export const SET_KEY_COMMAND = COMMANDS.platform.setApiKey;
 
 export interface OrganizationElement {
   kind: 'organization';
@@ -235,7 +236,7 @@ function remedyOf(error: Error): vscode.Command {
   if (kind === 'unreachable' || kind === 'tls' || kind === 'not-json' || kind === 'invalid-request' || (kind === 'not-found' && !/No such/.test(error.message))) {
     return { title: 'Open the API URL Setting', command: 'workbench.action.openSettings', arguments: ['chaindeck.platform.apiUrl'] };
   }
-  return { title: 'Refresh', command: 'chaindeck.platform.refresh' };
+  return { title: 'Refresh', command: COMMANDS.platform.refresh };
 }
 
 /** Short words for the label; the whole message is the description and the hover. */

@@ -6,11 +6,12 @@
  */
 import * as vscode from 'vscode';
 import type { StorageForm, StorageMode } from '../../webview/protocol';
+import { COMMANDS } from '../ids';
 import { nodeOf } from '../nodes/pickers';
 import type { StorageFeature } from './feature';
 import { StoragePanel, type Shown } from './panel';
 
-export const BROWSE_COMMAND = 'chaindeck.storage.browse';
+export const BROWSE_COMMAND = COMMANDS.storage.browse;
 
 export interface BrowseOptions {
   /** Name or id of the node; default: the default node. */

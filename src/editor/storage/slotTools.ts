@@ -25,15 +25,16 @@ import {
   type DecodedWord,
   type MappingKeyType,
 } from '../../core/storage/slots';
+import { COMMANDS } from '../ids';
 import { clientFor } from '../nodes/calls';
 import { nodeOf, pickOne } from '../nodes/pickers';
 import type { StorageFeature } from './feature';
 
 export const SLOT_COMMANDS = {
-  mapping: 'chaindeck.storage.mappingSlot',
-  array: 'chaindeck.storage.arraySlot',
-  eip1967: 'chaindeck.storage.eip1967Slots',
-  read: 'chaindeck.storage.readSlot',
+  mapping: COMMANDS.storage.mappingSlot,
+  array: COMMANDS.storage.arraySlot,
+  eip1967: COMMANDS.storage.eip1967Slots,
+  read: COMMANDS.storage.readSlot,
 } as const;
 
 export interface MappingKey {

@@ -7,6 +7,7 @@
  * records/; GraphQL query files with a results table in queries/. Validation is core's.
  */
 import * as vscode from 'vscode';
+import { COMMANDS, VIEWS } from '../ids';
 import type { Log } from '../log';
 import { reportError } from '../nodes/calls';
 import type { NodesFeature } from '../nodes/feature';
@@ -14,21 +15,21 @@ import type { Secrets } from '../secrets';
 import type { SubgraphsFeature } from './feature';
 import { ManifestCompletions } from './language/completions';
 import { SubgraphDiagnostics } from './language/diagnostics';
-import { REVEAL_COMMAND, revealFix, RUN_CODEGEN_COMMAND, runCodegen, SubgraphFixes } from './language/fixes';
+import { revealFix, runCodegen, SubgraphFixes } from './language/fixes';
 import { SubgraphHovers } from './language/hovers';
-import { BUILD_COMMAND, CODEGEN_COMMAND, MANIFEST_SELECTOR, ManifestLenses } from './language/manifestLens';
+import { MANIFEST_SELECTOR, ManifestLenses } from './language/manifestLens';
 import { ProxyHints } from './language/proxyHints';
 import { besideManifest, isManifest, Manifests } from './manifests';
 import { functionOffset } from './manifestSummary';
 import { manifestOf, resolveManifest } from './pickers';
-import { CHOOSE_SUBGRAPH_COMMAND, NEW_QUERY_COMMAND, QUERY_LANGUAGE, QueryFiles, RUN_QUERY_COMMAND } from './queries/queryFiles';
+import { QUERY_LANGUAGE, QueryFiles } from './queries/queryFiles';
 import { QueryResults } from './queries/results';
 import { addRecord, editRecord, openGraphqlUi, removeRecord, setDeployKey } from './records/commands';
 import { SubgraphStore } from './records/store';
-import { OPEN_HANDLER_COMMAND, SUBGRAPHS_VIEW, SubgraphsTree } from './records/tree';
-import { afterDeploy, deploy, DEPLOY_COMMAND, requireTrust } from './tasks/deploy';
+import { SubgraphsTree } from './records/tree';
+import { afterDeploy, deploy, requireTrust } from './tasks/deploy';
 import { GRAPH_TASK_TYPE, GraphTasks, type GraphTaskKind } from './tasks/graphTasks';
-import { initSubgraph, INIT_COMMAND } from './tasks/init';
+import { initSubgraph } from './tasks/init';
 
 export interface SubgraphContext {
   extension: vscode.ExtensionContext;
@@ -74,27 +75,27 @@ export function registerSubgraph({ extension, log, secrets }: SubgraphContext, n
     tree,
     queries,
     lenses,
-    vscode.window.createTreeView(SUBGRAPHS_VIEW, { treeDataProvider: tree, showCollapseAll: true }),
+    vscode.window.createTreeView(VIEWS.subgraphs, { treeDataProvider: tree, showCollapseAll: true }),
     vscode.tasks.registerTaskProvider(GRAPH_TASK_TYPE, tasks),
     vscode.languages.registerCodeLensProvider(MANIFEST_SELECTOR, lenses),
     vscode.languages.registerCodeLensProvider({ language: QUERY_LANGUAGE }, queries),
-    command('chaindeck.subgraphs.add', () => addRecord(f)),
-    command('chaindeck.subgraphs.edit', (arg) => editRecord(f, arg)),
-    command('chaindeck.subgraphs.remove', (arg) => removeRecord(f, arg)),
-    command('chaindeck.subgraphs.setDeployKey', (arg) => setDeployKey(f, arg)),
-    command('chaindeck.subgraphs.openGraphqlUi', (arg) => openGraphqlUi(f, arg)),
-    command('chaindeck.subgraphs.refresh', async () => {
+    command(COMMANDS.subgraphs.add, () => addRecord(f)),
+    command(COMMANDS.subgraphs.edit, (arg) => editRecord(f, arg)),
+    command(COMMANDS.subgraphs.remove, (arg) => removeRecord(f, arg)),
+    command(COMMANDS.subgraphs.setDeployKey, (arg) => setDeployKey(f, arg)),
+    command(COMMANDS.subgraphs.openGraphqlUi, (arg) => openGraphqlUi(f, arg)),
+    command(COMMANDS.subgraphs.refresh, async () => {
       manifests.refresh();
       tree.refresh();
     }),
-    command(NEW_QUERY_COMMAND, (arg) => queries.newQuery(arg)),
-    command(RUN_QUERY_COMMAND, (uri, index) => queries.run(uri instanceof vscode.Uri ? uri : undefined, typeof index === 'number' ? index : undefined)),
-    command(CHOOSE_SUBGRAPH_COMMAND, (uri) => queries.chooseSubgraph(uri instanceof vscode.Uri ? uri : undefined)),
-    command(OPEN_HANDLER_COMMAND, (manifest, mappingFile, handler) => openHandler(manifest as vscode.Uri, String(mappingFile), String(handler))),
-    command(INIT_COMMAND, () => initSubgraph(f)),
-    command(CODEGEN_COMMAND, graphTask('codegen')),
-    command(BUILD_COMMAND, graphTask('build')),
-    command(DEPLOY_COMMAND, (arg) => deploy(f, arg)),
+    command(COMMANDS.subgraphs.newQuery, (arg) => queries.newQuery(arg)),
+    command(COMMANDS.subgraphs.runQuery, (uri, index) => queries.run(uri instanceof vscode.Uri ? uri : undefined, typeof index === 'number' ? index : undefined)),
+    command(COMMANDS.subgraphs.chooseForQuery, (uri) => queries.chooseSubgraph(uri instanceof vscode.Uri ? uri : undefined)),
+    command(COMMANDS.subgraphs.openHandler, (manifest, mappingFile, handler) => openHandler(manifest as vscode.Uri, String(mappingFile), String(handler))),
+    command(COMMANDS.subgraph.init, () => initSubgraph(f)),
+    command(COMMANDS.subgraph.codegen, graphTask('codegen')),
+    command(COMMANDS.subgraph.build, graphTask('build')),
+    command(COMMANDS.subgraph.deploy, (arg) => deploy(f, arg)),
     // Tasks and lenses change with trust; the commands check it when run.
     vscode.workspace.onDidGrantWorkspaceTrust(() => manifests.refresh()),
   );
@@ -113,8 +114,8 @@ function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: N
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new SubgraphFixes(diagnostics), SubgraphFixes.metadata),
     vscode.languages.registerCompletionItemProvider(manifests, new ManifestCompletions(diagnostics), ':', ' '),
     vscode.languages.registerHoverProvider([manifests, { language: 'graphql', scheme: 'file' }], new SubgraphHovers(diagnostics, proxies)),
-    vscode.commands.registerCommand(RUN_CODEGEN_COMMAND, runCodegen),
-    vscode.commands.registerCommand(REVEAL_COMMAND, revealFix),
+    vscode.commands.registerCommand(COMMANDS.subgraph.runCodegenFix, runCodegen),
+    vscode.commands.registerCommand(COMMANDS.subgraph.revealFix, revealFix),
   );
 }
 

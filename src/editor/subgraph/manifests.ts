@@ -5,14 +5,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FILE_CAPS } from '../../core/files';
-import { isUnderExcludedFolder, MANIFEST_EXCLUDE_GLOB } from '../../core/subgraph/copies';
+import { isManifestCopy } from '../../core/subgraph/copies';
+import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../ids';
 import { readWorkspaceText } from '../readFile';
 import { summarizeManifest, type ManifestSummary } from './manifestSummary';
-
-/** subgraph.yaml, and named variants (mainnet.subgraph.yaml) that graph commands are given by name. */
-export const MANIFEST_GLOB = '{**/subgraph.yaml,**/*.subgraph.yaml}';
-/** Dependencies and the CLI's own output hold copies of manifests that are not the user's. */
-const EXCLUDE = MANIFEST_EXCLUDE_GLOB;
 
 export class Manifests implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -33,7 +29,7 @@ export class Manifests implements vscode.Disposable {
 
   /** The manifests, sorted by path. */
   all(): Promise<vscode.Uri[]> {
-    this.known ??= Promise.resolve(vscode.workspace.findFiles(MANIFEST_GLOB, EXCLUDE)).then((uris) => uris.filter((u) => !isExcluded(u)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)));
+    this.known ??= Promise.resolve(vscode.workspace.findFiles(MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE)).then((uris) => uris.filter((u) => !isExcluded(u)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)));
     return this.known;
   }
 
@@ -61,8 +57,9 @@ export function isManifest(uri: vscode.Uri): boolean {
   return /(^|[/.])subgraph\.yaml$/.test(uri.path);
 }
 
+/** Dependencies and the CLI's own output hold copies of manifests that are not the user's. */
 function isExcluded(uri: vscode.Uri): boolean {
-  return isUnderExcludedFolder(uri.path);
+  return isManifestCopy(uri.path);
 }
 
 /** The manifest as shown: its path in the workspace. */

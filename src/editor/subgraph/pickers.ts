@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { validateGraphDeploy } from '../../core/subgraph/graphcli';
 import { displaySubgraphUrl, type SubgraphRecord } from '../../core/subgraph/records';
+import { COMMANDS } from '../ids';
 import { pickOne } from '../nodes/pickers';
 import { manifestLabel, type Manifests } from './manifests';
 import type { SubgraphStore } from './records/store';
@@ -29,7 +30,7 @@ export async function resolveRecord(store: SubgraphStore, arg: unknown, title: s
   const records = store.all();
   if (!records.length) {
     const add = await vscode.window.showInformationMessage('No subgraphs are configured yet: add the one your graph-node host created.', 'Add Subgraph…');
-    if (add) await vscode.commands.executeCommand('chaindeck.subgraphs.add');
+    if (add) await vscode.commands.executeCommand(COMMANDS.subgraphs.add);
     return undefined;
   }
   const items = records.map((record) => ({
@@ -47,7 +48,7 @@ export async function resolveManifest(manifests: Manifests, title: string, prefe
   const all = await manifests.all();
   if (!all.length) {
     void vscode.window.showInformationMessage('There is no subgraph.yaml in this workspace. Open a subgraph folder, or create one with "Initialise Subgraph…".', 'Initialise Subgraph…').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('chaindeck.subgraph.init');
+      if (choice) void vscode.commands.executeCommand(COMMANDS.subgraph.init);
     });
     return undefined;
   }

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseManifest, validateSubgraph, ValidationCache, type Finding, type ManifestDoc } from '../../../core/subgraph';
+import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../../ids';
 import type { Log } from '../../log';
 import { toDiagnostic } from './convert';
 import { isManifestPath, looksLikeManifest, prefetchedFiles } from './files';
@@ -14,7 +15,6 @@ import type { ProxyHints } from './proxyHints';
 
 /** Long enough to skip the keystrokes of a word, short enough to feel immediate. */
 const DEBOUNCE_MS = 250;
-const MANIFEST_GLOB = '**/{subgraph.yaml,*.subgraph.yaml}';
 
 interface Manifest {
   file: string;
@@ -105,7 +105,7 @@ export class SubgraphDiagnostics implements vscode.Disposable {
   }
 
   private async discover(): Promise<void> {
-    const found = await vscode.workspace.findFiles(MANIFEST_GLOB, '**/node_modules/**', 1000);
+    const found = await vscode.workspace.findFiles(MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE, 1000);
     for (const file of found.map(fileOf)) if (isManifestPath(file)) this.track(file, true);
   }
 

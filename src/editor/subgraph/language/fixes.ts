@@ -7,15 +7,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Fix } from '../../../core/subgraph';
+import { COMMANDS } from '../../ids';
 import { SOURCE, toWorkspaceEdit } from './convert';
 import type { Shown, SubgraphDiagnostics } from './diagnostics';
-
-/** Registered by the subgraph tasks feature; takes the manifest's Uri. */
-export const CODEGEN_COMMAND = 'chaindeck.subgraph.codegen';
-/** Internal: runs CODEGEN_COMMAND, or says why it cannot. */
-export const RUN_CODEGEN_COMMAND = 'chaindeck.subgraph.runCodegenFix';
-/** Internal: shows a file at the code a fix added. */
-export const REVEAL_COMMAND = 'chaindeck.subgraph.revealFix';
 
 export class SubgraphFixes implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
@@ -56,24 +50,24 @@ function fixAction(fix: Fix, diagnostic: vscode.Diagnostic): vscode.CodeAction {
 }
 
 function reveal(file: string, text: string): vscode.Command {
-  return { command: REVEAL_COMMAND, title: `Show ${path.basename(file)}`, arguments: [vscode.Uri.file(file), text] };
+  return { command: COMMANDS.subgraph.revealFix, title: `Show ${path.basename(file)}`, arguments: [vscode.Uri.file(file), text] };
 }
 
 function codegenAction(shown: Shown, diagnostic: vscode.Diagnostic): vscode.CodeAction {
   const action = new vscode.CodeAction('Run graph codegen', vscode.CodeActionKind.QuickFix);
   action.diagnostics = [diagnostic];
-  action.command = { command: RUN_CODEGEN_COMMAND, title: 'Run graph codegen', arguments: [vscode.Uri.file(shown.manifest)] };
+  action.command = { command: COMMANDS.subgraph.runCodegenFix, title: 'Run graph codegen', arguments: [vscode.Uri.file(shown.manifest)] };
   return action;
 }
 
 /** Runs the subgraph feature's codegen for a manifest; says so clearly when it is not there. */
 export async function runCodegen(manifest: vscode.Uri): Promise<void> {
-  if (!(await vscode.commands.getCommands(true)).includes(CODEGEN_COMMAND)) {
+  if (!(await vscode.commands.getCommands(true)).includes(COMMANDS.subgraph.codegen)) {
     const folder = vscode.workspace.asRelativePath(vscode.Uri.file(path.dirname(manifest.fsPath)));
-    void vscode.window.showWarningMessage(`Chaindeck cannot run graph codegen from here: its codegen command (${CODEGEN_COMMAND}) is not available. Run \`graph codegen\` in ${folder}.`);
+    void vscode.window.showWarningMessage(`Chaindeck cannot run graph codegen from here: its codegen command (${COMMANDS.subgraph.codegen}) is not available. Run \`graph codegen\` in ${folder}.`);
     return;
   }
-  await vscode.commands.executeCommand(CODEGEN_COMMAND, manifest);
+  await vscode.commands.executeCommand(COMMANDS.subgraph.codegen, manifest);
 }
 
 /** Opens a file with the cursor on the last occurrence of `text` (where a fix appended it). */

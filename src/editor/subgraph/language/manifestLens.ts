@@ -3,12 +3,10 @@
  * untrusted workspace the lens says why the CLI cannot run, and leads to Workspace Trust.
  */
 import * as vscode from 'vscode';
-import { MANIFEST_GLOB } from '../manifests';
+import { COMMANDS, MANIFEST_GLOB } from '../../ids';
 import type { SubgraphStore } from '../records/store';
 
 export const MANIFEST_SELECTOR: vscode.DocumentSelector = { scheme: 'file', pattern: MANIFEST_GLOB };
-export const CODEGEN_COMMAND = 'chaindeck.subgraph.codegen';
-export const BUILD_COMMAND = 'chaindeck.subgraph.build';
 
 export class ManifestLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -30,11 +28,11 @@ export class ManifestLenses implements vscode.CodeLensProvider, vscode.Disposabl
     const record = this.store.recordForManifest(document.uri);
     const uri = document.uri;
     return [
-      new vscode.CodeLens(top, { title: '$(gear) Codegen', command: CODEGEN_COMMAND, arguments: [uri], tooltip: 'graph codegen: generate AssemblyScript types from the schema and ABIs' }),
-      new vscode.CodeLens(top, { title: '$(package) Build', command: BUILD_COMMAND, arguments: [uri], tooltip: 'graph build: compile the mappings to WASM' }),
+      new vscode.CodeLens(top, { title: '$(gear) Codegen', command: COMMANDS.subgraph.codegen, arguments: [uri], tooltip: 'graph codegen: generate AssemblyScript types from the schema and ABIs' }),
+      new vscode.CodeLens(top, { title: '$(package) Build', command: COMMANDS.subgraph.build, arguments: [uri], tooltip: 'graph build: compile the mappings to WASM' }),
       new vscode.CodeLens(top, {
         title: record ? `$(cloud-upload) Deploy to ${record.name}…` : '$(cloud-upload) Deploy…',
-        command: 'chaindeck.subgraph.deploy',
+        command: COMMANDS.subgraph.deploy,
         arguments: [uri],
         tooltip: 'graph deploy: upload to IPFS and deploy to the graph-node host',
       }),

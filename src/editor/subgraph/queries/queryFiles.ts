@@ -8,6 +8,7 @@ import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
 import { buildQuerySchema, defaultListQueries, entityModel, HEALTH_QUERY, queryTabName, validateQuery, type QueryDiagnostic, type QueryOutcome } from '../../../core/subgraph/query';
 import type { SubgraphRecord } from '../../../core/subgraph/records';
+import { COMMANDS } from '../../ids';
 import { readWorkspaceText } from '../../readFile';
 import { besideManifest, type Manifests } from '../manifests';
 import { resolveManifest, resolveRecord } from '../pickers';
@@ -16,9 +17,6 @@ import { operationAt, operationText, parseQueryFile, subgraphDirective, type Que
 import type { QueryResults } from './results';
 
 export const QUERY_LANGUAGE = 'graphql';
-export const RUN_QUERY_COMMAND = 'chaindeck.subgraphs.runQuery';
-export const CHOOSE_SUBGRAPH_COMMAND = 'chaindeck.subgraphs.chooseForQuery';
-export const NEW_QUERY_COMMAND = 'chaindeck.subgraphs.newQuery';
 
 export interface QueryDeps {
   store: SubgraphStore;
@@ -68,14 +66,14 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
     const record = this.recordOf(file);
     const top = new vscode.Range(0, 0, 0, 0);
     const title = record ? `$(cloud) Subgraph: ${record.name}` : file.subgraph ? `$(warning) Subgraph: no subgraph named "${file.subgraph.name}"` : '$(cloud) Subgraph: choose…';
-    const lenses = [new vscode.CodeLens(top, { title, command: CHOOSE_SUBGRAPH_COMMAND, arguments: [document.uri], tooltip: 'Choose the subgraph this file queries' })];
+    const lenses = [new vscode.CodeLens(top, { title, command: COMMANDS.subgraphs.chooseForQuery, arguments: [document.uri], tooltip: 'Choose the subgraph this file queries' })];
     if (record && this.deps.store.uiUrlOf(record)) {
-      lenses.push(new vscode.CodeLens(top, { title: '$(link-external) Open GraphQL UI', command: 'chaindeck.subgraphs.openGraphqlUi', arguments: [record] }));
+      lenses.push(new vscode.CodeLens(top, { title: '$(link-external) Open GraphQL UI', command: COMMANDS.subgraphs.openGraphqlUi, arguments: [record] }));
     }
     file.operations.forEach((op, index) => {
       if (op.type !== 'query') return;
       const at = document.positionAt(op.start);
-      lenses.push(new vscode.CodeLens(new vscode.Range(at, at), { title: '$(play) Run', command: RUN_QUERY_COMMAND, arguments: [document.uri, index], tooltip: `Send ${op.name ?? 'this query'}${record ? ` to ${record.name}` : ''}` }));
+      lenses.push(new vscode.CodeLens(new vscode.Range(at, at), { title: '$(play) Run', command: COMMANDS.subgraphs.runQuery, arguments: [document.uri, index], tooltip: `Send ${op.name ?? 'this query'}${record ? ` to ${record.name}` : ''}` }));
     });
     return lenses;
   }

@@ -17,6 +17,7 @@ import type { Log } from '../../log';
 import { HostMessenger } from '../../webview/messenger';
 import { createPanel } from '../../webview/panel';
 import type { SubgraphStore } from '../records/store';
+import { COMMANDS } from '../../ids';
 
 export const RESULTS_VIEW_TYPE = 'chaindeck.queryResults';
 
@@ -165,7 +166,7 @@ export class QueryResults implements vscode.Disposable {
         copy: async ({ text }) => void (await vscode.env.clipboard.writeText(String(text))),
         export: ({ format }) => this.export(format),
         openUi: async () => {
-          if (this.shown) await vscode.commands.executeCommand('chaindeck.subgraphs.openGraphqlUi', this.shown.request.record);
+          if (this.shown) await vscode.commands.executeCommand(COMMANDS.subgraphs.openGraphqlUi, this.shown.request.record);
           return undefined;
         },
       },

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { EVM_NETWORKS } from '../../../core/subgraph';
 import { OTHER_PROTOCOL_NETWORKS } from '../../../core/subgraph/networks';
 import { KEY_PLACEHOLDER, templateSubgraphUrls, withKey, SUBGRAPH_URL_FIELDS, type SubgraphRecord, type SubgraphUrlField, type SubgraphUrls } from '../../../core/subgraph/records';
+import { COMMANDS } from '../../ids';
 import type { SubgraphsFeature } from '../feature';
 import { resolveRecord } from '../pickers';
 import type { RecordInput } from './store';
@@ -162,7 +163,7 @@ export async function openGraphqlUi(f: SubgraphsFeature, arg: unknown): Promise<
   const template = f.store.uiUrlOf(record);
   if (!template) {
     const edit = await vscode.window.showInformationMessage(`${record.name} has no GraphQL UI URL yet: deploy it, or add the URL from the console.`, 'Edit Subgraph…');
-    if (edit) await vscode.commands.executeCommand('chaindeck.subgraphs.edit', record);
+    if (edit) await vscode.commands.executeCommand(COMMANDS.subgraphs.edit, record);
     return;
   }
   const url = withKey(template, (await f.store.secretsOf(record)).accessKey, 'GraphQL UI URL');

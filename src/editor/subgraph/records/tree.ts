@@ -9,12 +9,11 @@ import { redactText } from '../../../core/redact';
 import { subgraphHealth } from '../../../core/subgraph/query';
 import { displaySubgraphUrl, subgraphSecretValues, withKey, type SubgraphRecord } from '../../../core/subgraph/records';
 import { config } from '../../config';
+import { COMMANDS } from '../../ids';
 import { manifestLabel, type Manifests } from '../manifests';
 import type { DataSourceSummary, HandlerSummary } from '../manifestSummary';
 import type { SubgraphStore } from './store';
 
-export const SUBGRAPHS_VIEW = 'chaindeck.subgraphs';
-export const OPEN_HANDLER_COMMAND = 'chaindeck.subgraphs.openHandler';
 
 export type SubgraphsElement =
   | { kind: 'group'; group: 'records' | 'manifests' }
@@ -132,7 +131,7 @@ export class SubgraphsTree implements vscode.TreeDataProvider<SubgraphsElement>,
         item.iconPath = new vscode.ThemeIcon('symbol-method');
         item.contextValue = 'subgraphs.handler';
         if (dataSource.mappingFile) {
-          item.command = { command: OPEN_HANDLER_COMMAND, title: 'Open Handler', arguments: [element.manifest, dataSource.mappingFile, handler.handler] };
+          item.command = { command: COMMANDS.subgraphs.openHandler, title: 'Open Handler', arguments: [element.manifest, dataSource.mappingFile, handler.handler] };
         }
         return item;
       }

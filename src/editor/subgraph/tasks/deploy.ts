@@ -7,13 +7,13 @@
 import * as vscode from 'vscode';
 import type { GraphRun } from '../../../core/subgraph/graphcli';
 import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
+import { COMMANDS } from '../../ids';
 import type { Log } from '../../log';
 import type { SubgraphsFeature } from '../feature';
 import { askVersionLabel, manifestOf, resolveManifest, resolveRecord } from '../pickers';
 import type { SubgraphStore } from '../records/store';
 import type { FinishedRun } from './graphTasks';
 
-export const DEPLOY_COMMAND = 'chaindeck.subgraph.deploy';
 
 export async function deploy(f: SubgraphsFeature, arg: unknown): Promise<FinishedRun | undefined> {
   if (!requireTrust(f)) return undefined;
@@ -25,7 +25,7 @@ export async function deploy(f: SubgraphsFeature, arg: unknown): Promise<Finishe
   if (!record) return undefined;
   if (!record.deployUrl || !record.ipfsUrl) {
     const edit = await vscode.window.showErrorMessage(`${record.name} has no ${record.deployUrl ? 'IPFS' : 'deploy'} URL: add the URLs your graph-node host gave you.`, 'Edit Subgraph…');
-    if (edit) await vscode.commands.executeCommand('chaindeck.subgraphs.edit', record);
+    if (edit) await vscode.commands.executeCommand(COMMANDS.subgraphs.edit, record);
     return undefined;
   }
   if (!manifest) {
@@ -55,8 +55,8 @@ export async function afterDeploy(store: SubgraphStore, log: Log, record: Subgra
   // Not awaited: the task ends now, whatever the user does with the message.
   void vscode.window.showInformationMessage(`Deployed ${record.name} ${versionLabel}. Queries: ${queries}`, 'Open GraphQL UI', 'New Query').then((choice) => {
     const target = updated ?? record;
-    if (choice === 'Open GraphQL UI') void vscode.commands.executeCommand('chaindeck.subgraphs.openGraphqlUi', target);
-    if (choice === 'New Query') void vscode.commands.executeCommand('chaindeck.subgraphs.newQuery', target);
+    if (choice === 'Open GraphQL UI') void vscode.commands.executeCommand(COMMANDS.subgraphs.openGraphqlUi, target);
+    if (choice === 'New Query') void vscode.commands.executeCommand(COMMANDS.subgraphs.newQuery, target);
   });
 }
 

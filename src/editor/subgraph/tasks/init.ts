@@ -14,7 +14,6 @@ import { pickOne } from '../pickers';
 import { requireTrust } from './deploy';
 import { nodeBinary } from './graphTasks';
 
-export const INIT_COMMAND = 'chaindeck.subgraph.init';
 
 /** The message core has for one field of the form (given what is filled in so far). */
 function problemOf(input: GraphInitInput, cwd: string, field: keyof GraphInitInput): string | undefined {

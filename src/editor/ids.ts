@@ -1,0 +1,90 @@
+/**
+ * Every command id and view id of the extension, and the subgraph manifest glob: the one place
+ * each is spelled. Each key path is the id without its `chaindeck.` prefix. A unit test checks
+ * package.json's contributes against this table both ways, so it must not import `vscode`.
+ */
+
+export const COMMANDS = {
+  showLog: 'chaindeck.showLog',
+  openSettings: 'chaindeck.openSettings',
+  callMethod: 'chaindeck.callMethod',
+  subscribe: 'chaindeck.subscribe',
+  unsubscribe: 'chaindeck.unsubscribe',
+  nodes: {
+    add: 'chaindeck.nodes.add',
+    edit: 'chaindeck.nodes.edit',
+    rename: 'chaindeck.nodes.rename',
+    remove: 'chaindeck.nodes.remove',
+    copyEndpoint: 'chaindeck.nodes.copyEndpoint',
+    copyEndpointWithKey: 'chaindeck.nodes.copyEndpointWithKey',
+    setDefault: 'chaindeck.nodes.setDefault',
+    refresh: 'chaindeck.nodes.refresh',
+    refreshNode: 'chaindeck.nodes.refreshNode',
+    select: 'chaindeck.nodes.select',
+  },
+  requests: {
+    send: 'chaindeck.requests.send',
+    copyAsCurl: 'chaindeck.requests.copyAsCurl',
+    chooseNode: 'chaindeck.requests.chooseNode',
+  },
+  storage: {
+    browse: 'chaindeck.storage.browse',
+    mappingSlot: 'chaindeck.storage.mappingSlot',
+    arraySlot: 'chaindeck.storage.arraySlot',
+    eip1967Slots: 'chaindeck.storage.eip1967Slots',
+    readSlot: 'chaindeck.storage.readSlot',
+  },
+  platform: {
+    setApiKey: 'chaindeck.platform.setApiKey',
+    forgetApiKey: 'chaindeck.platform.forgetApiKey',
+    refresh: 'chaindeck.platform.refresh',
+    importNode: 'chaindeck.platform.importNode',
+    importProject: 'chaindeck.platform.importProject',
+    openEndpoints: 'chaindeck.platform.openEndpoints',
+  },
+  /** The Subgraphs view's records and query files. */
+  subgraphs: {
+    add: 'chaindeck.subgraphs.add',
+    edit: 'chaindeck.subgraphs.edit',
+    remove: 'chaindeck.subgraphs.remove',
+    setDeployKey: 'chaindeck.subgraphs.setDeployKey',
+    refresh: 'chaindeck.subgraphs.refresh',
+    openGraphqlUi: 'chaindeck.subgraphs.openGraphqlUi',
+    newQuery: 'chaindeck.subgraphs.newQuery',
+    runQuery: 'chaindeck.subgraphs.runQuery',
+    chooseForQuery: 'chaindeck.subgraphs.chooseForQuery',
+    openHandler: 'chaindeck.subgraphs.openHandler',
+  },
+  /** The graph CLI on a manifest, and the manifest's quick fixes. */
+  subgraph: {
+    init: 'chaindeck.subgraph.init',
+    codegen: 'chaindeck.subgraph.codegen',
+    build: 'chaindeck.subgraph.build',
+    deploy: 'chaindeck.subgraph.deploy',
+    runCodegenFix: 'chaindeck.subgraph.runCodegenFix',
+    revealFix: 'chaindeck.subgraph.revealFix',
+  },
+} as const;
+
+/** Commands that quick fixes run with arguments only they have: registered, not contributed. */
+export const INTERNAL_COMMANDS: readonly string[] = [COMMANDS.subgraph.runCodegenFix, COMMANDS.subgraph.revealFix];
+
+export const VIEWS = {
+  nodes: 'chaindeck.nodes',
+  subgraphs: 'chaindeck.subgraphs',
+  platform: 'chaindeck.platform',
+} as const;
+
+/** The command VS Code adds for every view, revealing it. */
+export function focusCommand(view: (typeof VIEWS)[keyof typeof VIEWS]): string {
+  return `${view}.focus`;
+}
+
+/** subgraph.yaml, and named variants (mainnet.subgraph.yaml) that graph commands are given by name. */
+export const MANIFEST_GLOB = '{**/subgraph.yaml,**/*.subgraph.yaml}';
+/**
+ * What workspace searches for manifests skip: dependencies, never walked. The compiled copies
+ * (build/subgraph.yaml, dist/subgraph.yaml) are dropped by core's `isManifestCopy` after, since
+ * a glob cannot say "directly in": a project of the user's may sit in a folder named dist.
+ */
+export const MANIFEST_SEARCH_EXCLUDE = '**/node_modules/**';

@@ -1,0 +1,84 @@
+/**
+ * The id table (src/editor/ids.ts) against package.json, both ways: every command and view
+ * package.json names is in the table, and every command of the table is contributed unless it
+ * is marked internal. A typo on either side fails here instead of as a dead menu entry.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { COMMANDS, focusCommand, INTERNAL_COMMANDS, MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE, VIEWS } from '../../src/editor/ids';
+
+interface Contributes {
+  commands: { command: string }[];
+  menus: Record<string, { command: string; when?: string }[]>;
+  keybindings?: { command: string; when?: string }[];
+  views: Record<string, { id: string }[]>;
+  viewsWelcome: { view: string; contents: string; when?: string }[];
+  walkthroughs: { steps: { description: string; completionEvents?: string[] }[] }[];
+}
+const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { activationEvents?: string[]; contributes: Contributes };
+const c = pkg.contributes;
+
+/** [key path, id] of every command in the table. */
+function entries(table: object, prefix: string[] = []): [string[], string][] {
+  return Object.entries(table).flatMap(([key, value]) => (typeof value === 'string' ? [[[...prefix, key], value] as [string[], string]] : entries(value as object, [...prefix, key])));
+}
+const tableCommands = entries(COMMANDS).map(([, id]) => id);
+const tableViews: string[] = Object.values(VIEWS);
+
+const links = (markdown: string) => [...markdown.matchAll(/\(command:([\w.-]+)/g)].map((m) => m[1]);
+const events = (list: readonly string[] | undefined, kind: string) => (list ?? []).filter((e) => e.startsWith(`${kind}:`)).map((e) => e.slice(kind.length + 1));
+const viewsInWhen = (when: string | undefined) => [...(when ?? '').matchAll(/\bview == ([\w.-]+)/g)].map((m) => m[1]);
+
+const contributed = c.commands.map((x) => x.command);
+const usedCommands = [
+  ...Object.values(c.menus).flatMap((items) => items.map((i) => i.command)),
+  ...(c.keybindings ?? []).map((k) => k.command),
+  ...c.viewsWelcome.flatMap((w) => links(w.contents)),
+  ...c.walkthroughs.flatMap((w) => w.steps.flatMap((s) => [...links(s.description), ...events(s.completionEvents, 'onCommand')])),
+  ...events(pkg.activationEvents, 'onCommand'),
+];
+const usedViews = [
+  ...Object.values(c.views).flatMap((views) => views.map((v) => v.id)),
+  ...c.viewsWelcome.map((w) => w.view),
+  ...Object.values(c.menus).flatMap((items) => items.flatMap((i) => viewsInWhen(i.when))),
+  ...c.walkthroughs.flatMap((w) => w.steps.flatMap((s) => events(s.completionEvents, 'onView'))),
+  ...events(pkg.activationEvents, 'onView'),
+];
+
+test('each command id is chaindeck. and its key path in the table, and no two keys share an id', () => {
+  for (const [keys, id] of entries(COMMANDS)) assert.equal(id, `chaindeck.${keys.join('.')}`);
+  assert.equal(new Set(tableCommands).size, tableCommands.length);
+});
+
+test('every command package.json contributes or uses is in the table', () => {
+  for (const id of [...contributed, ...usedCommands]) assert.ok(tableCommands.includes(id), `${id} is not in src/editor/ids.ts`);
+  assert.ok(usedCommands.length > 40, 'menus, welcome links and walkthrough steps were all read');
+});
+
+test('every command of the table is contributed, except the internal ones, which are not', () => {
+  for (const id of tableCommands) {
+    if (INTERNAL_COMMANDS.includes(id)) assert.ok(!contributed.includes(id), `${id} is internal but contributed`);
+    else assert.ok(contributed.includes(id), `${id} is not contributed in package.json`);
+  }
+  for (const id of INTERNAL_COMMANDS) assert.ok(tableCommands.includes(id), `${id} is internal but not in COMMANDS`);
+  assert.equal(new Set(contributed).size, contributed.length, 'a command contributed twice');
+});
+
+test('views: package.json contributes exactly the table views, and names no other', () => {
+  assert.deepEqual(Object.values(c.views).flatMap((views) => views.map((v) => v.id)).sort(), [...tableViews].sort());
+  for (const id of usedViews) assert.ok(tableViews.includes(id), `view ${id} is not in src/editor/ids.ts`);
+  assert.equal(focusCommand(VIEWS.nodes), 'chaindeck.nodes.focus');
+});
+
+test('the extension activates on the manifests the glob finds; the search skips dependencies only', () => {
+  const alternatives = MANIFEST_GLOB.replace(/^\{|\}$/g, '').split(',');
+  assert.deepEqual(events(pkg.activationEvents, 'workspaceContains').sort(), alternatives.sort());
+  assert.equal(MANIFEST_SEARCH_EXCLUDE, '**/node_modules/**');
+});
+
+test('the table loads without vscode', () => {
+  const source = fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'editor', 'ids.ts'), 'utf8');
+  assert.doesNotMatch(source, /from 'vscode'|require\('vscode'\)/);
+});
