@@ -61,13 +61,12 @@ export const COMMANDS = {
     codegen: 'chaindeck.subgraph.codegen',
     build: 'chaindeck.subgraph.build',
     deploy: 'chaindeck.subgraph.deploy',
-    runCodegenFix: 'chaindeck.subgraph.runCodegenFix',
     revealFix: 'chaindeck.subgraph.revealFix',
   },
 } as const;
 
 /** Commands that quick fixes run with arguments only they have: registered, not contributed. */
-export const INTERNAL_COMMANDS: readonly string[] = [COMMANDS.subgraph.runCodegenFix, COMMANDS.subgraph.revealFix];
+export const INTERNAL_COMMANDS: readonly string[] = [COMMANDS.subgraph.revealFix];
 
 export const VIEWS = {
   nodes: 'chaindeck.nodes',

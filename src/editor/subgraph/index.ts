@@ -15,7 +15,7 @@ import type { Secrets } from '../secrets';
 import type { SubgraphsFeature } from './feature';
 import { ManifestCompletions } from './language/completions';
 import { SubgraphDiagnostics } from './language/diagnostics';
-import { revealFix, runCodegen, SubgraphFixes } from './language/fixes';
+import { revealFix, SubgraphFixes } from './language/fixes';
 import { SubgraphHovers } from './language/hovers';
 import { MANIFEST_SELECTOR, ManifestLenses } from './language/manifestLens';
 import { ProxyHints } from './language/proxyHints';
@@ -114,7 +114,6 @@ function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: N
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new SubgraphFixes(diagnostics), SubgraphFixes.metadata),
     vscode.languages.registerCompletionItemProvider(manifests, new ManifestCompletions(diagnostics), ':', ' '),
     vscode.languages.registerHoverProvider([manifests, { language: 'graphql', scheme: 'file' }], new SubgraphHovers(diagnostics, proxies)),
-    vscode.commands.registerCommand(COMMANDS.subgraph.runCodegenFix, runCodegen),
     vscode.commands.registerCommand(COMMANDS.subgraph.revealFix, revealFix),
   );
 }

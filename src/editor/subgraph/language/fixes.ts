@@ -56,18 +56,9 @@ function reveal(file: string, text: string): vscode.Command {
 function codegenAction(shown: Shown, diagnostic: vscode.Diagnostic): vscode.CodeAction {
   const action = new vscode.CodeAction('Run graph codegen', vscode.CodeActionKind.QuickFix);
   action.diagnostics = [diagnostic];
-  action.command = { command: COMMANDS.subgraph.runCodegenFix, title: 'Run graph codegen', arguments: [vscode.Uri.file(shown.manifest)] };
+  // The feature's own codegen command: it checks workspace trust and says so when it is missing.
+  action.command = { command: COMMANDS.subgraph.codegen, title: 'Run graph codegen', arguments: [vscode.Uri.file(shown.manifest)] };
   return action;
-}
-
-/** Runs the subgraph feature's codegen for a manifest; says so clearly when it is not there. */
-export async function runCodegen(manifest: vscode.Uri): Promise<void> {
-  if (!(await vscode.commands.getCommands(true)).includes(COMMANDS.subgraph.codegen)) {
-    const folder = vscode.workspace.asRelativePath(vscode.Uri.file(path.dirname(manifest.fsPath)));
-    void vscode.window.showWarningMessage(`Chaindeck cannot run graph codegen from here: its codegen command (${COMMANDS.subgraph.codegen}) is not available. Run \`graph codegen\` in ${folder}.`);
-    return;
-  }
-  await vscode.commands.executeCommand(COMMANDS.subgraph.codegen, manifest);
 }
 
 /** Opens a file with the cursor on the last occurrence of `text` (where a fix appended it). */
