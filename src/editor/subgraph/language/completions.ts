@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { API_VERSIONS, EVM_NETWORKS, KNOWN_FEATURES, manifestKeysAt, shapeAt, SPEC_VERSIONS, topic0 } from '../../../core/subgraph';
+import { placeAt, type KeyPath, type Place } from '../../../core/subgraph/keyPath';
 import type { SubgraphDiagnostics } from './diagnostics';
 import { liveFiles } from './files';
-import { placeAt, type KeyPath, type Place } from './keyPath';
 import { nodeAt, pattern, Subgraph } from './lookup';
 
 interface Value {

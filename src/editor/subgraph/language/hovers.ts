@@ -6,10 +6,10 @@
 import * as vscode from 'vscode';
 import { canonicalSignature, manifestKeyDoc, normalizeSignature, topic0, type EntityType } from '../../../core/subgraph';
 // The naming module alone: the query index also brings the HTTP client.
+import { placeAt, type KeyPath } from '../../../core/subgraph/keyPath';
 import { listQueryName, singleQueryName } from '../../../core/subgraph/query/naming';
 import type { SubgraphDiagnostics } from './diagnostics';
 import { liveFiles } from './files';
-import { placeAt, type KeyPath } from './keyPath';
 import { pattern, stringAt, Subgraph } from './lookup';
 import type { ProxyHints } from './proxyHints';
 

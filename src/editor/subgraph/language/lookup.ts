@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { fileErrorOf } from '../../../core/files';
 import { nodeAtPath, type Abi, type FileSource, type ManifestDoc, type SchemaInfo, type ValidationCache, type YNode } from '../../../core/subgraph';
-import type { KeyPath } from './keyPath';
+import type { KeyPath } from '../../../core/subgraph/keyPath';
 
 export function nodeAt(doc: ManifestDoc | undefined, keyPath: KeyPath): YNode | undefined {
   const target = nodeAtPath(doc?.root, keyPath);
