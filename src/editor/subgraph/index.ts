@@ -8,6 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { COMMANDS, VIEWS } from '../ids';
+import { functionOffset } from '../../core/subgraph/manifestSummary';
 import type { Log } from '../log';
 import { reportError } from '../nodes/calls';
 import type { NodesFeature } from '../nodes/feature';
@@ -20,7 +21,6 @@ import { SubgraphHovers } from './language/hovers';
 import { MANIFEST_SELECTOR, ManifestLenses } from './language/manifestLens';
 import { ProxyHints } from './language/proxyHints';
 import { besideManifest, isManifest, Manifests } from './manifests';
-import { functionOffset } from './manifestSummary';
 import { manifestOf, resolveManifest } from './pickers';
 import { QUERY_LANGUAGE, QueryFiles } from './queries/queryFiles';
 import { QueryResults } from './queries/results';

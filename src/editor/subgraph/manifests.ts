@@ -6,9 +6,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FILE_CAPS } from '../../core/files';
 import { isManifestCopy } from '../../core/subgraph/copies';
+import { summarizeManifest, type ManifestSummary } from '../../core/subgraph/manifestSummary';
 import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../ids';
 import { readWorkspaceText } from '../readFile';
-import { summarizeManifest, type ManifestSummary } from './manifestSummary';
 
 export class Manifests implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();

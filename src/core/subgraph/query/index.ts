@@ -6,3 +6,4 @@ export * from './build';
 export * from './flatten';
 export * from './client';
 export * from './tabName';
+export * from './file';

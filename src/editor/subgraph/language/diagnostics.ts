@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { parseManifest, validateSubgraph, ValidationCache, type Finding, type ManifestDoc } from '../../../core/subgraph';
 import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../../ids';
 import type { Log } from '../../log';
-import { toDiagnostic } from './convert';
+import { toDiagnostic } from '../convert';
 import { isManifestPath, looksLikeManifest, prefetchedFiles } from './files';
 import type { ProxyHints } from './proxyHints';
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Fix } from '../../../core/subgraph';
 import { COMMANDS } from '../../ids';
-import { SOURCE, toWorkspaceEdit } from './convert';
+import { SOURCE, toWorkspaceEdit } from '../convert';
 import type { Shown, SubgraphDiagnostics } from './diagnostics';
 
 export class SubgraphFixes implements vscode.CodeActionProvider {

@@ -6,14 +6,13 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
-import { buildQuerySchema, defaultListQueries, entityModel, HEALTH_QUERY, queryTabName, validateQuery, type QueryDiagnostic, type QueryOutcome } from '../../../core/subgraph/query';
+import { buildQuerySchema, defaultListQueries, entityModel, HEALTH_QUERY, operationAt, operationText, parseQueryFile, queryTabName, subgraphDirective, validateQuery, type QueryDiagnostic, type QueryFile, type QueryOutcome } from '../../../core/subgraph/query';
 import type { SubgraphRecord } from '../../../core/subgraph/records';
 import { COMMANDS } from '../../ids';
 import { readWorkspaceText } from '../../readFile';
 import { besideManifest, type Manifests } from '../manifests';
 import { resolveManifest, resolveRecord } from '../pickers';
 import type { SubgraphStore } from '../records/store';
-import { operationAt, operationText, parseQueryFile, subgraphDirective, type QueryFile } from './queryFile';
 import type { QueryResults } from './results';
 
 export const QUERY_LANGUAGE = 'graphql';

@@ -11,7 +11,7 @@ import { displaySubgraphUrl, subgraphSecretValues, withKey, type SubgraphRecord 
 import { config } from '../../config';
 import { COMMANDS } from '../../ids';
 import { manifestLabel, type Manifests } from '../manifests';
-import type { DataSourceSummary, HandlerSummary } from '../manifestSummary';
+import type { DataSourceSummary, HandlerSummary } from '../../../core/subgraph/manifestSummary';
 import type { SubgraphStore } from './store';
 
 

@@ -1,11 +1,10 @@
 /**
  * Query files: a .graphql document tied to a subgraph record by a first-line comment
  * `# @subgraph <record name>` (like request files' `# @node`), holding one or more operations.
- * Free of `vscode`, so it could move to core as is; checking a query against the subgraph's
- * schema is core's (validateQuery).
+ * Checking a query against the subgraph's schema is validateQuery's.
  */
 import { Kind, parse, type DefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { DEFAULT_PAGE_SIZE } from '../../../core/subgraph/query';
+import { DEFAULT_PAGE_SIZE } from './build';
 
 const DIRECTIVE = /^[ \t]*#[ \t]*@subgraph[ \t]+(\S.*?)[ \t]*$/;
 

@@ -1,12 +1,11 @@
 /**
  * What the Subgraphs view shows of a subgraph.yaml: its data sources (contract, network, start
- * block) and their handlers, read from core's parsed tree. No validation here: the manifest
- * diagnostics (language/) say what is wrong; this only lists what is there.
- * Free of `vscode`, so it could move to core as is.
+ * block) and their handlers, read from the parsed tree. No validation here: validateSubgraph
+ * says what is wrong; this only lists what is there.
  */
-import { parseManifest } from '../../core/subgraph';
-import { blankComments } from '../../core/subgraph/mappingScan';
-import { get, items, str, type YNode } from '../../core/subgraph/ynode';
+import { parseManifest } from './manifestDoc';
+import { blankComments } from './mappingScan';
+import { get, items, str, type YNode } from './ynode';
 
 export interface HandlerSummary {
   kind: 'event' | 'call' | 'block';
