@@ -68,3 +68,31 @@ export function askVersionLabel(record: SubgraphRecord): Thenable<string | undef
     validateInput: (label) => validateGraphDeploy({ name: record.name, versionLabel: label, deployUrl: record.deployUrl, ipfsUrl: record.ipfsUrl, useDeployKey: false }).find((p) => p.field === 'versionLabel')?.message,
   });
 }
+
+/** Picks one of `choices` (an `id` each), or takes what was typed: the console's lists may hold more. */
+export async function pickOrType(title: string, placeholder: string, choices: { id: string; label: string; detail?: string }[], current?: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
+    const items = choices.map((c) => ({ ...c, description: c.id !== c.label ? c.id : undefined }));
+    pick.title = title;
+    pick.placeholder = placeholder;
+    pick.ignoreFocusOut = true;
+    pick.items = items;
+    const active = items.find((i) => i.id === current);
+    if (active) pick.activeItems = [active];
+    pick.onDidChangeValue((value) => {
+      const typed = value.trim();
+      const exact = items.some((i) => i.id === typed);
+      pick.items = typed && !exact ? [{ id: typed, label: typed, detail: 'Use as typed' }, ...items] : items;
+    });
+    pick.onDidAccept(() => {
+      resolve((pick.selectedItems[0] ?? pick.activeItems[0])?.id);
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      resolve(undefined);
+      pick.dispose();
+    });
+    pick.show();
+  });
+}

@@ -10,7 +10,7 @@ import { OTHER_PROTOCOL_NETWORKS } from '../../../core/subgraph/networks';
 import { KEY_PLACEHOLDER, templateSubgraphUrls, withKey, SUBGRAPH_URL_FIELDS, type SubgraphRecord, type SubgraphUrlField, type SubgraphUrls } from '../../../core/subgraph/records';
 import { COMMANDS } from '../../ids';
 import type { SubgraphsFeature } from '../feature';
-import { resolveRecord } from '../pickers';
+import { pickOrType, resolveRecord } from '../pickers';
 import type { RecordInput } from './store';
 
 const PROTOCOLS = [
@@ -32,34 +32,6 @@ const URL_STEPS: Record<SubgraphUrlField, { title: string; prompt: string; place
   queryUrl: { title: 'Query URL', prompt: 'The query URL, if the subgraph is deployed already; empty to take it from the first deploy.', placeHolder: 'https://graph-host.example/<key>/subgraphs/name/my/erc20', required: false },
   graphqlUiUrl: { title: 'GraphQL UI URL', prompt: 'The browser GraphQL UI URL, if you have one; empty to take it from the first deploy.', placeHolder: 'https://graph-host.example/<key>/subgraphs/name/my/erc20/graphql', required: false },
 };
-
-/** Picks one of `choices` (an `id` each), or takes what was typed: the console's lists may hold more. */
-async function pickOrType(title: string, placeholder: string, choices: { id: string; label: string; detail?: string }[], current?: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
-    const items = choices.map((c) => ({ ...c, description: c.id !== c.label ? c.id : undefined }));
-    pick.title = title;
-    pick.placeholder = placeholder;
-    pick.ignoreFocusOut = true;
-    pick.items = items;
-    const active = items.find((i) => i.id === current);
-    if (active) pick.activeItems = [active];
-    pick.onDidChangeValue((value) => {
-      const typed = value.trim();
-      const exact = items.some((i) => i.id === typed);
-      pick.items = typed && !exact ? [{ id: typed, label: typed, detail: 'Use as typed' }, ...items] : items;
-    });
-    pick.onDidAccept(() => {
-      resolve((pick.selectedItems[0] ?? pick.activeItems[0])?.id);
-      pick.hide();
-    });
-    pick.onDidHide(() => {
-      resolve(undefined);
-      pick.dispose();
-    });
-    pick.show();
-  });
-}
 
 function networksOf(protocol: string): { id: string; label: string }[] {
   const names = protocol === 'ethereum' ? EVM_NETWORKS : Object.entries(OTHER_PROTOCOL_NETWORKS).filter(([, p]) => p === protocol).map(([n]) => n);

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { EVM_NETWORKS } from '../../../core/subgraph';
 import { findGraphCli, graphInitCommand, normalizeSlug, runGraph, validateGraphInit, type GraphInitInput } from '../../../core/subgraph/graphcli';
 import type { SubgraphsFeature } from '../feature';
-import { pickOne } from '../pickers';
+import { pickOne, pickOrType } from '../pickers';
 import { requireTrust } from './deploy';
 import { nodeBinary } from './graphTasks';
 
@@ -159,29 +159,10 @@ async function chooseParent(title: string): Promise<vscode.Uri | undefined> {
   return picked;
 }
 
-async function pickNetwork(title: string): Promise<string | undefined> {
-  const items = EVM_NETWORKS.map((n) => ({ label: n }));
-  return new Promise((resolve) => {
-    const pick = vscode.window.createQuickPick();
-    pick.title = title;
-    pick.placeholder = 'Network (type to filter, or to enter another name)';
-    pick.ignoreFocusOut = true;
-    pick.items = items;
-    pick.activeItems = items.filter((i) => i.label === 'mainnet');
-    pick.onDidChangeValue((value) => {
-      const typed = value.trim();
-      pick.items = typed && !EVM_NETWORKS.includes(typed) ? [{ label: typed, description: 'as typed' }, ...items] : items;
-    });
-    pick.onDidAccept(() => {
-      resolve((pick.selectedItems[0] ?? pick.activeItems[0])?.label);
-      pick.hide();
-    });
-    pick.onDidHide(() => {
-      resolve(undefined);
-      pick.dispose();
-    });
-    pick.show();
-  });
+/** An EVM network of graph-cli's list, or another name typed. */
+function pickNetwork(title: string): Promise<string | undefined> {
+  const networks = EVM_NETWORKS.map((n) => ({ id: n, label: n }));
+  return pickOrType(title, 'Network (type to filter, or to enter another name)', networks, 'mainnet');
 }
 
 /** An ABI file: one found in the workspace (abis folders, *.abi.json), or one picked from disk. */
