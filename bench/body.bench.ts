@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { ResolvedEndpoint } from '../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../src/core/rpc/endpoint';
 import { RpcClient } from '../src/core/rpc/client';
 import { setResponseLimitMB } from '../src/core/rpc/deadline';
 import { RpcFailure } from '../src/core/rpc/failure';

@@ -5,7 +5,8 @@
  * `--timeout MS`.
  */
 import { basicUsernameProblem, parseEndpoint, resolveEndpoint } from '../core/nodes/endpoint';
-import { KEY_PLACEHOLDER, type AuthForm, type NodeConfig, type NodeSecret, type ResolvedEndpoint } from '../core/nodes/model';
+import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../core/nodes/model';
+import type { AuthForm, ResolvedEndpoint } from '../core/rpc/endpoint';
 import { registerPublicUrl, registerSecret } from '../core/redact';
 import { Deadline, MAX_TIMEOUT_MS } from '../core/rpc/deadline';
 

@@ -3,7 +3,8 @@
  * read leniently (no `id`: derived from the name; no `auth`: 'none'), and written back complete.
  */
 import * as vscode from 'vscode';
-import type { AuthForm, NodeConfig, Protocol } from '../core/nodes/model';
+import type { NodeConfig, Protocol } from '../core/nodes/model';
+import type { AuthForm } from '../core/rpc/endpoint';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_TIMEOUT_MS, setResponseLimitMB } from '../core/rpc/deadline';
 import { DEFAULT_TIMEOUT_MS } from '../core/rpc/types';
 

@@ -6,11 +6,11 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseEndpoint, resolveEndpoint } from '../../src/core/nodes/endpoint';
-import type { NodeConfig, NodeSecret, ResolvedEndpoint } from '../../src/core/nodes/model';
+import type { NodeConfig, NodeSecret } from '../../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { RpcClient, type ClientOptions } from '../../src/core/rpc/client';
-import { RpcFailure } from '../../src/core/rpc/failure';
+import { RpcFailure, type RpcFailureKind } from '../../src/core/rpc/failure';
 import { closeIdleConnections } from '../../src/core/rpc/http';
-import type { RpcFailureKind } from '../../src/core/rpc/types';
 import { freePort } from '../support/devnets';
 import { startProxy, type Proxy } from '../support/proxy';
 

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveEndpoint } from '../../src/core/nodes/endpoint';
-import type { ResolvedEndpoint } from '../../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { liveFacts } from '../../src/core/nodes/protocols';
 import { RpcClient } from '../../src/core/rpc/client';
 import { RpcFailure } from '../../src/core/rpc/failure';

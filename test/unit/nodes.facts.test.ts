@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import type { ResolvedEndpoint } from '../../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { liveFacts, type Fact } from '../../src/core/nodes/protocols';
 import { RpcClient } from '../../src/core/rpc/client';
 import { closeIdleConnections } from '../../src/core/rpc/http';

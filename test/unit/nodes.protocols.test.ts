@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeShortString, methodsFor, PROTOCOL_METHODS } from '../../src/core/nodes/protocols';
-import { isIdempotentRead } from '../../src/core/nodes/reads';
+import { isIdempotentRead } from '../../src/core/rpc/reads';
 import type { Protocol } from '../../src/core/nodes/model';
 
 test('each protocol lists the methods the pick list promises', () => {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROTOCOL_METHODS } from '../../src/core/nodes/protocols';
-import { isIdempotentRead } from '../../src/core/nodes/reads';
+import { isIdempotentRead } from '../../src/core/rpc/reads';
 
 const names = (protocol: keyof typeof PROTOCOL_METHODS) => PROTOCOL_METHODS[protocol].map((m) => m.name);
 

@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { ResolvedEndpoint } from '../../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { PlatformClient } from '../../src/core/platform/client';
 import { PlatformError } from '../../src/core/platform/errors';
 import { RpcClient } from '../../src/core/rpc/client';

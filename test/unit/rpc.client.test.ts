@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { resolveEndpoint } from '../../src/core/nodes/endpoint';
-import type { ResolvedEndpoint } from '../../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { joinPath, RpcClient } from '../../src/core/rpc/client';
 import { Deadline, setResponseLimitMB } from '../../src/core/rpc/deadline';
 import { closeIdleConnections } from '../../src/core/rpc/http';

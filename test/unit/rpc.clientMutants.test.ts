@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
-import type { ResolvedEndpoint } from '../../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { redactUrl, registerPublicUrl } from '../../src/core/redact';
 import { checkParams, joinPath, RpcClient } from '../../src/core/rpc/client';
 import { basicCredentials, toCurl } from '../../src/core/rpc/curl';

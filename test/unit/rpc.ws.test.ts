@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { resolveEndpoint } from '../../src/core/nodes/endpoint';
-import type { ResolvedEndpoint } from '../../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { Deadline } from '../../src/core/rpc/deadline';
 import { WsRpcClient, type WsStatus } from '../../src/core/rpc/ws';
 import { startScriptedNode, failureOf, type ScriptedNode } from '../support/rpcNode';

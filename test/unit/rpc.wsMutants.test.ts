@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { afterEach, test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ResolvedEndpoint } from '../../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { Deadline } from '../../src/core/rpc/deadline';
 import { WsRpcClient, type WsStatus } from '../../src/core/rpc/ws';
 import { failureOf, startScriptedNode } from '../support/rpcNode';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ResolvedEndpoint } from '../../src/core/nodes/model';
+import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { RpcClient } from '../../src/core/rpc/client';
 import { closeIdleConnections } from '../../src/core/rpc/http';
 import { lookupBlock } from '../../src/core/storage/block';

@@ -12,10 +12,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Params } from '../../src/core/rpc/client';
-import { httpFailure, rpcErrorFailure, timeoutFailure, type FailureContext } from '../../src/core/rpc/failure';
-import { errorOf, makeRequest, matchBatch } from '../../src/core/rpc/jsonrpc';
-import type { BatchItem, CallOptions, JsonRpcErrorObject, JsonRpcRequest, JsonRpcResponse, RpcCall } from '../../src/core/rpc/types';
-import { RpcFailure } from '../../src/core/rpc/failure';
+import { httpFailure, rpcErrorFailure, RpcFailure, timeoutFailure, type FailureContext } from '../../src/core/rpc/failure';
+import { errorOf, makeRequest, matchBatch, type BatchItem } from '../../src/core/rpc/jsonrpc';
+import type { CallOptions, JsonRpcErrorObject, JsonRpcRequest, JsonRpcResponse, RpcCall } from '../../src/core/rpc/types';
 import {
   emulationOutput,
   interpretRead,

@@ -7,8 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RpcFailure } from '../../src/core/rpc/failure';
-import type { BatchItem, CallOptions, RpcCall, RpcFailureKind } from '../../src/core/rpc/types';
+import { RpcFailure, type RpcFailureKind } from '../../src/core/rpc/failure';
+import type { BatchItem } from '../../src/core/rpc/jsonrpc';
+import type { CallOptions, RpcCall } from '../../src/core/rpc/types';
 import { isConnectFailure, lookupBlock } from '../../src/core/storage/block';
 import { StorageRangeError } from '../../src/core/storage/errors';
 import { parseBlockRef } from '../../src/core/storage/inputs';

@@ -12,7 +12,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RpcFailure } from '../../src/core/rpc/failure';
-import type { BatchItem, CallOptions, RpcCall } from '../../src/core/rpc/types';
+import type { BatchItem } from '../../src/core/rpc/jsonrpc';
+import type { CallOptions, RpcCall } from '../../src/core/rpc/types';
 import { lookupBlock } from '../../src/core/storage/block';
 import { interpretRead, scanFast, scanOneByOne, windowSize, type ScanParams } from '../../src/core/storage/emulate';
 import { StorageRangeError } from '../../src/core/storage/errors';

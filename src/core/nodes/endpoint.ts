@@ -9,7 +9,8 @@
  * wss://<network>.core.<host>/ws/<KEY>. Form B: HTTP Basic, pasted as https://user:pass@host/….
  */
 import { isWsRoute, REDACTED, redactUrl, splitUrl } from '../redact';
-import { KEY_PLACEHOLDER, type AuthForm, type NodeConfig, type NodeSecret, type Protocol, type ResolvedEndpoint } from './model';
+import type { AuthForm, ResolvedEndpoint } from '../rpc/endpoint';
+import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret, type Protocol } from './model';
 
 export class EndpointError extends Error {
   override readonly name = 'EndpointError';

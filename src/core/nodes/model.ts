@@ -4,11 +4,9 @@
  * replaced by the KEY_PLACEHOLDER, and it and form-B username/password live in SecretStorage
  * under the node's `id` (the reference).
  */
+import type { AuthForm } from '../rpc/endpoint';
 
 export type Protocol = 'evm' | 'beacon' | 'utxo' | 'solana' | 'starknet' | 'other';
-
-/** none: open endpoint; key: form A, a secret in the URL (path or query); basic: form B, HTTP Basic. */
-export type AuthForm = 'none' | 'key' | 'basic';
 
 /** Placeholder that stands for the secret end of a stored URL (NodeSecret.tail, or a legacy `key`). */
 export const KEY_PLACEHOLDER = '{key}';
@@ -40,15 +38,4 @@ export interface NodeSecret {
   key?: string;
   username?: string;
   password?: string;
-}
-
-/** A node ready to be called: real URLs and headers, plus what may be shown. */
-export interface ResolvedEndpoint {
-  /** URL with the key in it: never shown, never logged. */
-  httpUrl: string;
-  wsUrl: string;
-  headers: Record<string, string>;
-  auth: AuthForm;
-  /** The secret values, so any text can be scrubbed of them. */
-  secrets: string[];
 }

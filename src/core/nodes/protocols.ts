@@ -6,7 +6,8 @@
 import { RpcClient, type Params } from '../rpc/client';
 import type { RpcFailure } from '../rpc/failure';
 import type { CallOptions, RpcCall } from '../rpc/types';
-import type { Protocol, ResolvedEndpoint } from './model';
+import type { ResolvedEndpoint } from '../rpc/endpoint';
+import type { Protocol } from './model';
 
 /** A JSON-RPC method: POSTed as {jsonrpc, id, method, params}. */
 export interface RpcMethodInfo {

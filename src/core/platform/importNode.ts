@@ -14,7 +14,8 @@
  * form works over WebSocket.
  */
 import { basicUsernameProblem, EndpointError, parseEndpoint, type ParsedEndpoint } from '../nodes/endpoint';
-import { KEY_PLACEHOLDER, type AuthForm, type NodeConfig, type NodeSecret, type Protocol } from '../nodes/model';
+import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret, type Protocol } from '../nodes/model';
+import type { AuthForm } from '../rpc/endpoint';
 import { redactText, splitUrl } from '../redact';
 import type { Network, NodeDetails, PlatformNode } from './types';
 

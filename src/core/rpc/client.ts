@@ -6,14 +6,14 @@
  * redacted, actionable message.
  */
 import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
-import type { ResolvedEndpoint } from '../nodes/model';
-import { isIdempotentRead } from '../nodes/reads';
+import type { ResolvedEndpoint } from './endpoint';
+import { isIdempotentRead } from './reads';
 import { Deadline } from './deadline';
 import { cancelledFailure, failure, httpFailure, notJsonFailure, RpcFailure, type FailureContext } from './failure';
 import { httpExchange, type HttpReply } from './http';
-import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf } from './jsonrpc';
+import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf, type BatchItem } from './jsonrpc';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry';
-import { DEFAULT_TIMEOUT_MS, TIMEOUT_SETTING, type BatchItem, type CallOptions, type JsonRpcResponse, type RawExchange, type RpcCall } from './types';
+import { DEFAULT_TIMEOUT_MS, TIMEOUT_SETTING, type CallOptions, type JsonRpcResponse, type RawExchange, type RpcCall } from './types';
 
 export type Params = unknown[] | Record<string, unknown>;
 

@@ -2,7 +2,7 @@
  * "Copy as curl": the request as a POSIX shell command line. Redacted unless the user asks for
  * the secrets: the key in the URL becomes ***, Basic credentials become -u 'user:***'.
  */
-import type { ResolvedEndpoint } from '../nodes/model';
+import type { ResolvedEndpoint } from './endpoint';
 import { REDACTED, redactText, redactUrl } from '../redact';
 
 export interface CurlOptions {

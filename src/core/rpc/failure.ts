@@ -3,10 +3,27 @@
  * Messages name the URL only redacted and are scrubbed of the endpoint's secrets, so any of them
  * may be shown, logged or printed as is.
  */
-import type { AuthForm } from '../nodes/model';
 import { redactText, redactUrl } from '../redact';
 import { MAX_RESPONSE_ENV, MAX_RESPONSE_SETTING } from './deadline';
-import { TIMEOUT_SETTING, type JsonRpcErrorObject, type JsonRpcId, type RpcFailureKind } from './types';
+import type { AuthForm } from './endpoint';
+import { TIMEOUT_SETTING, type JsonRpcErrorObject, type JsonRpcId } from './types';
+
+/** Why a call failed, so the editor and the CLI can say what to do about it. */
+export type RpcFailureKind =
+  | 'unreachable'
+  | 'tls'
+  | 'timeout'
+  | 'cancelled'
+  | 'auth'
+  | 'rate-limited'
+  | 'server'
+  | 'http'
+  | 'not-json'
+  /** The reply (or a WebSocket message) is larger than the response cap. */
+  | 'too-large'
+  | 'mismatch'
+  | 'rpc'
+  | 'invalid-request';
 
 export interface FailureDetails {
   status?: number;

@@ -3,8 +3,14 @@
  * requests by id, for single calls and for batches (whose replies may come in any order).
  * Transport-free, so HTTP and WebSocket share it and unit tests reach it directly.
  */
-import { failure, mismatchFailure, rpcErrorFailure, type FailureContext } from './failure';
-import type { BatchItem, JsonRpcErrorObject, JsonRpcRequest, JsonRpcResponse, RpcCall } from './types';
+import { failure, mismatchFailure, rpcErrorFailure, type FailureContext, type RpcFailure } from './failure';
+import type { JsonRpcErrorObject, JsonRpcRequest, JsonRpcResponse, RpcCall } from './types';
+
+/** The answer to one element of a batch: its own result or its own failure. */
+export type BatchItem =
+  | { result: unknown; response: JsonRpcResponse }
+  /** `response` is absent when the node's reply held no answer for this element. */
+  | { error: RpcFailure; response?: JsonRpcResponse };
 
 export function makeRequest(id: number, call: RpcCall): JsonRpcRequest {
   return { jsonrpc: '2.0', method: call.method, params: call.params ?? [], id };

@@ -1,6 +1,5 @@
 /** JSON-RPC 2.0 wire shapes (spec: "JSON-RPC request", "JSON-RPC response"). */
 import type { Deadline } from './deadline';
-import type { RpcFailure } from './failure';
 
 export type JsonRpcId = number | string | null;
 
@@ -24,35 +23,12 @@ export interface JsonRpcResponse {
   error?: JsonRpcErrorObject;
 }
 
-/** Why a call failed, so the editor and the CLI can say what to do about it. */
-export type RpcFailureKind =
-  | 'unreachable'
-  | 'tls'
-  | 'timeout'
-  | 'cancelled'
-  | 'auth'
-  | 'rate-limited'
-  | 'server'
-  | 'http'
-  | 'not-json'
-  /** The reply (or a WebSocket message) is larger than the response cap. */
-  | 'too-large'
-  | 'mismatch'
-  | 'rpc'
-  | 'invalid-request';
-
 /** One call of a batch, or the method and params of a single call. */
 export interface RpcCall {
   method: string;
   /** Omitted means no params: sent as an empty array. */
   params?: unknown[] | Record<string, unknown>;
 }
-
-/** The answer to one element of a batch: its own result or its own failure. */
-export type BatchItem =
-  | { result: unknown; response: JsonRpcResponse }
-  /** `response` is absent when the node's reply held no answer for this element. */
-  | { error: RpcFailure; response?: JsonRpcResponse };
 
 /** What a raw exchange shows in the response view: the reply as it came, and its measurements. */
 export interface RawExchange {

@@ -7,13 +7,13 @@
  */
 import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import WebSocket from 'ws';
-import type { ResolvedEndpoint } from '../nodes/model';
+import type { ResolvedEndpoint } from './endpoint';
 import { checkParams, type Params } from './client';
 import { responseLimit, type Deadline } from './deadline';
 import { cancelledFailure, failure, httpFailure, networkFailure, notWebSocketFailure, rpcErrorFailure, RpcFailure, timeoutFailure, tooLargeFailure, type FailureContext } from './failure';
-import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf } from './jsonrpc';
+import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf, type BatchItem } from './jsonrpc';
 import { parseRetryAfter, retryDelay } from './retry';
-import { DEFAULT_TIMEOUT_MS, type BatchItem, type CallOptions, type JsonRpcRequest, type JsonRpcResponse, type RpcCall } from './types';
+import { DEFAULT_TIMEOUT_MS, type CallOptions, type JsonRpcRequest, type JsonRpcResponse, type RpcCall } from './types';
 
 export type WsStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
 

@@ -1,6 +1,7 @@
 /** Shapes shared by the storage-range modes (spec: "Storage-range result", native and emulation). */
 import type { Params } from '../rpc/client';
-import type { BatchItem, CallOptions, RpcCall } from '../rpc/types';
+import type { BatchItem } from '../rpc/jsonrpc';
+import type { CallOptions, RpcCall } from '../rpc/types';
 
 /**
  * What the storage range needs from a JSON-RPC client: single calls and batches with the
