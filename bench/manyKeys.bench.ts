@@ -13,7 +13,8 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { parseDocument } from 'yaml';
-import { memoryFileSource, validateSubgraph } from '../src/core/subgraph';
+import { memoryFileSource } from '../src/core/subgraph/fileSource';
+import { validateSubgraph } from '../src/core/subgraph/validate';
 import { tutorialFiles } from '../test/fixtures/subgraphs/corpus';
 import { manyKeys } from '../test/fixtures/subgraphs/manyKeys';
 

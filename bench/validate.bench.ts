@@ -16,7 +16,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { getAddress, id } from 'ethers';
-import { memoryFileSource, nodeFileSource, validateSubgraph, ValidationCache, type FileSource } from '../src/core/subgraph';
+import { ValidationCache } from '../src/core/subgraph/context';
+import { memoryFileSource, nodeFileSource } from '../src/core/subgraph/fileSource';
+import type { FileSource } from '../src/core/subgraph/types';
+import { validateSubgraph } from '../src/core/subgraph/validate';
 
 const DATA_SOURCES = 200;
 const WARMUP = 20;

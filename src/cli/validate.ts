@@ -5,7 +5,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FILE_CAPS, FileReadError, readTextFile } from '../core/files';
-import { nodeFileSource, validateSubgraph, type Finding } from '../core/subgraph';
+import { nodeFileSource } from '../core/subgraph/fileSource';
+import type { Finding } from '../core/subgraph/types';
+import { validateSubgraph } from '../core/subgraph/validate';
 import type { CliCommand, CliIO } from './main';
 
 const usage = `Usage: chaindeck validate [PATH] [--format text|json]

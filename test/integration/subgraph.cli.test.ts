@@ -13,7 +13,10 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nodeFileSource, parseCliPath, parseManifest, rangeOfKeyPath, validateSubgraph, type Finding } from '../../src/core/subgraph';
+import { nodeFileSource } from '../../src/core/subgraph/fileSource';
+import { parseCliPath, parseManifest, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
+import type { Finding } from '../../src/core/subgraph/types';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { tutorialFiles, VARIANTS, type Files, type Variant } from '../fixtures/subgraphs/corpus';
 
 const root = path.resolve(__dirname, '..', '..');

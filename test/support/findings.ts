@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test as nodeTest, type TestContext } from 'node:test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Finding, Fix } from '../../src/core/subgraph';
+import type { Finding, Fix } from '../../src/core/subgraph/types';
 import { LineIndex } from '../../src/core/subgraph/text';
 
 /** A finding as one line (1-based line:column, files relative to `root`), its fix's edits indented below it. */

@@ -11,8 +11,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileErrorOf, FileReadError, FILE_CAPS, formatBytes, readTextFile, readTextFileAsync, readTextFileIfExists, statProblem } from '../../src/core/files';
-import { loadProjectLayouts } from '../../src/core/storage';
-import { nodeFileSource, validateSubgraph } from '../../src/core/subgraph';
+import { loadProjectLayouts } from '../../src/core/storage/layout';
+import { nodeFileSource } from '../../src/core/subgraph/fileSource';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { tutorialFiles } from '../fixtures/subgraphs/corpus';
 
 let dir: string;

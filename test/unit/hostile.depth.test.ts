@@ -11,14 +11,15 @@ import { WebSocketServer } from 'ws';
 import { MAX_JSON_DEPTH, tooDeepAt } from '../../src/core/json';
 import { PlatformClient } from '../../src/core/platform/client';
 import { PlatformError } from '../../src/core/platform/errors';
-import { parseEndpoint, resolveEndpoint } from '../../src/core/nodes';
+import { parseEndpoint, resolveEndpoint } from '../../src/core/nodes/endpoint';
 import { RpcClient } from '../../src/core/rpc/client';
 import { RpcFailure } from '../../src/core/rpc/failure';
 import { parseParams } from '../../src/core/rpc/params';
 import { parseRequestFile } from '../../src/core/rpc/requestFile';
 import { WsRpcClient } from '../../src/core/rpc/ws';
 import { graphqlTooDeepAt } from '../../src/core/subgraph/schema';
-import { memoryFileSource, validateSubgraph } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { tutorialFiles } from '../fixtures/subgraphs/corpus';
 import { buildCli, runCli } from '../support/cli';
 

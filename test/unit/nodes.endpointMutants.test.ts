@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deriveWsUrl, displayUrl, EndpointError, isLoopback, KEY_PLACEHOLDER, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHoldSecret } from '../../src/core/nodes';
+import { deriveWsUrl, displayUrl, EndpointError, isLoopback, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHoldSecret } from '../../src/core/nodes/endpoint';
+import { KEY_PLACEHOLDER } from '../../src/core/nodes/model';
 import { nodeConfig as node, roundTrip } from '../support/endpoints';
 
 const K = KEY_PLACEHOLDER;

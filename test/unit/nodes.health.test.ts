@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { commonFailure, shortError } from '../../src/core/nodes';
+import { commonFailure, shortError } from '../../src/core/nodes/health';
 
 test('commonFailure: every fact failed gives the distinct errors once, in order', () => {
   assert.equal(commonFailure({ clientVersion: { error: 'connect ECONNREFUSED' }, latestBlock: { error: 'connect ECONNREFUSED' }, chainId: { error: 'timeout' } }), 'connect ECONNREFUSED; timeout');

@@ -7,7 +7,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { LineIndex, memoryFileSource, validateSubgraph, type Finding, type Fix } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import { LineIndex } from '../../src/core/subgraph/text';
+import type { Finding, Fix } from '../../src/core/subgraph/types';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { assertFindingsFile } from '../support/findings';
 import { tutorialFiles, VARIANTS, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Files } from '../fixtures/subgraphs/corpus';
 

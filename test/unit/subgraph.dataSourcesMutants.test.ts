@@ -10,7 +10,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import type { Finding } from '../../src/core/subgraph/types';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Edit } from '../fixtures/subgraphs/corpus';
 
 const m = (from: string | RegExp, to: string) => replaceIn('subgraph.yaml', from, to);

@@ -8,7 +8,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
-import { memoryFileSource, validateSubgraph, type Finding, type Range } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import type { Finding, Range } from '../../src/core/subgraph/types';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { parseFastYaml } from '../../src/core/subgraph/fastYaml';
 import { parseWithYaml } from '../../src/core/subgraph/manifestDoc';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, type Files } from '../fixtures/subgraphs/corpus';

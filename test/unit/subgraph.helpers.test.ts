@@ -7,30 +7,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { id } from 'ethers';
-import {
-  canonicalSignature,
-  entityListQueryName,
-  entityStub,
-  events,
-  graphqlTypeOf,
-  handlerNames,
-  handlerStub,
-  keyPathAt,
-  LineIndex,
-  nodeAtPath,
-  normalizeSignature,
-  parseAbi,
-  parseCliPath,
-  parseManifest,
-  rangeOfKeyPath,
-  scanMapping,
-  topic0,
-  type Abi,
-} from '../../src/core/subgraph';
-import { bestEvent } from '../../src/core/subgraph/abi';
+import { bestEvent, canonicalSignature, events, normalizeSignature, parseAbi, topic0, type Abi } from '../../src/core/subgraph/abi';
+import { keyPathAt, nodeAtPath, parseCliPath, parseManifest, parseWithYaml, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
+import { blankComments, handlerNames, scanMapping } from '../../src/core/subgraph/mappingScan';
+import { listQueryName as entityListQueryName } from '../../src/core/subgraph/query/naming';
+import { entityStub, graphqlTypeOf, handlerStub } from '../../src/core/subgraph/stubs';
+import { LineIndex } from '../../src/core/subgraph/text';
 import { resolvePlain } from '../../src/core/subgraph/fastYaml';
-import { blankComments } from '../../src/core/subgraph/mappingScan';
-import { parseWithYaml } from '../../src/core/subgraph/manifestDoc';
 import { compareVersions, parseVersion } from '../../src/core/subgraph/versions';
 import { TUTORIAL } from '../fixtures/subgraphs/corpus';
 

@@ -9,9 +9,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Kind, parse, type TypeNode } from 'graphql';
-import { manifestKeysAt, memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import { manifestKeysAt, type Shape } from '../../src/core/subgraph/shape';
+import type { Finding } from '../../src/core/subgraph/types';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { otherProtocolShape } from '../../src/core/subgraph/protocols';
-import type { Shape } from '../../src/core/subgraph/shape';
 import { findingsRecorder } from '../support/findings';
 
 const cli = path.resolve(__dirname, '../../node_modules/@graphprotocol/graph-cli');

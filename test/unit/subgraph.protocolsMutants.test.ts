@@ -9,7 +9,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import type { Finding } from '../../src/core/subgraph/types';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 
 const ROOT = path.join(path.sep, 'virtual', 'protoedges');
 const SCHEMA = 'type Block @entity(immutable: true) { id: ID! }\n';

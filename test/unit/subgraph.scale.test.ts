@@ -5,7 +5,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import type { Finding } from '../../src/core/subgraph/types';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { parseManifest } from '../../src/core/subgraph/manifestDoc';
 import { tutorialFiles } from '../fixtures/subgraphs/corpus';
 import { manyKeys } from '../fixtures/subgraphs/manyKeys';

@@ -8,9 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Kind, parse, type TypeNode } from 'graphql';
-import { manifestKeyDoc, manifestKeysAt, shapeAt } from '../../src/core/subgraph';
+import { manifestKeyDoc, manifestKeysAt, namedShapes, shapeAt, type Shape } from '../../src/core/subgraph/shape';
 import { EVM_NETWORK_ALIASES, EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from '../../src/core/subgraph/networks';
-import { namedShapes, type Shape } from '../../src/core/subgraph/shape';
 import { API_VERSIONS, maxApiVersionForGraphTs, SPEC_VERSIONS } from '../../src/core/subgraph/versions';
 
 const cli = path.resolve(__dirname, '../../node_modules/@graphprotocol/graph-cli');

@@ -8,7 +8,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeShape, keyPathAt, manifestKeyDoc, manifestKeysAt, parseManifest, shapeAt, type KeySuggestion } from '../../src/core/subgraph';
+import { keyPathAt, parseManifest } from '../../src/core/subgraph/manifestDoc';
+import { describeShape, manifestKeyDoc, manifestKeysAt, shapeAt, type KeySuggestion } from '../../src/core/subgraph/shape';
 
 type Path = (string | number)[];
 

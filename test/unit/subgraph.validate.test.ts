@@ -4,7 +4,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { memoryFileSource, sortFindings, validateSubgraph, ValidationCache, type Finding } from '../../src/core/subgraph';
+import { ValidationCache } from '../../src/core/subgraph/context';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import type { Finding } from '../../src/core/subgraph/types';
+import { sortFindings, validateSubgraph } from '../../src/core/subgraph/validate';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, type Files } from '../fixtures/subgraphs/corpus';
 
 function source(extra: Files = {}) {

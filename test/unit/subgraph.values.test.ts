@@ -6,7 +6,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { memoryFileSource, validateSubgraph, type Finding } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import type { Finding } from '../../src/core/subgraph/types';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { compareVersions, rangeAtLeast } from '../../src/core/subgraph/versions';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, type Files } from '../fixtures/subgraphs/corpus';
 

@@ -6,7 +6,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { memoryFileSource, validateSubgraph } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { wasmFunctionExports } from '../../src/core/subgraph/wasmExports';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT } from '../fixtures/subgraphs/corpus';
 

@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { memoryFileSource, validateSubgraph } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { yamlMessage } from '../../src/core/subgraph/yamlMessages';
 
 const WORDS: [string, string][] = [

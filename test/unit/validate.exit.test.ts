@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { memoryFileSource, validateSubgraph } from '../../src/core/subgraph';
+import { memoryFileSource } from '../../src/core/subgraph/fileSource';
+import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { tutorialFiles } from '../fixtures/subgraphs/corpus';
 import { buildCli, runCli } from '../support/cli';
 

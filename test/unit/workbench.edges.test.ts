@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { describeQuantity, quantityComments, quantityNotes } from '../../src/core/rpc/quantities';
 import { CliNoiseFilter, extractProblems, formatProblem } from '../../src/core/subgraph/graphcli';
 import { queryTabName } from '../../src/core/subgraph/query';
-import { commonFailure, shortError } from '../../src/core/nodes';
+import { commonFailure, shortError } from '../../src/core/nodes/health';
 import { storageExportName } from '../../src/core/storage/exportName';
 
 const byMethod = (method: string) => ({ methodOf: () => method });

@@ -3,7 +3,8 @@
  * name, edit the params (checked as you type), send, and read the reply in the response view.
  */
 import * as vscode from 'vscode';
-import { methodsFor, type MethodInfo, type NodeConfig } from '../../core/nodes';
+import type { NodeConfig } from '../../core/nodes/model';
+import { methodsFor, type MethodInfo } from '../../core/nodes/protocols';
 import { parseParams } from '../../core/rpc/params';
 import { COMMANDS } from '../ids';
 import { sendAndShow } from './calls';

@@ -4,7 +4,8 @@
  * reported here, once: shown to the user and logged, with messages core has already redacted.
  */
 import * as vscode from 'vscode';
-import { liveFacts, type LiveFacts, type NodeConfig } from '../../core/nodes';
+import type { NodeConfig } from '../../core/nodes/model';
+import { liveFacts, type LiveFacts } from '../../core/nodes/protocols';
 import { redactText } from '../../core/redact';
 // Modules, not the rpc index: the index also brings the WebSocket client, which the editor does not use.
 import { RpcClient, type ExchangeOptions } from '../../core/rpc/client';

@@ -4,7 +4,8 @@
  * redaction of endpoints are core's.
  */
 import * as vscode from 'vscode';
-import { deriveWsUrl, displayUrl, EndpointError, isLoopback, KEY_PLACEHOLDER, parseEndpoint, type NodeConfig, type NodeSecret, type ParsedEndpoint } from '../../core/nodes';
+import { deriveWsUrl, displayUrl, EndpointError, isLoopback, parseEndpoint, type ParsedEndpoint } from '../../core/nodes/endpoint';
+import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../../core/nodes/model';
 import { describeAuth } from '../../core/rpc/failure';
 import { COMMANDS } from '../ids';
 import { reportError } from './calls';

@@ -5,7 +5,9 @@
  * a failure is logged once when it starts (or its text changes), not on every poll.
  */
 import * as vscode from 'vscode';
-import { commonFailure, type LiveFacts, type NodeConfig } from '../../core/nodes';
+import { commonFailure } from '../../core/nodes/health';
+import type { NodeConfig } from '../../core/nodes/model';
+import type { LiveFacts } from '../../core/nodes/protocols';
 import { redactText } from '../../core/redact';
 import type { Log } from '../log';
 import { factsOf } from './calls';

@@ -1,6 +1,7 @@
 /** How protocols and nodes are named and drawn: shared by the tree, the pickers and the status bar. */
 import * as vscode from 'vscode';
-import { displayUrl, type NodeConfig, type Protocol } from '../../core/nodes';
+import { displayUrl } from '../../core/nodes/endpoint';
+import type { NodeConfig, Protocol } from '../../core/nodes/model';
 import { describeAuth } from '../../core/rpc/failure';
 
 export const PROTOCOL_UI: Readonly<Record<Protocol, { label: string; detail: string; icon: string }>> = {

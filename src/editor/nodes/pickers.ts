@@ -1,6 +1,7 @@
 /** Quick picks and input boxes shared by the node commands. */
 import * as vscode from 'vscode';
-import { basicUsernameProblem, displayUrl, type NodeConfig, type Protocol } from '../../core/nodes';
+import { basicUsernameProblem, displayUrl } from '../../core/nodes/endpoint';
+import type { NodeConfig, Protocol } from '../../core/nodes/model';
 import { COMMANDS } from '../ids';
 import { nodeDescription, PROTOCOL_UI, PROTOCOLS } from './labels';
 import type { NodeStore } from './store';

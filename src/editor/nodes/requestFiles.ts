@@ -4,7 +4,7 @@
  * diagnostics for JSON errors and unknown node names.
  */
 import * as vscode from 'vscode';
-import type { NodeConfig } from '../../core/nodes';
+import type { NodeConfig } from '../../core/nodes/model';
 import { toCurl } from '../../core/rpc/curl';
 import { nodeDirective, parseRequestFile, requestAt, type FileRequest, type RequestFile, type TextPosition } from '../../core/rpc/requestFile';
 import { COMMANDS } from '../ids';

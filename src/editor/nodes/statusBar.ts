@@ -6,7 +6,7 @@
  * there, whoever fetched them: the two never disagree.
  */
 import * as vscode from 'vscode';
-import type { NodeConfig } from '../../core/nodes';
+import type { NodeConfig } from '../../core/nodes/model';
 import { config } from '../config';
 import { COMMANDS } from '../ids';
 import type { NodeFacts, NodeHealth } from './facts';

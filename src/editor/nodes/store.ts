@@ -4,7 +4,8 @@
  * either, so a credential can never end up in settings by another path.
  */
 import * as vscode from 'vscode';
-import { deriveWsUrl, KEY_PLACEHOLDER, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHoldSecret, type NodeConfig, type NodeSecret } from '../../core/nodes';
+import { deriveWsUrl, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHoldSecret } from '../../core/nodes/endpoint';
+import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../../core/nodes/model';
 import type { ResolvedEndpoint } from '../../core/rpc/endpoint';
 import { config, idFromName } from '../config';
 import type { Secrets } from '../secrets';

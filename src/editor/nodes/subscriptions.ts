@@ -5,7 +5,7 @@
  * ends one, and closing the last one of a node closes its connection.
  */
 import * as vscode from 'vscode';
-import type { NodeConfig } from '../../core/nodes';
+import type { NodeConfig } from '../../core/nodes/model';
 import { inertText } from '../../core/inert';
 import { parseParams } from '../../core/rpc/params';
 import { WsRpcClient, type Subscription } from '../../core/rpc/ws';

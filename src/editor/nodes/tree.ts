@@ -7,7 +7,9 @@
  * the error's first line while collapsed, the full text in its tooltip, and one error row.
  */
 import * as vscode from 'vscode';
-import { shortError, type Fact, type LiveFacts, type NodeConfig } from '../../core/nodes';
+import { shortError } from '../../core/nodes/health';
+import type { NodeConfig } from '../../core/nodes/model';
+import type { Fact, LiveFacts } from '../../core/nodes/protocols';
 import { config } from '../config';
 import type { NodeFacts, NodeHealth } from './facts';
 import { nodeDescription, nodeTooltip, protocolIcon } from './labels';

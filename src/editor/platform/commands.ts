@@ -4,7 +4,10 @@
  * the palette they ask which node or project.
  */
 import * as vscode from 'vscode';
-import { PlatformError, redactSecrets, type Network, type PlatformClient, type Project } from '../../core/platform';
+import type { PlatformClient } from '../../core/platform/client';
+import { PlatformError } from '../../core/platform/errors';
+import { redactSecrets } from '../../core/platform/secrets';
+import type { Network, Project } from '../../core/platform/types';
 import { COMMANDS, focusCommand, VIEWS } from '../ids';
 import { reportError } from '../nodes/calls';
 import { pickOne } from '../nodes/pickers';

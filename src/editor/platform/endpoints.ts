@@ -4,8 +4,9 @@
  * hidden, copy it with the key (after an explicit warning), or import the node.
  */
 import * as vscode from 'vscode';
-import { displayUrl, resolveEndpoint, type NodeConfig, type NodeSecret } from '../../core/nodes';
-import { nodeToConfig, type ImportedNode } from '../../core/platform';
+import { displayUrl, resolveEndpoint } from '../../core/nodes/endpoint';
+import type { NodeConfig, NodeSecret } from '../../core/nodes/model';
+import { nodeToConfig, type ImportedNode } from '../../core/platform/importNode';
 import { pickOne } from '../nodes/pickers';
 import type { ImportSource } from './importing';
 

@@ -4,8 +4,10 @@
  * secret to SecretStorage. The config's id derives from the platform node's id, so importing a
  * node again updates it instead of adding a copy; a name the user gave it since is kept.
  */
-import type { NodeConfig } from '../../core/nodes';
-import { NodeImportError, nodeToConfig, type Network, type PlatformClient, type PlatformNode } from '../../core/platform';
+import type { NodeConfig } from '../../core/nodes/model';
+import type { PlatformClient } from '../../core/platform/client';
+import { NodeImportError, nodeToConfig } from '../../core/platform/importNode';
+import type { Network, PlatformNode } from '../../core/platform/types';
 import type { NodeStore } from '../nodes/store';
 
 export interface ImportSource {

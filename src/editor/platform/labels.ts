@@ -4,7 +4,8 @@
  * reaches a label or a tooltip.
  */
 import * as vscode from 'vscode';
-import { redactSecrets, type Identity, type Network, type Organization, type PlatformNode, type Project } from '../../core/platform';
+import { redactSecrets } from '../../core/platform/secrets';
+import type { Identity, Network, Organization, PlatformNode, Project } from '../../core/platform/types';
 
 const STATUS_ICONS: Readonly<Record<string, [icon: string, color?: string]>> = {
   running: ['pass', 'charts.green'],

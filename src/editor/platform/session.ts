@@ -5,7 +5,8 @@
  * and menus depend on it.
  */
 import * as vscode from 'vscode';
-import { API_URL_SETTING, DEFAULT_API_URL, PlatformClient } from '../../core/platform';
+import { DEFAULT_API_URL, PlatformClient } from '../../core/platform/client';
+import { API_URL_SETTING } from '../../core/platform/errors';
 import { registerSecret } from '../../core/redact';
 import { config } from '../config';
 import type { Secrets } from '../secrets';

@@ -6,7 +6,10 @@
  * welcome view offers to set one.
  */
 import * as vscode from 'vscode';
-import { PlatformError, redactSecrets, type Identity, type Network, type Organization, type PlatformClient, type PlatformNode, type Project } from '../../core/platform';
+import type { PlatformClient } from '../../core/platform/client';
+import { PlatformError } from '../../core/platform/errors';
+import { redactSecrets } from '../../core/platform/secrets';
+import type { Identity, Network, Organization, PlatformNode, Project } from '../../core/platform/types';
 import { redactText } from '../../core/redact';
 import { COMMANDS, VIEWS } from '../ids';
 import { identityHover, joined, networkHover, nodeDescription, nodeHover, organizationHover, projectHover, statusIcon } from './labels';

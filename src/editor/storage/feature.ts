@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { NodeConfig } from '../../core/nodes';
+import type { NodeConfig } from '../../core/nodes/model';
 import type { Log } from '../log';
 import type { NodeStore } from '../nodes/store';
 import type { Layouts } from './layouts';

@@ -4,7 +4,7 @@
  * matching and labelling are core's; this file finds the files, caches, and forgets on change.
  */
 import * as vscode from 'vscode';
-import type { NodeConfig } from '../../core/nodes';
+import type { NodeConfig } from '../../core/nodes/model';
 import { layoutsForAddress, parseFoundryArtifact, parseHardhatBuildInfo, slotLabeller, type ContractLayout } from '../../core/storage/layout';
 import { clientFor } from '../nodes/calls';
 import type { NodeStore } from '../nodes/store';

@@ -5,7 +5,8 @@
  * Cancel button, aborts the same AbortSignal handed to core.
  */
 import * as vscode from 'vscode';
-import { displayUrl, type NodeConfig } from '../../core/nodes';
+import { displayUrl } from '../../core/nodes/endpoint';
+import type { NodeConfig } from '../../core/nodes/model';
 import { redactText } from '../../core/redact';
 import type { RpcClient } from '../../core/rpc/client';
 import { RpcFailure } from '../../core/rpc/failure';

@@ -8,7 +8,7 @@
  * offers the next steps: add a nested key, read this slot.
  */
 import * as vscode from 'vscode';
-import type { NodeConfig } from '../../core/nodes';
+import type { NodeConfig } from '../../core/nodes/model';
 import { lookupBlock } from '../../core/storage/block';
 import { interpretRead, readCall } from '../../core/storage/emulate';
 import { normaliseAddress, parseBlockRef } from '../../core/storage/inputs';

@@ -1,6 +1,6 @@
 /** Core's findings, ranges and fixes as VS Code's diagnostics, ranges and workspace edits. */
 import * as vscode from 'vscode';
-import type { Finding, Fix, Range, Severity } from '../../core/subgraph';
+import type { Finding, Fix, Range, Severity } from '../../core/subgraph/types';
 
 export const SOURCE = 'chaindeck';
 

@@ -5,7 +5,11 @@
  * ABI names, networks, versions, kinds.
  */
 import * as vscode from 'vscode';
-import { API_VERSIONS, EVM_NETWORKS, KNOWN_FEATURES, manifestKeysAt, shapeAt, SPEC_VERSIONS, topic0 } from '../../../core/subgraph';
+import { topic0 } from '../../../core/subgraph/abi';
+import { EVM_NETWORKS } from '../../../core/subgraph/networks';
+import { manifestKeysAt, shapeAt } from '../../../core/subgraph/shape';
+import { KNOWN_FEATURES } from '../../../core/subgraph/values';
+import { API_VERSIONS, SPEC_VERSIONS } from '../../../core/subgraph/versions';
 import { placeAt, type KeyPath, type Place } from '../../../core/subgraph/keyPath';
 import type { SubgraphDiagnostics } from './diagnostics';
 import { liveFiles } from './files';

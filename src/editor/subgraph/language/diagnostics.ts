@@ -6,7 +6,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseManifest, validateSubgraph, ValidationCache, type Finding, type ManifestDoc } from '../../../core/subgraph';
+import { ValidationCache } from '../../../core/subgraph/context';
+import { parseManifest, type ManifestDoc } from '../../../core/subgraph/manifestDoc';
+import type { Finding } from '../../../core/subgraph/types';
+import { validateSubgraph } from '../../../core/subgraph/validate';
 import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../../ids';
 import type { Log } from '../../log';
 import { toDiagnostic } from '../convert';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { capFor, fileErrorOf, FileReadError, readTextFileAsync, readTextFileIfExists } from '../../../core/files';
-import type { FileSource } from '../../../core/subgraph';
+import type { FileSource } from '../../../core/subgraph/types';
 import { isManifestCopy } from '../../../core/subgraph/copies';
 
 /** Copies of manifests that are not the user's: in dependencies, and what `graph build` writes. */

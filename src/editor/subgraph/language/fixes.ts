@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Fix } from '../../../core/subgraph';
+import type { Fix } from '../../../core/subgraph/types';
 import { COMMANDS } from '../../ids';
 import { SOURCE, toWorkspaceEdit } from '../convert';
 import type { Shown, SubgraphDiagnostics } from './diagnostics';

@@ -4,7 +4,9 @@
  * data source name or an ABI name); an address's checksum (and proxy) status; a key's docs.
  */
 import * as vscode from 'vscode';
-import { canonicalSignature, manifestKeyDoc, normalizeSignature, topic0, type EntityType } from '../../../core/subgraph';
+import { canonicalSignature, normalizeSignature, topic0 } from '../../../core/subgraph/abi';
+import type { EntityType } from '../../../core/subgraph/schema';
+import { manifestKeyDoc } from '../../../core/subgraph/shape';
 // The naming module alone: the query index also brings the HTTP client.
 import { placeAt, type KeyPath } from '../../../core/subgraph/keyPath';
 import { listQueryName, singleQueryName } from '../../../core/subgraph/query/naming';

@@ -5,7 +5,12 @@
  */
 import * as path from 'node:path';
 import { fileErrorOf } from '../../../core/files';
-import { nodeAtPath, type Abi, type FileSource, type ManifestDoc, type SchemaInfo, type ValidationCache, type YNode } from '../../../core/subgraph';
+import type { Abi } from '../../../core/subgraph/abi';
+import type { ValidationCache } from '../../../core/subgraph/context';
+import { nodeAtPath, type ManifestDoc } from '../../../core/subgraph/manifestDoc';
+import type { SchemaInfo } from '../../../core/subgraph/schema';
+import type { FileSource } from '../../../core/subgraph/types';
+import type { YNode } from '../../../core/subgraph/ynode';
 import type { KeyPath } from '../../../core/subgraph/keyPath';
 
 export function nodeAt(doc: ManifestDoc | undefined, keyPath: KeyPath): YNode | undefined {

@@ -6,10 +6,11 @@
  * node, or when the read fails, nothing is said.
  */
 import * as vscode from 'vscode';
-import type { NodeConfig } from '../../../core/nodes';
+import type { NodeConfig } from '../../../core/nodes/model';
 import { RpcClient } from '../../../core/rpc/client';
 import { EIP1967_IMPLEMENTATION_SLOT, wordAsAddress } from '../../../core/storage/slots';
-import { rangeOfKeyPath, type Finding, type ManifestDoc } from '../../../core/subgraph';
+import { rangeOfKeyPath, type ManifestDoc } from '../../../core/subgraph/manifestDoc';
+import type { Finding } from '../../../core/subgraph/types';
 import type { NodesFeature } from '../../nodes/feature';
 import { nodeAt, stringAt } from './lookup';
 

@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EVM_NETWORKS } from '../../../core/subgraph';
+import { EVM_NETWORKS } from '../../../core/subgraph/networks';
 import { findGraphCli, graphInitCommand, normalizeSlug, runGraph, validateGraphInit, type GraphInitInput } from '../../../core/subgraph/graphcli';
 import type { SubgraphsFeature } from '../feature';
 import { pickOne, pickOrType } from '../pickers';
