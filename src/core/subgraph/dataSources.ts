@@ -10,8 +10,7 @@ import type { Context, Span } from './context';
 import type { SchemaInfo } from './schema';
 import { entityStub, handlerStub, type HandlerStubInput } from './stubs';
 import { brief, closest, LineIndex } from './text';
-import type { Range } from './types';
-import { API_VERSION_FOR, compareVersions, parseVersion, SPEC_VERSION_FOR } from './versions';
+import { API_VERSION_FOR, compareVersions, parseVersion, requireSpecVersion, SPEC_VERSION_FOR } from './versions';
 import { get, isMap, isScalar, items, pairOf, str, type YMap, type YNode, type YScalar } from './ynode';
 
 export interface DataSourceRef {
@@ -35,27 +34,6 @@ export function dataSourceRefs(root: YNode | undefined): DataSourceRef[] {
     });
   }
   return refs;
-}
-
-/** The manifest's specVersion when it is a valid one. */
-export function specVersionOf(ctx: Context): { value: string; node: YScalar } | undefined {
-  const node = get(ctx.doc.root, 'specVersion');
-  const value = str(node);
-  return value && parseVersion(value) ? { value, node: node as YScalar } : undefined;
-}
-
-/**
- * Reports `what` when the specVersion is below `needed`, with a fix raising it; `where` is a
- * span of the manifest, or a range of another file (the schema).
- */
-export function requireSpecVersion(ctx: Context, where: Span | { file: string; range: Range }, needed: string, what: string): void {
-  const spec = specVersionOf(ctx);
-  if (!spec || compareVersions(spec.value, needed) >= 0) return;
-  const quote = spec.node.quoted ? ctx.doc.text[spec.node.start] : '';
-  const fix = ctx.replace(spec.node, `${quote}${needed}${quote}`, `Raise specVersion to ${needed}`);
-  const message = `${what} needs specVersion ${needed} or newer; the manifest has ${spec.value}`;
-  if ('range' in where) ctx.findings.push({ ...where, severity: 'error', code: 'spec-version-too-low', message, fix });
-  else ctx.flag(where, 'error', 'spec-version-too-low', message, { fix });
 }
 
 const spanOfKey = (map: YMap, key: string): Span | undefined => {

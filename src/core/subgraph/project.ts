@@ -4,10 +4,10 @@
  */
 import * as path from 'node:path';
 import type { Context, Span } from './context';
-import { dataSourceRefs, requireSpecVersion, type DataSourceRef } from './dataSources';
+import { dataSourceRefs, type DataSourceRef } from './dataSources';
 import type { SchemaInfo } from './schema';
 import type { Finding, Fix, Severity } from './types';
-import { compareVersions, GRAPH_CLI_REQUIRES_IMMUTABLE, parseVersion, rangeAtLeast, SPEC_VERSION_FOR } from './versions';
+import { compareVersions, GRAPH_CLI_REQUIRES_IMMUTABLE, parseVersion, rangeAtLeast, requireSpecVersion, SPEC_VERSION_FOR } from './versions';
 import { get, isScalar, items, pairOf, str, type YNode } from './ynode';
 
 const keySpan = (node: YNode | undefined, key: string): Span | undefined => {

@@ -6,8 +6,7 @@
  * Ethereum, NEAR account names.
  */
 import type { Context } from './context';
-import { requireSpecVersion } from './dataSources';
-import { SPEC_VERSION_FOR } from './versions';
+import { requireSpecVersion, SPEC_VERSION_FOR } from './versions';
 import type { Field, ObjectShape, Shape } from './shape';
 import { get, isMap, items, pairOf, str, type YNode } from './ynode';
 

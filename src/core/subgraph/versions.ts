@@ -1,6 +1,6 @@
 /**
- * Manifest specVersions and mapping apiVersions: which exist, what each enables, and which
- * graph-ts release a mapping apiVersion needs.
+ * Manifest specVersions and mapping apiVersions: which exist, what each enables, which graph-ts
+ * release a mapping apiVersion needs, and the finding for a feature the specVersion is too low for.
  *
  * Sources (facts, checked against the installed tools): graph-node's spec/api version constants
  * (graph/src/data/subgraph/api_version.rs) for what each version enables; graph-cli 0.98.1 for
@@ -8,6 +8,9 @@
  * `graph init` writes specVersion 1.3.0 and apiVersion 0.0.9 (the newest it knows), and its
  * migrations name the graph-ts release each apiVersion bump needs (0.0.5: 0.22.0, 0.0.6: 0.24.0).
  */
+import type { Context, Span } from './context';
+import type { Range } from './types';
+import { get, str, type YScalar } from './ynode';
 
 /** Every manifest specVersion graph-node accepts (0.0.3 never existed but is tolerated). */
 export const SPEC_VERSIONS = ['0.0.2', '0.0.3', '0.0.4', '0.0.5', '0.0.6', '0.0.7', '0.0.8', '0.0.9', '1.0.0', '1.1.0', '1.2.0', '1.3.0'] as const;
@@ -100,4 +103,25 @@ export function rangeAtLeast(range: string, version: string): boolean | undefine
   if (m[1] === '>=') return undefined;
   if (high === undefined) return false; // an exact version below `version`
   return compareVersions(high, version) <= 0 ? false : undefined;
+}
+
+/** The manifest's specVersion when it is a valid one. */
+function specVersionOf(ctx: Context): { value: string; node: YScalar } | undefined {
+  const node = get(ctx.doc.root, 'specVersion');
+  const value = str(node);
+  return value && parseVersion(value) ? { value, node: node as YScalar } : undefined;
+}
+
+/**
+ * Reports `what` when the specVersion is below `needed`, with a fix raising it; `where` is a
+ * span of the manifest, or a range of another file (the schema).
+ */
+export function requireSpecVersion(ctx: Context, where: Span | { file: string; range: Range }, needed: string, what: string): void {
+  const spec = specVersionOf(ctx);
+  if (!spec || compareVersions(spec.value, needed) >= 0) return;
+  const quote = spec.node.quoted ? ctx.doc.text[spec.node.start] : '';
+  const fix = ctx.replace(spec.node, `${quote}${needed}${quote}`, `Raise specVersion to ${needed}`);
+  const message = `${what} needs specVersion ${needed} or newer; the manifest has ${spec.value}`;
+  if ('range' in where) ctx.findings.push({ ...where, severity: 'error', code: 'spec-version-too-low', message, fix });
+  else ctx.flag(where, 'error', 'spec-version-too-low', message, { fix });
 }
