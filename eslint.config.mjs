@@ -1,5 +1,56 @@
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// The parts of src/, each a set of files no other part shares, and the arrows between them: a
+// part may import its own files and the parts its arrows name, nothing else. Each arrow is stated
+// once, with why it exists; an import along any other arrow is a lint error.
+const parts = {
+  coreFiles: ['src/core/*.ts'],
+  rpc: ['src/core/rpc/**'],
+  nodes: ['src/core/nodes/**'],
+  storage: ['src/core/storage/**'],
+  platform: ['src/core/platform/**'],
+  subgraph: ['src/core/subgraph/**'],
+  cli: ['src/cli/**', 'src/cli.ts'],
+  editor: ['src/editor/**', 'src/extension.ts'],
+  webview: ['src/webview/**/!(protocol).ts'],
+  webviewProtocol: ['src/webview/protocol.ts'],
+};
+const arrows = {
+  // Redaction, inert JSON, depth limits, files and tables: the ground every other part stands on.
+  coreFiles: [],
+  // The wire: JSON-RPC over HTTP and WebSocket, failures, retries; it knows nothing of what is called.
+  rpc: ['coreFiles'],
+  // The node model calls its nodes (live facts) through the wire.
+  nodes: ['rpc', 'coreFiles'],
+  // Storage ranges are read through the wire.
+  storage: ['rpc', 'coreFiles'],
+  // The platform API is spoken over the wire's HTTP exchange; its nodes are imported as node configs.
+  platform: ['rpc', 'nodes', 'coreFiles'],
+  // Queries go over the wire's HTTP exchange; records keep their keys as nodes do (the key placeholder).
+  subgraph: ['rpc', 'nodes', 'coreFiles'],
+  // The command line is a thin shell over the core.
+  cli: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph'],
+  // The editor adapts the core to VS Code and hosts the panels, whose messages it shares as types.
+  editor: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'webviewProtocol'],
+  // The panels' browser code renders what the host posts, in the messages both sides share.
+  webview: ['webviewProtocol'],
+  // The messages are plain types: they import nothing.
+  webviewProtocol: [],
+};
+
+/** One zone per part and each part it may not import (no-restricted-paths wants one kind of pattern per zone). */
+function restrictedZones() {
+  const zones = [];
+  for (const [part, allowed] of Object.entries(arrows)) {
+    for (const [other, files] of Object.entries(parts)) {
+      if (other === part || allowed.includes(other)) continue;
+      for (const from of files) zones.push({ target: parts[part], from, message: `${part} may not import ${other} (the arrows are in eslint.config.mjs).` });
+    }
+  }
+  return zones;
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.demo/**', 'test-results/**', 'reports/**', '.stryker-tmp/**'] },
@@ -16,12 +67,37 @@ export default tseslint.config(
     },
   },
   {
-    // The core runs in plain Node (CLI, tests, benchmarks): it must never reach for the editor.
-    files: ['src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core must not import vscode' }] }] },
+    // The arrows between the parts of src/, and no cycle of imports anywhere in it (type-only
+    // imports do not count: they vanish from the build). The resolver finds the .ts behind an
+    // extensionless import; an import it cannot resolve would escape both rules.
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+      // no-cycle follows imports into files it parses itself: TypeScript ones too.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: restrictedZones() }],
+      'import-x/no-unresolved': ['error', { ignore: ['^vscode$'] }],
+    },
   },
   {
+    // The core and the CLI run in plain Node (CLI, tests, benchmarks): they never reach for the editor.
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/cli.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core and src/cli must not import vscode' }] }] },
+  },
+  {
+    // The editor shares only the panels' message types: no webview code reaches the extension host.
+    files: ['src/editor/**/*.ts', 'src/extension.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)webview/protocol$', allowTypeImports: true, message: 'the editor imports the panels\' messages as types only (import type)' }] }] },
+  },
+  {
+    // Browser code: no Node, no vscode, no packages; only the webview's own files.
     files: ['src/webview/**/*.ts'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', acquireVsCodeApi: 'readonly', requestAnimationFrame: 'readonly' } },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^[^.]', message: 'webview code imports only the webview\'s own files' }] }] },
   },
 );
