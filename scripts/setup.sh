@@ -2,7 +2,8 @@
 # Installs what Chaindeck's tests and demo need, skipping what is already there:
 # Debian's Chromium (drives the real workbench) and libkrb5-dev (code-server's kerberos module
 # builds from source), the npm packages, and the real VS Code (code-server with its Node 24),
-# cached outside the repository.
+# cached outside the repository. `npm test` and `npm run test:workbench` run it first
+# (scripts/test.mjs --setup), and so does `npm run demo`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

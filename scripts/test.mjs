@@ -1,7 +1,9 @@
-// The one test command: static checks, then the unit, integration, packaging and workbench
-// layers. `node scripts/test.mjs [layer…]` runs some of them. Ends with one summary line.
-// The full run (and the workbench layer, which needs Chromium and code-server) first installs
-// what is missing; the other layers need only node_modules and never install anything.
+// Runs the test layers: static checks, then the unit, integration, packaging and workbench
+// layers, and ends with one summary line `N passed, N failed`.
+//   node scripts/test.mjs [--setup] [layer…]     (no layer: every one)
+// Installing is scripts/setup.sh's job, never this file's: with --setup (`npm test`,
+// `npm run test:workbench`) it runs first and the layers only if it succeeded; without, the
+// layers need node_modules as it is and a missing one is a failure that says what to run.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -9,7 +11,10 @@ import { cleanEnv } from './clean-env.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const all = ['static', 'unit', 'integration', 'package', 'workbench'];
-const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
+const args = process.argv.slice(2);
+const setupFirst = args.includes('--setup');
+const named = args.filter((arg) => arg !== '--setup');
+const chosen = named.length ? named : all;
 
 function findTests(dir) {
   const abs = join(root, dir);
@@ -70,7 +75,7 @@ if (unknown.length) {
   process.exit(2);
 }
 
-if (chosen.includes('workbench')) {
+if (setupFirst) {
   // A fresh machine has none of the tools: install what is missing (quick when all is there).
   const setup = await run('bash', ['scripts/setup.sh']);
   if (setup.code !== 0) {
@@ -78,17 +83,16 @@ if (chosen.includes('workbench')) {
     console.log('0 passed, 1 failed');
     process.exit(1);
   }
-} else {
-  // The fast loop installs nothing (no apt, no npm ci): it needs only the npm packages.
-  const installed = join(root, 'node_modules', '.package-lock.json');
-  if (!existsSync(installed)) {
-    console.error('node_modules is missing: run `npm ci` first (or `npm test`, which installs what is missing)');
-    console.log('0 passed, 1 failed');
-    process.exit(1);
-  }
-  if (statSync(join(root, 'package-lock.json')).mtimeMs > statSync(installed).mtimeMs) {
-    console.error('note: package-lock.json is newer than node_modules; run `npm ci` if a package is missing');
-  }
+}
+
+const installed = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(installed)) {
+  console.error('node_modules is missing: run `npm ci` first (or `npm test`, which installs what is missing)');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+if (statSync(join(root, 'package-lock.json')).mtimeMs > statSync(installed).mtimeMs) {
+  console.error('note: package-lock.json is newer than node_modules; run `npm ci` if a package is missing');
 }
 
 let passed = 0;

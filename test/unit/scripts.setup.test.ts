@@ -37,7 +37,7 @@ function npmEnv(): NodeJS.ProcessEnv {
     npm_config_nodedir: '/usr',
     npm_config_allow_scripts: '',
     npm_lifecycle_event: 'test',
-    npm_lifecycle_script: 'node scripts/test.mjs',
+    npm_lifecycle_script: npmScript('test'),
     npm_package_name: 'chaindeck',
     npm_package_json: path.join(root, 'package.json'),
     npm_execpath: '/usr/lib/node_modules/npm/bin/npm-cli.js',
@@ -46,6 +46,11 @@ function npmEnv(): NodeJS.ProcessEnv {
     INIT_CWD: root,
     NODE: process.execPath,
   };
+}
+
+/** An npm script's command line as package.json has it; npm runs it with `sh -c`. */
+function npmScript(name: string): string {
+  return (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[name];
 }
 
 const printEnv = `node -e 'process.stdout.write(JSON.stringify(process.env))'`;
@@ -118,7 +123,7 @@ test('the unit layer without node_modules says so and fails, installing nothing'
 test('the full run installs what is missing first, in a clean environment, and stops if that fails', async () => {
   const dir = project(true);
   try {
-    const res = await run(process.execPath, ['scripts/test.mjs'], { cwd: dir, env: npmEnv() });
+    const res = await run('sh', ['-c', npmScript('test')], { cwd: dir, env: npmEnv() });
     assert.equal(res.code, 1);
     assert.match(res.stderr, /setup failed/);
     assert.match(res.stdout, /^0 passed, 1 failed$/m);
