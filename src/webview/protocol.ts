@@ -43,29 +43,12 @@ export type ParamsOf<C extends Contract, M extends RequestName<C>> = C['requests
 export type ResultOf<C extends Contract, M extends RequestName<C>> = C['requests'][M]['result'];
 export type NotificationName<C extends Contract> = keyof C['notifications'] & string;
 
-// ---- the table (generic: storage today, subgraph query results later) -------------------------
+// ---- the table: core builds it, so its shapes are core's (types only: nothing of core runs here)
 
-export interface TableColumn {
-  id: string;
-  title: string;
-  /** Width in CSS pixels; the table scrolls sideways when the columns are wider than the panel. */
-  width: number;
-  /** Shown on hover of the header. */
-  description?: string;
-  /**
-   * Where a value too long for the column is cut: at the end (default), or at the start for
-   * values whose tail matters most, such as zero-padded hex words.
-   */
-  truncate?: 'start' | 'end';
-}
-
-/** Rows are plain strings, one per column, in column order: the webview only ever shows text. */
-export interface TableData {
-  columns: TableColumn[];
-  rows: string[][];
-}
-
-export type ExportFormat = 'csv' | 'json';
+export type { ExportFormat } from '../core/table/export';
+export type { TableColumn, TableData } from '../core/table/table';
+import type { ExportFormat } from '../core/table/export';
+import type { TableData } from '../core/table/table';
 
 // ---- the storage panel ------------------------------------------------------------------------
 

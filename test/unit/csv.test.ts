@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { csvField, toCsv, toRecords } from '../../src/core/tabular';
+import { csvField, toCsv, toRecords } from '../../src/core/table/export';
 
 const columns = [
   { id: 'slot', title: 'Slot' },

@@ -5,7 +5,7 @@ import { inertJson, inertText } from '../../src/core/inert';
 import { networkFailure } from '../../src/core/rpc/failure';
 import { parseManifest, parseWithYaml } from '../../src/core/subgraph/manifestDoc';
 import { flattenResult } from '../../src/core/subgraph/query/flatten';
-import { rangeTable } from '../../src/editor/storage/rows';
+import { rangeTable } from '../../src/core/storage/table';
 
 /** Any character a terminal acts on: C0 but tab and LF, DEL, C1, bidi controls. */
 // eslint-disable-next-line no-control-regex -- the test looks for exactly these

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modeNotes, rangeTable } from '../../src/editor/storage/rows';
+import { modeNotes, rangeTable } from '../../src/core/storage/table';
 
 const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 const titles = (t: { columns: { title: string }[] }) => t.columns.map((c) => c.title);

@@ -14,13 +14,14 @@ import { StorageRangeError } from '../../core/storage/errors';
 import { storageExportName } from '../../core/storage/exportName';
 import { normaliseAddress } from '../../core/storage/inputs';
 import { storageRange, toSpecOutput, type StorageRangeResult } from '../../core/storage/range';
-import { toCsv } from '../../core/tabular';
+import { modeNotes, rangeTable } from '../../core/storage/table';
+import { exportText } from '../../core/table/export';
+import { cursorPage } from '../../core/table/paging';
 import type { ExportFormat, NodeChoice, StorageContract, StorageForm, StoragePage, StorageSnapshot, StorageStatus } from '../../webview/protocol';
 import { clientFor } from '../nodes/calls';
 import { HostMessenger } from '../webview/messenger';
 import { createPanel } from '../webview/panel';
 import type { StorageFeature } from './feature';
-import { modeNotes, rangeTable } from './rows';
 
 export const VIEW_TYPE = 'chaindeck.storage';
 
@@ -247,9 +248,7 @@ export class StoragePanel implements vscode.Disposable {
       address: query.address,
       nodeName: query.node.name,
       block: { number: String(result.block.number), hash: result.block.hash },
-      pageNumber,
-      hasPrevious: pageNumber > 1,
-      hasNext: !!result.nextKey,
+      ...cursorPage(pageNumber, result.nextKey),
       notes: modeNotes(result, query.txIndex ?? 0),
       warnings: result.warnings,
       layout: layout?.name,
@@ -283,7 +282,7 @@ export class StoragePanel implements vscode.Disposable {
     });
     if (!uri) return {};
     // JSON is the spec's output form (what the node or the emulation answers); CSV is the table.
-    const text = format === 'csv' ? toCsv(page.table) : `${JSON.stringify(toSpecOutput(result), null, 2)}\n`;
+    const text = exportText(format, page.table, () => toSpecOutput(result));
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     this.f.log.info(`Exported ${page.table.rows.length} storage entries to ${uri.fsPath}`);
     return { path: vscode.workspace.asRelativePath(uri, false) };

@@ -9,7 +9,7 @@ import { failure, quoteStart, type FailureContext, type RpcFailure } from '../..
 import { httpExchange } from '../../rpc/http';
 import { redactUrl } from '../../redact';
 import type { GraphQLSchema } from 'graphql';
-import type { Tabular } from '../../tabular';
+import type { Tabular } from '../../table/table';
 import { validateQuery, type QueryDiagnostic } from './apiSchema';
 import { HEALTH_QUERY } from './build';
 import { flattenResult } from './flatten';

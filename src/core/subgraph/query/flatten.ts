@@ -4,7 +4,7 @@
  * Bytes come as strings and are never turned into numbers (they would lose digits).
  */
 import { inertText } from '../../inert';
-import type { Tabular } from '../../tabular';
+import type { Tabular } from '../../table/table';
 
 /** Cell text is inert: a table copied or exported to a terminal must not carry control sequences. */
 function cell(value: unknown): string {

@@ -9,15 +9,18 @@ import * as vscode from 'vscode';
 import { redactText } from '../../../core/redact';
 import { RpcFailure } from '../../../core/rpc/failure';
 import { pageVariables, querySubgraph, type GraphqlResponse, type QueryOutcome } from '../../../core/subgraph/query';
+import { queryExportName } from '../../../core/subgraph/query/exportName';
 import { displaySubgraphUrl, subgraphSecretValues, withKey, type SubgraphRecord } from '../../../core/subgraph/records';
-import { toCsv, type Tabular } from '../../../core/tabular';
-import type { ExportFormat, QueryContract, QueryResultPage, QuerySnapshot, QueryStatus, TableColumn } from '../../../webview/protocol';
+import { exportText } from '../../../core/table/export';
+import { offsetPage, turnPage } from '../../../core/table/paging';
+import { fittedTable } from '../../../core/table/table';
+import type { ExportFormat, QueryContract, QueryResultPage, QuerySnapshot, QueryStatus } from '../../../webview/protocol';
 import { config } from '../../config';
+import { COMMANDS } from '../../ids';
 import type { Log } from '../../log';
 import { HostMessenger } from '../../webview/messenger';
 import { createPanel } from '../../webview/panel';
 import type { SubgraphStore } from '../records/store';
-import { COMMANDS } from '../../ids';
 
 export const RESULTS_VIEW_TYPE = 'chaindeck.queryResults';
 
@@ -102,11 +105,9 @@ export class QueryResults implements vscode.Disposable {
         endpoint: displaySubgraphUrl(template),
         operation: request.operation,
         field: table.field,
-        table: { columns: columnsOf(table), rows: table.rows.map((r) => [...r]) },
-        pageNumber: pageIndex + 1,
+        table: fittedTable(table),
+        ...offsetPage(pageIndex, rows, request.paging?.pageSize),
         paged: !!request.paging,
-        hasPrevious: !!request.paging && pageIndex > 0,
-        hasNext: !!request.paging && rows >= request.paging.pageSize,
         httpStatus: response.status,
         timeMs: Math.round(response.timeMs),
         errors: response.errors?.length ? JSON.stringify(response.errors, null, 2) : '',
@@ -189,10 +190,9 @@ export class QueryResults implements vscode.Disposable {
   private async turn(step: number): Promise<undefined> {
     const last = this.request;
     if (!last || this.status.busy) return undefined;
-    const pageIndex = Math.max(0, last.pageIndex + step);
     // The record as it is now: its URLs may have changed since.
     const record = this.store.byId(last.request.record.id) ?? last.request.record;
-    await this.run({ ...last.request, record }, pageIndex);
+    await this.run({ ...last.request, record }, turnPage(last.pageIndex, step));
     return undefined;
   }
 
@@ -200,7 +200,7 @@ export class QueryResults implements vscode.Disposable {
     const shown = this.shown;
     if (!shown) throw new Error('There are no results to export yet.');
     const { page, response } = shown;
-    const name = `${(page.field ?? page.operation).replace(/[^\w-]+/g, '-')}-p${page.pageNumber}.${format}`;
+    const name = queryExportName(page, format);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const uri = await vscode.window.showSaveDialog({
       title: `Export Query Results as ${format.toUpperCase()}`,
@@ -210,7 +210,7 @@ export class QueryResults implements vscode.Disposable {
     });
     if (!uri) return {};
     // CSV is the table as shown; JSON is `data` as the endpoint sent it (values untouched).
-    const text = format === 'csv' ? toCsv(page.table) : `${JSON.stringify(response.data ?? null, null, 2)}\n`;
+    const text = exportText(format, page.table, () => response.data ?? null);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     this.log.info(`Exported ${page.table.rows.length} query result rows to ${uri.fsPath}`);
     return { path: vscode.workspace.asRelativePath(uri, false) };
@@ -220,13 +220,4 @@ export class QueryResults implements vscode.Disposable {
     this.running?.abort();
     this.panel?.dispose();
   }
-}
-
-/** Column widths from what they hold: wide enough for most values, BigInts and hashes included. */
-function columnsOf(table: Tabular): TableColumn[] {
-  return table.columns.map((c, i) => {
-    let longest = c.title.length;
-    for (const row of table.rows.slice(0, 200)) longest = Math.max(longest, (row[i] ?? '').length);
-    return { id: c.id, title: c.title, width: Math.min(560, Math.max(80, longest * 7.5 + 20)) };
-  });
 }

@@ -3,11 +3,11 @@
  * ways core knows (decimal, address, short text) and labelled with its variable when a storage
  * layout matched. Also the banner's plain-words caveats of the mode used.
  */
-import { inertText } from '../../core/inert';
-import { decodeWord } from '../../core/storage/slots';
-import type { StorageRangeResult } from '../../core/storage/range';
-import type { StorageEntry } from '../../core/storage/types';
-import type { TableColumn, TableData } from '../../webview/protocol';
+import { inertText } from '../inert';
+import type { TableColumn, TableData } from '../table/table';
+import type { StorageRangeResult } from './range';
+import { decodeWord } from './slots';
+import type { StorageEntry } from './types';
 
 export interface RangeView {
   mode: 'native' | 'emulate';

@@ -1,12 +1,11 @@
 /**
  * Tables as files: CSV (RFC 4180) and JSON records of columns and rows of strings. Used by the
- * editor's exports and usable by the CLI; the webview only asks for an export.
+ * table panels' exports and usable by the CLI; the webview only asks for an export.
  */
+import type { Tabular } from './table';
 
-export interface Tabular {
-  columns: readonly { id: string; title: string }[];
-  rows: readonly (readonly string[])[];
-}
+/** The formats a table panel exports to. */
+export type ExportFormat = 'csv' | 'json';
 
 /** One CSV field: quoted when it holds a comma, a quote or a line break; quotes doubled. */
 export function csvField(value: string): string {
@@ -26,4 +25,12 @@ export function toCsv({ columns, rows }: Tabular): string {
 /** The rows as JSON objects keyed by column id; empty cells are left out. */
 export function toRecords({ columns, rows }: Tabular): Record<string, string>[] {
   return rows.map((row) => Object.fromEntries(columns.flatMap((c, i) => (row[i] ? [[c.id, row[i]]] : []))));
+}
+
+/**
+ * The text of an exported page: CSV is the table as shown; JSON is what the panel says its data
+ * is (e.g. the answer as the endpoint sent it, values untouched), pretty and ending in a newline.
+ */
+export function exportText(format: ExportFormat, table: Tabular, json: () => unknown): string {
+  return format === 'csv' ? toCsv(table) : `${JSON.stringify(json(), null, 2)}\n`;
 }
