@@ -19,12 +19,14 @@ const common = {
   define: { CHAINDECK_VERSION: JSON.stringify(version) },
 };
 
+// Each panel's page is src/webview/<panel>/page.ts, bundled as dist/webview/<panel>.js (and
+// <panel>.css when it imports styles): the entry the editor's createPanel names.
 function webviewEntries() {
   const dir = path.join(__dirname, 'src', 'webview');
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && fs.readFileSync(path.join(dir, f), 'utf8').includes('// entry: webview'))
-    .map((f) => path.join('src', 'webview', f));
+  return fs.readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'page.ts')))
+    .map((d) => ({ in: path.join('src', 'webview', d.name, 'page.ts'), out: d.name }));
 }
 
 function workbenchTestEntries() {

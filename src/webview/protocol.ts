@@ -1,10 +1,20 @@
 /**
- * Every message the extension host and the webview panels exchange: the one module both sides
- * import. Messaging is a tiny typed RPC: the webview sends requests with a sequence number and
- * the host answers each with a reply carrying `res` or `err`; the host also posts notifications.
- * A panel's first request is always `ready`, whose reply is everything it needs to draw itself;
- * notifications follow only after that, so none is lost to a page still loading.
+ * The shared base of the panels' messages: the envelope of the tiny typed RPC both ends speak,
+ * and what every table panel's page and host exchange. Each panel's own messages are in its
+ * protocol.ts (storage/, query/), which both its page and its host import; the host imports
+ * these modules' types only, never page code.
+ *
+ * The webview sends requests with a sequence number and the host answers each with a reply
+ * carrying `res` or `err`; the host also posts notifications. A panel's first request is always
+ * `ready`, whose reply is everything it needs to draw itself; notifications follow only after
+ * that, so none is lost to a page still loading.
  */
+// The tables themselves are core's (core builds them); the pages import nothing but types from it.
+import type { ExportFormat } from '../core/table/export';
+import type { PagePosition } from '../core/table/paging';
+import type { TableColumn, TableData } from '../core/table/table';
+
+export type { ExportFormat, PagePosition, TableColumn, TableData };
 
 // ---- the envelope ----------------------------------------------------------------------------
 
@@ -43,148 +53,47 @@ export type ParamsOf<C extends Contract, M extends RequestName<C>> = C['requests
 export type ResultOf<C extends Contract, M extends RequestName<C>> = C['requests'][M]['result'];
 export type NotificationName<C extends Contract> = keyof C['notifications'] & string;
 
-// ---- the table: core builds it, so its shapes are core's (types only: nothing of core runs here)
+// ---- what every table panel has ---------------------------------------------------------------
 
-export type { ExportFormat } from '../core/table/export';
-export type { TableColumn, TableData } from '../core/table/table';
-import type { ExportFormat } from '../core/table/export';
-import type { TableData } from '../core/table/table';
-
-// ---- the storage panel ------------------------------------------------------------------------
-
-export type StorageMode = 'auto' | 'native' | 'emulate';
-
-/** The form as typed: the host parses and checks it (the webview holds no validation logic). */
-export interface StorageForm {
-  nodeId: string;
-  address: string;
-  /** `latest`, a block number, or a block hash. */
-  block: string;
-  txIndex: string;
-  start: string;
-  max: string;
-  mode: StorageMode;
-}
-
-/** A node the form offers: its name and redacted URL only, never a credential. */
-export interface NodeChoice {
-  id: string;
-  name: string;
-  url: string;
-}
-
-export interface StoragePage {
+/** A page of rows, and where it stands among its query's pages. */
+export interface TablePage extends PagePosition {
   table: TableData;
-  /** The mode that produced the page (`auto` resolves to one of these). */
-  mode: 'native' | 'emulate';
-  address: string;
-  nodeName: string;
-  block: { number: string; hash: string };
-  /** 1-based: the depth in the stack of visited pages. */
-  pageNumber: number;
-  hasPrevious: boolean;
-  hasNext: boolean;
-  /** Caveats of the mode, in plain words, for the banner. */
-  notes: string[];
-  /** What went wrong on the way without failing the page (e.g. skipped slot reads). */
-  warnings: string[];
-  /** The contract whose storage layout labelled the rows, when one matched. */
-  layout?: string;
 }
 
-export interface StorageStatus {
+export interface TableStatus {
   busy: boolean;
   /** What the running read has done so far, e.g. "120 reads, 8 entries". */
   progress?: string;
+  /** A failure to get a page at all, in words that say what to check. */
   error?: string;
 }
 
-/** The form as the host last set it; the version tells the page whether its own draft is newer. */
-export interface VersionedForm {
-  form: StorageForm;
-  version: number;
+/** What a table page needs to draw its shared parts when it (re)loads. */
+export interface TableSnapshot<P extends TablePage> {
+  page?: P;
+  status: TableStatus;
 }
 
-export interface StorageSnapshot extends VersionedForm {
-  nodes: NodeChoice[];
-  page?: StoragePage;
-  status: StorageStatus;
-}
+/** The requests every table panel answers (the host's shared part answers copy, export and cancel). */
+// Types, not interfaces: a contract's requests and notifications are records (Contract), which an interface is not.
+export type TableRequests<P extends TablePage> = {
+  ready: { params: undefined; result: TableSnapshot<P> };
+  next: { params: undefined; result: undefined };
+  previous: { params: undefined; result: undefined };
+  /** Stops the read running; its progress notification's Cancel does the same. */
+  cancel: { params: undefined; result: undefined };
+  copy: { params: { text: string }; result: undefined };
+  /** Saves the page shown; resolves with the path written, or nothing when the user cancelled. */
+  export: { params: { format: ExportFormat }; result: { path?: string } };
+};
 
-export interface StorageContract extends Contract {
-  requests: {
-    ready: { params: undefined; result: StorageSnapshot };
-    /** Reads the first page of the form's query; progress and the page arrive as notifications. */
-    load: { params: StorageForm; result: undefined };
-    next: { params: undefined; result: undefined };
-    previous: { params: undefined; result: undefined };
-    cancel: { params: undefined; result: undefined };
-    copy: { params: { text: string }; result: undefined };
-    /** Saves the shown page; resolves with the path written, or nothing when the user cancelled. */
-    export: { params: { format: ExportFormat }; result: { path?: string } };
-  };
-  notifications: {
-    nodes: NodeChoice[];
-    form: VersionedForm;
-    page: StoragePage | null;
-    status: StorageStatus;
-  };
-}
+export type TableNotifications<P extends TablePage> = {
+  page: P | null;
+  status: TableStatus;
+};
 
-// ---- the subgraph query results panel -------------------------------------------------------
-
-/** One page of a query's results, as the panel shows it. Values are text as the endpoint sent them. */
-export interface QueryResultPage {
-  /** The subgraph record's name. */
-  subgraph: string;
-  /** The query URL as it may be shown: `{key}` or *** in place of the key. */
-  endpoint: string;
-  /** The operation's name, or `query`. */
-  operation: string;
-  /** The top-level field the rows come from (e.g. approvalQueries). */
-  field?: string;
-  table: TableData;
-  /** 1-based; paging uses the operation's $first/$skip. */
-  pageNumber: number;
-  /** Whether the operation takes $first and $skip, so Next and Previous can page it. */
-  paged: boolean;
-  hasPrevious: boolean;
-  hasNext: boolean;
-  httpStatus: number;
-  timeMs: number;
-  /** The endpoint's `errors`, exactly as sent (pretty JSON); empty when it sent none. */
-  errors: string;
-}
-
-export interface QueryStatus {
-  busy: boolean;
-  /** A failure to get an answer at all (transport, URL), in words that say what to check. */
-  error?: string;
-}
-
-export interface QuerySnapshot {
-  page?: QueryResultPage;
-  status: QueryStatus;
-  /** Whether the record has a GraphQL UI URL to open. */
-  canOpenUi: boolean;
-}
-
-export interface QueryContract extends Contract {
-  requests: {
-    ready: { params: undefined; result: QuerySnapshot };
-    next: { params: undefined; result: undefined };
-    previous: { params: undefined; result: undefined };
-    /** Sends the same query (same page) again. */
-    rerun: { params: undefined; result: undefined };
-    cancel: { params: undefined; result: undefined };
-    copy: { params: { text: string }; result: undefined };
-    /** CSV: the table; JSON: `data` as the endpoint sent it. Resolves with the path written, or nothing when cancelled. */
-    export: { params: { format: ExportFormat }; result: { path?: string } };
-    openUi: { params: undefined; result: undefined };
-  };
-  notifications: {
-    page: QueryResultPage | null;
-    status: QueryStatus;
-    canOpenUi: boolean;
-  };
+/** A table panel's contract: the table's requests and notifications, plus the panel's own. */
+export interface TableContract<P extends TablePage = TablePage> extends Contract {
+  requests: TableRequests<P>;
+  notifications: TableNotifications<P>;
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { visibleRows } from '../../src/webview/tableWindow';
+import { visibleRows } from '../../src/webview/table/window';
 
 const ROW = 24;
 

@@ -5,7 +5,7 @@
  * the first page at once and resolves with core's result and the page shown.
  */
 import * as vscode from 'vscode';
-import type { StorageForm, StorageMode } from '../../webview/protocol';
+import type { StorageForm, StorageMode } from '../../webview/storage/protocol';
 import { COMMANDS } from '../ids';
 import { nodeOf } from '../nodes/pickers';
 import type { StorageFeature } from './feature';

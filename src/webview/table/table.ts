@@ -7,9 +7,10 @@
  * Enter or Ctrl/Cmd+C copies it. A click copies the cell under the pointer (unless text was
  * being selected).
  */
+import { el } from '../dom';
+import type { TableColumn, TableData } from '../protocol';
 import './table.css';
-import type { TableColumn, TableData } from './protocol';
-import { visibleRows } from './tableWindow';
+import { visibleRows } from './window';
 
 export const ROW_HEIGHT = 24;
 
@@ -42,19 +43,19 @@ export class Table {
   private readonly idPrefix = `dt${++tables}`;
 
   constructor(private readonly options: TableOptions) {
-    this.element = el('div', 'dt');
+    this.element = el('div', { className: 'dt' });
     this.element.style.setProperty('--dt-row-height', `${ROW_HEIGHT}px`);
-    this.scroller = el('div', 'dt-scroll');
+    this.scroller = el('div', { className: 'dt-scroll' });
     this.scroller.tabIndex = 0;
     this.scroller.setAttribute('role', 'grid');
     this.scroller.setAttribute('aria-readonly', 'true');
-    this.header = el('div', 'dt-row dt-header');
+    this.header = el('div', { className: 'dt-row dt-header' });
     this.header.setAttribute('role', 'row');
-    this.body = el('div', 'dt-body');
+    this.body = el('div', { className: 'dt-body' });
     this.body.setAttribute('role', 'rowgroup');
-    this.rowsBox = el('div', 'dt-rows');
-    this.empty = el('div', 'dt-empty');
-    this.status = el('div', 'dt-status');
+    this.rowsBox = el('div', { className: 'dt-rows' });
+    this.empty = el('div', { className: 'dt-empty' });
+    this.status = el('div', { className: 'dt-status' });
     this.status.setAttribute('role', 'status');
     this.status.setAttribute('aria-live', 'polite');
     this.body.append(this.rowsBox);
@@ -77,7 +78,7 @@ export class Table {
     this.element.style.setProperty('--dt-columns', columns.map((c) => `${c.width}px`).join(' '));
     this.header.replaceChildren(
       ...columns.map((c) => {
-        const cell = el('div', 'dt-cell', c.title);
+        const cell = el('div', { className: 'dt-cell', textContent: c.title });
         cell.setAttribute('role', 'columnheader');
         if (c.description) cell.title = c.description;
         return cell;
@@ -107,7 +108,7 @@ export class Table {
     // Row elements are reused as the window moves: only their text changes.
     while (this.rowsBox.children.length > count) this.rowsBox.lastElementChild!.remove();
     while (this.rowsBox.children.length < count) {
-      const row = el('div', 'dt-row');
+      const row = el('div', { className: 'dt-row' });
       row.setAttribute('role', 'row');
       this.rowsBox.append(row);
     }
@@ -123,7 +124,7 @@ export class Table {
     row.setAttribute('aria-rowindex', String(index + 2));
     while (row.children.length > this.columns.length) row.lastElementChild!.remove();
     while (row.children.length < this.columns.length) {
-      const cell = el('div', 'dt-cell');
+      const cell = el('div', { className: 'dt-cell' });
       cell.setAttribute('role', 'gridcell');
       row.append(cell);
     }
@@ -217,10 +218,3 @@ export class Table {
 }
 
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
-
-function el(tag: string, className: string, text?: string): HTMLElement {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
