@@ -7,6 +7,7 @@
  * and then the `yaml` package parses it, errors and all. The unit tests compare both on
  * thousands of texts: whenever this parser answers, its tree equals the one from `yaml`.
  */
+import { isScalar, Schema, type ScalarTag } from 'yaml';
 import { closeBlock, nullScalar, type YMap, type YNode, type YScalar, type YSeq } from './ynode';
 
 /** Anything outside the subset: the caller falls back to the `yaml` package. */
@@ -25,24 +26,20 @@ const PLAIN_KEY = /^[A-Za-z0-9_][\w./-]*$/;
 /** First characters a plain scalar may not start with here (YAML indicators). */
 const INDICATORS = new Set('[]{},#&*!|>\'"%@`?:');
 
-/** YAML 1.2 core schema, as the `yaml` package resolves plain scalars. */
+/** The core schema's implicit scalar tags (null, bool, int, float), in the order the `yaml` package tries them. */
+const IMPLICIT_TAGS = new Schema({ schema: 'core' }).tags.filter((tag): tag is ScalarTag & { test: RegExp } => tag.default === true && !tag.collection && tag.test !== undefined);
+
+/** A plain scalar's value as the `yaml` package resolves it (YAML 1.2 core schema), with its own tags. */
 export function resolvePlain(s: string): unknown {
   // Most manifest scalars are names and paths: a letter other than the first of true/false/null
   // (or a `/`) settles it without the regexes.
   const first = s.charCodeAt(0);
   if (((first | 32) >= 97 && (first | 32) <= 122 && !'tTfFnN'.includes(s[0])) || first === 47) return s;
-  if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
-  if (/^(?:[Tt]rue|TRUE)$/.test(s)) return true;
-  if (/^(?:[Ff]alse|FALSE)$/.test(s)) return false;
-  if (/^0o[0-7]+$/.test(s)) return parseInt(s.slice(2), 8);
-  if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
-  if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.slice(2), 16);
-  if (/^[-+]?\.(?:inf|Inf|INF)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
-  if (/^\.(?:nan|NaN|NAN)$/.test(s)) return NaN;
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(s) || /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(s)) {
-    return parseFloat(s);
-  }
-  return s;
+  const tag = IMPLICIT_TAGS.find((t) => t.test.test(s));
+  if (!tag) return s;
+  // Some tags give a Scalar node (floats keep their written precision), others the bare value.
+  const value = tag.resolve(s, () => undefined, {});
+  return isScalar(value) ? value.value : value;
 }
 
 interface Frame {
