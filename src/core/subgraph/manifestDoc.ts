@@ -9,7 +9,7 @@ import { parseFastYaml } from './fastYaml';
 import { shapeAt } from './shape';
 import { LineIndex } from './text';
 import type { Range } from './types';
-import { closeBlock, nullScalar, type YNode, type YPair } from './ynode';
+import { closeBlock, get, nullScalar, pairOf, type YNode, type YPair } from './ynode';
 
 export interface SyntaxProblem {
   start: number;
@@ -224,12 +224,8 @@ export function nodeAtPath(root: YNode | undefined, path: readonly (string | num
       if (item) next = { node: item, matched: target.matched + 1 };
     } else if (node.kind === 'map') {
       const key = String(segment);
-      let pair = node.pairs.find((p) => p.key === key);
       // The CLI prints `dataSources > 0 > eventHandlers > 0` for what sits under `mapping`.
-      if (!pair && UNDER_MAPPING.has(key)) {
-        const mapping = node.pairs.find((p) => p.key === 'mapping')?.value;
-        if (mapping?.kind === 'map') pair = mapping.pairs.find((p) => p.key === key);
-      }
+      const pair = pairOf(node, key) ?? (UNDER_MAPPING.has(key) ? pairOf(get(node, 'mapping'), key) : undefined);
       if (pair) next = { node: pair.value, pair, matched: target.matched + 1 };
     }
     if (!next) break;

@@ -49,15 +49,14 @@ export function isScalar(node: YNode | undefined): node is YScalar {
   return node?.kind === 'scalar';
 }
 
-/** The value under `key` in a map node (the first, if the text repeats it). */
-export function get(node: YNode | undefined, key: string): YNode | undefined {
-  if (node?.kind !== 'map') return undefined;
-  for (const p of node.pairs) if (p.key === key) return p.value;
-  return undefined;
-}
-
+/** The pair of `key` in a map node (the first, if the text repeats it). */
 export function pairOf(node: YNode | undefined, key: string): YPair | undefined {
   return node?.kind === 'map' ? node.pairs.find((p) => p.key === key) : undefined;
+}
+
+/** The value under `key` in a map node (the first, if the text repeats it). */
+export function get(node: YNode | undefined, key: string): YNode | undefined {
+  return pairOf(node, key)?.value;
 }
 
 /** The string value of a scalar, or undefined for anything else (numbers included). */
