@@ -5,8 +5,9 @@
  * one schema.graphql with an entity per event. It is valid: the run checks it gives no finding.
  * Chaindeck validates it warm, many times (a fresh cache per run: parsed ABIs and the schema are
  * only shared within one run), reading the disk like the CLI does; the median is the figure, with
- * the CPU time beside it (a loaded machine inflates wall-clock times, not CPU times). Then the
- * real `graph codegen --skip-migrations` runs on the same folder twice.
+ * the CPU time beside it (a loaded machine inflates wall-clock times, not CPU times). Parsing the
+ * manifest alone is timed the same way with the subset parser (fastYaml.ts) and with the `yaml`
+ * package. Then the real `graph codegen --skip-migrations` runs on the same folder twice.
  *
  * Run alone with `node --import tsx bench/validate.bench.ts` (no node is needed; the anvil that
  * scripts/bench.mjs starts is not used).
@@ -16,8 +17,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { getAddress, id } from 'ethers';
+import { Parser } from 'yaml';
 import { ValidationCache } from '../src/core/subgraph/context';
 import { memoryFileSource, nodeFileSource } from '../src/core/subgraph/fileSource';
+import { parseManifest } from '../src/core/subgraph/manifestDoc';
 import type { FileSource } from '../src/core/subgraph/types';
 import { validateSubgraph } from '../src/core/subgraph/validate';
 
@@ -99,23 +102,29 @@ interface Timing {
   cpu: number;
 }
 
-/** `cache`: one kept across runs, as the editor keeps one (by default each run starts afresh). */
-function timeValidation(manifest: string, files: FileSource, options: { yamlOnly?: boolean; cache?: ValidationCache } = {}): Timing {
+function timeRuns(run: () => void): Timing {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < WARMUP + RUNS; i++) {
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
-    const { findings } = validateSubgraph(manifest, files, options);
+    run();
     const cpuUsed = process.cpuUsage(cpuStarted);
     const ms = performance.now() - started;
-    if (findings.length) throw new Error(`the bench project should be valid, but: ${findings[0].message}`);
     if (i < WARMUP) continue;
     wall.push(ms);
     cpu.push((cpuUsed.user + cpuUsed.system) / 1000);
   }
   wall.sort((a, b) => a - b);
   return { median: median(wall), p95: wall[Math.floor(wall.length * 0.95)], min: wall[0], cpu: median(cpu) };
+}
+
+/** `cache`: one kept across runs, as the editor keeps one (by default each run starts afresh). */
+function timeValidation(manifest: string, files: FileSource, options: { yamlOnly?: boolean; cache?: ValidationCache } = {}): Timing {
+  return timeRuns(() => {
+    const { findings } = validateSubgraph(manifest, files, options);
+    if (findings.length) throw new Error(`the bench project should be valid, but: ${findings[0].message}`);
+  });
 }
 
 /** Every file of the project in memory: what an editor with all files open would supply. */
@@ -141,7 +150,7 @@ function codegen(dir: string): Promise<number> {
       ['codegen', '--skip-migrations'],
       { cwd: dir, env: { ...process.env, FORCE_COLOR: '0' }, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
-        if (err || !stdout.includes('Types generated successfully')) reject(new Error(`graph codegen failed:\n${stdout}\n${stderr}`));
+        if (err || !stdout.includes('Types generated successfully')) reject(new Error(`graph codegen failed (${err?.message ?? 'no success line'}):\n${stdout}\n${stderr}`));
         else resolve(performance.now() - started);
       },
     );
@@ -162,6 +171,12 @@ async function main(): Promise<void> {
     const memory = timeValidation(manifest, inMemory(dir));
     const editor = timeValidation(manifest, inMemory(dir), { cache: new ValidationCache() });
     const yamlOnly = timeValidation(manifest, nodeFileSource(), { yamlOnly: true });
+    // Parsing alone: why the subset parser stays. The `yaml` package's Parser (its CST, before
+    // any document is composed) is the least any path on the package costs.
+    const text = fs.readFileSync(manifest, 'utf8');
+    const parseSubset = timeRuns(() => void parseManifest(text));
+    const parseYaml = timeRuns(() => void parseManifest(text, { yamlOnly: true }));
+    const cstOnly = timeRuns(() => void [...new Parser().parse(text)]);
     const runs = [await codegen(dir), await codegen(dir)];
     const cli = Math.min(...runs);
     const row = (t: Timing) => [`${t.median.toFixed(1)} ms`, `p95 ${t.p95.toFixed(1)}, best ${t.min.toFixed(1)}, CPU ${t.cpu.toFixed(1)} ms`];
@@ -171,12 +186,16 @@ async function main(): Promise<void> {
       ['Chaindeck, in memory, cache kept', ...row(editor)],
       ['Chaindeck, yaml package only', ...row(yamlOnly)],
       ['Chaindeck, first run in the process', `${cold.toFixed(1)} ms`, 'cold: JIT, checksums'],
+      ['parsing alone, subset parser', ...row(parseSubset)],
+      ['parsing alone, yaml package', ...row(parseYaml)],
+      ['yaml package, Parser (CST) only', ...row(cstOnly)],
       ['graph codegen --skip-migrations', `${(cli / 1000).toFixed(2)} s`, `runs ${runs.map((r) => (r / 1000).toFixed(2)).join(', ')} s`],
     ];
     console.log(`median of ${RUNS} warm runs (after ${WARMUP}); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs:`);
     for (const r of rows) console.log(`  ${r[0].padEnd(38)} ${r[1].padStart(10)}   ${r[2]}`);
     console.log(`graph codegen / Chaindeck (disk): ${(cli / disk.median).toFixed(0)}×`);
     console.log(`target < ${TARGET_MS} ms per full validation (wall-clock median, disk): ${disk.median < TARGET_MS ? 'met' : 'missed'}`);
+    console.log(`parsing: yaml package / subset parser ${(parseYaml.cpu / parseSubset.cpu).toFixed(0)}× (CPU); the yaml package's CST alone ${cstOnly.cpu.toFixed(1)} ms of CPU`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
