@@ -277,7 +277,8 @@ export function keyPathAt(doc: ManifestDoc, offset: number): CursorPlace {
 }
 
 function descend(node: YNode | undefined, offset: number, path: (string | number)[], depth = 0): CursorPlace | undefined {
-  if (!node || depth > 64 || offset < node.start || offset > node.end) return undefined;
+  // Aliases can make the tree cyclic (`c: &s [*s]`): the nesting bound ends the descent.
+  if (!node || depth > MAX_MANIFEST_DEPTH || offset < node.start || offset > node.end) return undefined;
   if (node.kind === 'scalar') return { path, part: 'value' };
   if (node.kind === 'seq') {
     const i = node.items.findIndex((item) => offset >= item.start && offset <= item.end);
