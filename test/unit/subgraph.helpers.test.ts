@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { id } from 'ethers';
 import { bestEvent, canonicalSignature, events, normalizeSignature, parseAbi, topic0, type Abi } from '../../src/core/subgraph/abi';
-import { keyPathAt, nodeAtPath, parseCliPath, parseManifest, parseWithYaml, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
+import { nodeAtPath, parseCliPath, parseManifest, parseWithYaml, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
 import { blankComments, handlerNames, scanMapping } from '../../src/core/subgraph/mappingScan';
 import { listQueryName as entityListQueryName } from '../../src/core/subgraph/query/naming';
 import { entityStub, graphqlTypeOf, handlerStub } from '../../src/core/subgraph/stubs';
@@ -181,22 +181,5 @@ describe('positions and key paths', () => {
       const expected = fromYaml?.kind === 'map' && fromYaml.pairs[0].value.kind === 'scalar' ? fromYaml.pairs[0].value.value : Symbol('none');
       assert.ok(Object.is(resolvePlain(s), expected), `${s}: ${String(resolvePlain(s))} vs ${String(expected)}`);
     }
-  });
-
-  test('the key path at a cursor: in keys, values, blank and half-typed lines, new list items', () => {
-    const at = (edit: (t: string) => string) => {
-      const marked = edit(text);
-      const doc = parseManifest(marked.replace('|', ''));
-      return keyPathAt(doc, marked.indexOf('|'));
-    };
-    const ds = ['dataSources', 0];
-    assert.deepEqual(at((t) => t.replace('startBlock', 'start|Block')), { path: [...ds, 'source'], part: 'key', dataSourceKind: 'ethereum' });
-    assert.deepEqual(at((t) => t.replace('network: mainnet', 'network: main|net')), { path: [...ds, 'network'], part: 'value', dataSourceKind: 'ethereum' });
-    assert.deepEqual(at((t) => t.replace('      startBlock: 6082465\n', '      startBlock: 6082465\n      sta|\n')).path, [...ds, 'source']);
-    assert.deepEqual(at((t) => t.replace('    mapping:\n', '    |\n    mapping:\n')).path, ds);
-    assert.deepEqual(at((t) => t.replace('          handler: handleApproval\n', '          handler: handleApproval\n        - |\n')).path, [...ds, 'mapping', 'eventHandlers', 1]);
-    assert.deepEqual(at((t) => t.replace('        - ApprovalQuery\n', '        - Appro|\n')), { path: [...ds, 'mapping', 'entities', 0], part: 'value', dataSourceKind: 'ethereum' });
-    assert.deepEqual(at((t) => `${t}templates:\n  - kind: file/ipfs\n    mapping:\n      |\n`), { path: ['templates', 0, 'mapping'], part: 'key', dataSourceKind: 'file/ipfs' });
-    assert.deepEqual(at(() => '|'), { path: [], part: 'key' });
   });
 });

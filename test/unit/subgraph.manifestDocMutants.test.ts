@@ -1,12 +1,12 @@
 /**
  * The manifest parse beyond the tutorial: where the nesting bound (64 levels) is found past
  * comments, quotes, flow brackets and `- ` items; duplicate keys; what the `yaml` package's
- * reading gives (keys, anchors, quoted scalars, flow ranges); the graph CLI's key paths and the
- * ranges they map to; and the key path at a cursor (keyPathAt).
+ * reading gives (keys, anchors, quoted scalars, flow ranges); and the graph CLI's key paths and
+ * the ranges they map to.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyPathAt, nodeAtPath, parseCliPath, parseManifest, rangeOfKeyPath, type ManifestDoc } from '../../src/core/subgraph/manifestDoc';
+import { nodeAtPath, parseCliPath, parseManifest, rangeOfKeyPath, type ManifestDoc } from '../../src/core/subgraph/manifestDoc';
 
 const MESSAGE = 'The manifest nests more than 64 levels deep here; a subgraph manifest needs a handful, so it is not read further';
 
@@ -220,80 +220,5 @@ describe('graph CLI key paths', () => {
     assert.equal(nodeAtPath(doc.root, ['dataSources', '0', 'kind'])?.matched, 1);
     assert.equal(nodeAtPath(doc.root, ['dataSources', 'length'])?.matched, 1);
     assert.deepEqual(rangeOfKeyPath(doc, ['dataSources', 5, 'kind']), rangeOfKeyPath(doc, ['dataSources']));
-  });
-});
-
-describe('the key path at a cursor', () => {
-  const at = (marked: string) => {
-    const doc = parseManifest(marked.replace('|', ''));
-    return keyPathAt(doc, marked.indexOf('|'));
-  };
-
-  test('at the first and last character of a value', () => {
-    assert.deepEqual(at('a: |bc\n'), { path: ['a'], part: 'value' });
-    assert.deepEqual(at('a: bc|\n'), { path: ['a'], part: 'value' });
-  });
-
-  test('in a flow list: the item the cursor is in, at its start or its end', () => {
-    assert.deepEqual(at('x: [ab, |cd]\n'), { path: ['x', 1], part: 'value' });
-    assert.deepEqual(at('x: [ab, cd|]\n'), { path: ['x', 1], part: 'value' });
-    assert.deepEqual(at('x: [ab, c|d, ef]\n'), { path: ['x', 1], part: 'value' });
-  });
-
-  test('in a key of a flow map, from its first character to just after its last: the key', () => {
-    assert.deepEqual(at('x: {ab|c: 1}\n'), { path: ['x', 'abc'], part: 'key' });
-    assert.deepEqual(at('x: {|abc: 1}\n'), { path: ['x', 'abc'], part: 'key' });
-    assert.deepEqual(at('x: {abc|: 1}\n'), { path: ['x', 'abc'], part: 'key' });
-  });
-
-  test('after the colon of a list item map: the item', () => {
-    assert.deepEqual(at('x:\n- a:| 1\n'), { path: ['x', 0], part: 'value' });
-  });
-
-  test('in a comment-only document: the root', () => {
-    assert.deepEqual(at('# note|\n'), { path: [], part: 'key' });
-  });
-
-  test('on an indented blank line under the first key: that key’s map', () => {
-    assert.deepEqual(at('a:\n  |\n'), { path: ['a'], part: 'key' });
-  });
-
-  test('a self-referencing alias: the cursor path stops at the depth bound', () => {
-    const place = at('c: &s [|*s]\n');
-    assert.equal(place.part, 'value');
-    assert.deepEqual(place.path, ['c', ...Array.from({ length: 64 }, () => 0)]);
-    assert.deepEqual(at('c: &s [*s]\n|\n'), { path: [], part: 'key' });
-  });
-
-  test('in a list inside a flow list: the inner item', () => {
-    assert.deepEqual(at('x: [a, [b, c|]]\n'), { path: ['x', 1, 1], part: 'value' });
-  });
-
-  test('between the items of a flow list: never an index -1', () => {
-    const place = at('x: [ab,  |  cd]\n');
-    assert.ok(!place.path.includes(-1), JSON.stringify(place));
-  });
-
-  test('a map that contains itself through an alias: the cursor search ends', () => {
-    assert.deepEqual(at('a: &m {b: |*m}\n'), { path: [], part: 'key' });
-  });
-
-  test('after a comment on a top-level line: the root, whatever the comment says', () => {
-    assert.deepEqual(at('a:\n  b: 1\nc: 1 # x - |\n'), { path: [], part: 'key' });
-  });
-
-  test('a new `- ` item: keys of a list of objects, under a key without a list yet', () => {
-    assert.deepEqual(at('dataSources:\n  - kind: ethereum\n    mapping:\n      eventHandlers:\n        - event: A\n        - |\n'), { path: ['dataSources', 0, 'mapping', 'eventHandlers', 1], part: 'key', dataSourceKind: 'ethereum' });
-    assert.deepEqual(at('dataSources:\n  - kind: ethereum\n  - |\n'), { path: ['dataSources', 1], part: 'key' });
-    assert.deepEqual(at('a:\n  b: 1\n  - |\n'), { path: ['a', 'b', 0], part: 'key' });
-  });
-
-  test('the data source kind only for items of dataSources and templates with a string kind', () => {
-    assert.deepEqual(at('dataSources:\n  - kind: ethereum\n    na|\n'), { path: ['dataSources', 0], part: 'key', dataSourceKind: 'ethereum' });
-    assert.deepEqual(at('dataSources:\n  - name: x\n    na|\n'), { path: ['dataSources', 0], part: 'key' });
-    assert.deepEqual(at('dataSources:\n  - kind: 42\n    na|\n'), { path: ['dataSources', 0], part: 'key' });
-    assert.deepEqual(at('dataSources:\n  - "abc|"\n'), { path: ['dataSources', 0], part: 'value' });
-    assert.deepEqual(at('other:\n  - kind: ethereum\n    na|\n'), { path: ['other', 0], part: 'key' });
-    assert.deepEqual(at('dataSources:\n  foo:\n    kind: ethereum\n    na|\n'), { path: ['dataSources', 'foo'], part: 'key' });
   });
 });

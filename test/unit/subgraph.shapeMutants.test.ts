@@ -1,14 +1,13 @@
 /**
  * What the manifest shape table (shape.ts) shows the user beyond the shape check: the docs and
  * types of hovers and key completions (manifestKeyDoc, manifestKeysAt), the shape under a cursor
- * path (shapeAt: value completions, `- ` list lines in keyPathAt) through lists and union types,
- * and which table a data source or template item gets from its kind. Paths that leave the table,
- * including keys named like Object.prototype members (`constructor:`), give nothing instead of
- * throwing.
+ * path (shapeAt: value completions, whether a `- ` line starts a map item) through lists and
+ * union types, and which table a data source or template item gets from its kind. Paths that
+ * leave the table, including keys named like Object.prototype members (`constructor:`), give
+ * nothing instead of throwing.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keyPathAt, parseManifest } from '../../src/core/subgraph/manifestDoc';
 import { describeShape, manifestKeyDoc, manifestKeysAt, shapeAt, type KeySuggestion } from '../../src/core/subgraph/shape';
 
 type Path = (string | number)[];
@@ -149,14 +148,6 @@ describe('the shape under a path', () => {
     assert.deepEqual(shapeAt(['templates', 0, 'mapping', 'eventHandlers', 0, 'topic1', 0]), { type: 'String' });
     assert.equal(shapeAt(['dataSources', 1])?.type, 'object');
   });
-
-  test('a new `- ` line in features or entities is a value, in eventHandlers a key', () => {
-    const at = (text: string) => keyPathAt(parseManifest(text), text.length);
-    assert.deepEqual(at('specVersion: 1.3.0\nfeatures:\n  - grafting\n  - '), { path: ['features', 1], part: 'value' });
-    const ds = 'specVersion: 1.3.0\ndataSources:\n  - kind: ethereum\n    mapping:\n';
-    assert.deepEqual(at(`${ds}      entities:\n        - Token\n        - `), { path: ['dataSources', 0, 'mapping', 'entities', 1], part: 'value', dataSourceKind: 'ethereum' });
-    assert.deepEqual(at(`${ds}      eventHandlers:\n        - event: A()\n        - `), { path: ['dataSources', 0, 'mapping', 'eventHandlers', 1], part: 'key', dataSourceKind: 'ethereum' });
-  });
 });
 
 describe('keys named like Object.prototype members are unknown keys, not a crash', () => {
@@ -172,10 +163,5 @@ describe('keys named like Object.prototype members are unknown keys, not a crash
       assert.equal(manifestKeyDoc([name, 'x', 'y']), undefined, name);
       assert.equal(manifestKeyDoc([...filter, name, 'y']), undefined, name);
     }
-  });
-
-  test('a new `- ` line under a `constructor:` key is placed, not thrown on', () => {
-    const text = 'specVersion: 1.3.0\nconstructor:\n  - a\n  - ';
-    assert.deepEqual(keyPathAt(parseManifest(text), text.length), { path: ['constructor', 1], part: 'key' });
   });
 });

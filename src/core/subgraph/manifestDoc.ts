@@ -6,7 +6,6 @@
 import { yamlMessage } from './yamlMessages';
 import { isAlias, isMap as isYamlMap, isPair, isScalar as isYamlScalar, isSeq as isYamlSeq, parseDocument, Scalar, type Node as YamlNode } from 'yaml';
 import { parseFastYaml } from './fastYaml';
-import { shapeAt } from './shape';
 import { LineIndex } from './text';
 import type { Range } from './types';
 import { closeBlock, get, nullScalar, pairOf, type YNode, type YPair } from './ynode';
@@ -244,97 +243,4 @@ export function rangeOfKeyPath(doc: ManifestDoc, path: readonly (string | number
   if (!target) return doc.lines.range(0, 0);
   if (part === 'key' && target.pair) return doc.lines.range(target.pair.keyStart, target.pair.keyEnd);
   return doc.lines.range(target.node.start, target.node.end);
-}
-
-/** Where a cursor is, for completions and hovers. */
-export interface CursorPlace {
-  /**
-   * With `part: 'key'`, the path of the map whose keys fit there (the cursor is on a key, or
-   * where a new key goes); with `part: 'value'`, the path of the key whose value it is in.
-   */
-  path: (string | number)[];
-  part: 'key' | 'value';
-  /** The `kind` of the data source or template the cursor is in, for manifestKeysAt. */
-  dataSourceKind?: string;
-}
-
-/**
- * The key path at an offset of the manifest. Inside a key or value the tree says; on a blank or
- * half-typed line (`    sta`), where the tree has nothing yet, the indentation says which map
- * the line belongs to.
- */
-export function keyPathAt(doc: ManifestDoc, offset: number): CursorPlace {
-  const lineStart = doc.text.lastIndexOf('\n', offset - 1) + 1;
-  const typed = doc.text.slice(lineStart, offset);
-  const typingKey = /^ *(?:- +)?[\w.-]*$/.test(typed);
-  const place = (typingKey ? undefined : descend(doc.root, offset, [])) ?? byIndentation(doc, lineStart, typed);
-  const [list, index] = place.path;
-  if ((list === 'dataSources' || list === 'templates') && typeof index === 'number') {
-    const kind = nodeAtPath(doc.root, [list, index, 'kind']);
-    if (kind?.matched === 3 && kind.node.kind === 'scalar' && typeof kind.node.value === 'string') place.dataSourceKind = kind.node.value;
-  }
-  return place;
-}
-
-function descend(node: YNode | undefined, offset: number, path: (string | number)[], depth = 0): CursorPlace | undefined {
-  // Aliases can make the tree cyclic (`c: &s [*s]`): the nesting bound ends the descent.
-  if (!node || depth > MAX_MANIFEST_DEPTH || offset < node.start || offset > node.end) return undefined;
-  if (node.kind === 'scalar') return { path, part: 'value' };
-  if (node.kind === 'seq') {
-    const i = node.items.findIndex((item) => offset >= item.start && offset <= item.end);
-    return i === -1 ? undefined : (descend(node.items[i], offset, [...path, i], depth + 1) ?? { path: [...path, i], part: 'value' });
-  }
-  for (const pair of node.pairs) {
-    if (offset >= pair.keyStart && offset <= pair.keyEnd) return { path: [...path, pair.key], part: 'key' };
-    const inner = descend(pair.value, offset, [...path, pair.key], depth + 1);
-    if (inner) return inner;
-  }
-  return undefined;
-}
-
-/** Every pair of the tree with its path, in document order (shared alias targets once). */
-function pairsWithPaths(root: YNode | undefined): { pair: YPair; path: (string | number)[] }[] {
-  const out: { pair: YPair; path: (string | number)[] }[] = [];
-  const seen = new Set<YNode>();
-  const walk = (node: YNode, path: (string | number)[]) => {
-    if (seen.has(node)) return;
-    seen.add(node);
-    if (node.kind === 'map') {
-      for (const pair of node.pairs) {
-        out.push({ pair, path: [...path, pair.key] });
-        walk(pair.value, [...path, pair.key]);
-      }
-    } else if (node.kind === 'seq') {
-      node.items.forEach((item, i) => walk(item, [...path, i]));
-    }
-  };
-  if (root) walk(root, []);
-  return out.sort((a, b) => a.pair.keyStart - b.pair.keyStart);
-}
-
-function byIndentation(doc: ManifestDoc, lineStart: number, typed: string): CursorPlace {
-  const item = /^( *)(- +)/.exec(typed);
-  const column = item ? item[1].length + item[2].length : /^ */.exec(typed)![0].length;
-  const column0 = (offset: number) => offset - (doc.text.lastIndexOf('\n', offset - 1) + 1);
-  const before = pairsWithPaths(doc.root).filter((p) => p.pair.keyStart < lineStart);
-  for (let i = before.length - 1; i >= 0; i--) {
-    const { pair, path } = before[i];
-    const col = column0(pair.keyStart);
-    if (col > column) continue;
-    // A sibling key at the same column: its map. A key further left: the map under it.
-    let target = col === column ? path.slice(0, -1) : path;
-    if (item) {
-      // A `- ` line: the item of the sequence on this line, or the next one.
-      const seqPath = col === column && typeof target[target.length - 1] === 'number' ? target.slice(0, -1) : target;
-      const seq = nodeAtPath(doc.root, seqPath);
-      const items = seq?.matched === seqPath.length && seq.node.kind === 'seq' ? seq.node.items : [];
-      const onLine = items.findIndex((n) => n.start >= lineStart && doc.text.lastIndexOf('\n', n.start - 1) + 1 === lineStart);
-      target = [...seqPath, onLine === -1 ? items.length : onLine];
-      // Items of a list of strings (entities) are values, not keys.
-      const shape = shapeAt(target);
-      if (shape && shape.type !== 'object' && shape.type !== 'union') return { path: target, part: 'value' };
-    }
-    return { path: target, part: 'key' };
-  }
-  return { path: [], part: 'key' };
 }
