@@ -8,7 +8,7 @@ import type { Finding } from './types';
 import { dataSourceShape, MANIFEST, describeShape, type ObjectShape, type Shape } from './shape';
 import { ETHEREUM_ONLY_RULES, otherProtocolShape } from './protocols';
 import { brief, closest } from './text';
-import { isMap, isScalar, type YMap, type YNode, type YScalar } from './ynode';
+import { get, isMap, isScalar, pairOf, type YMap, type YNode, type YScalar } from './ynode';
 
 export type Path = (string | number)[];
 export type ValueRule = (ctx: Context, node: YNode, path: Path) => void;
@@ -103,7 +103,7 @@ class ShapeWalker {
     }
     const list = path[0];
     if (path.length === 2 && (list === 'dataSources' || list === 'templates')) {
-      const kind = isMap(item) ? item.pairs.find((p) => p.key === 'kind')?.value : undefined;
+      const kind = get(item, 'kind');
       // Only a string names a kind: a number or boolean one is checked as Ethereum's, whose shape
       // reports its type (as for a list or map); left to the kind rule, it went unreported.
       const kindValue = isScalar(kind) && typeof kind.value === 'string' ? kind.value : undefined;
@@ -139,7 +139,7 @@ class ShapeWalker {
       this.walk(pair.value, field.shape, [...path, pair.key], pattern ? `${pattern}.${pair.key}` : pair.key, keySpan);
     }
     for (const name of requiredKeys(shape)) {
-      if (!node.pairs.some((p) => p.key === name)) {
+      if (!pairOf(node, name)) {
         this.ctx.flag(owner, 'error', 'missing-key', `Missing required key '${name}' in ${path.length ? label(path) : 'the manifest'}`);
       }
     }

@@ -17,7 +17,7 @@ import {
   parseVersion,
   SPEC_VERSIONS,
 } from './versions';
-import { get, isMap, str, type YNode, type YScalar } from './ynode';
+import { get, isMap, pairOf, str, type YNode, type YScalar } from './ynode';
 
 /** graph-node stores block numbers as 32-bit signed integers. */
 const MAX_BLOCK = 2 ** 31 - 1;
@@ -175,7 +175,7 @@ const deploymentId: ValueRule = (ctx, node) => {
 const blockFilter: ValueRule = (ctx, node) => {
   if (!isMap(node)) return;
   const kind = str(get(node, 'kind'));
-  const every = node.pairs.find((p) => p.key === 'every');
+  const every = pairOf(node, 'every');
   if (kind === 'polling' && !every) ctx.flag(node, 'error', 'polling-needs-every', 'A polling block filter needs `every`: the number of blocks between two runs');
   if (kind !== 'polling' && every) ctx.flag({ start: every.keyStart, end: every.keyEnd }, 'info', 'every-without-polling', `\`every\` only applies to polling filters; this one is '${kind}'`);
 };
