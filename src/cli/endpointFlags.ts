@@ -1,35 +1,59 @@
 /**
- * The node options every CLI command shares: an endpoint URL (its path, query and userinfo are
- * secret unless CHAINDECK_PUBLIC_PATH=1 says the path is not, and registered for redaction),
- * `--user NAME` with the password from CHAINDECK_PASSWORD (never from a flag or the URL), and
- * `--timeout MS`.
+ * The options and environment the commands that reach a node or an API share: an endpoint URL
+ * (its path, query and userinfo are secret unless CHAINDECK_PUBLIC_PATH=1 says the path is not,
+ * and registered for redaction), `--user NAME` with the password from CHAINDECK_PASSWORD (never
+ * from a flag or the URL), `--timeout MS` as one deadline for the whole command, and the node
+ * client they make.
  */
-import { basicUsernameProblem, parseEndpoint, resolveEndpoint } from '../core/nodes/endpoint';
+import { basicUsernameProblem, EndpointError, parseEndpoint, resolveEndpoint } from '../core/nodes/endpoint';
 import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../core/nodes/model';
 import type { AuthForm, ResolvedEndpoint } from '../core/rpc/endpoint';
 import { registerPublicUrl, registerSecret } from '../core/redact';
-import { Deadline, MAX_TIMEOUT_MS } from '../core/rpc/deadline';
+import { RpcClient } from '../core/rpc/client';
+import { Deadline, DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_ENV, MAX_TIMEOUT_MS } from '../core/rpc/deadline';
+import { DEFAULT_TIMEOUT_MS } from '../core/rpc/types';
+import { closeIdleConnections } from '../core/rpc/http';
+import { WsRpcClient } from '../core/rpc/ws';
+import { UsageError, type OptionSpec } from './args';
+import type { Row } from './help';
 
 export const PASSWORD_ENV = 'CHAINDECK_PASSWORD';
 /** Set to 1 when the endpoint's path holds no secret (e.g. /rpc), so it is shown in full. */
 export const PUBLIC_PATH_ENV = 'CHAINDECK_PUBLIC_PATH';
 
-/** The help line about redaction that every command with an endpoint shows. */
+/** What the usage of every command with an endpoint says about its redaction. */
 export const ENDPOINT_HELP = `Its path, query and user:password@ are secret and shown only as ***;
-                  set ${PUBLIC_PATH_ENV}=1 when the path holds no key (e.g. /rpc).`;
+set ${PUBLIC_PATH_ENV}=1 when the path holds no key (e.g. /rpc).`;
 
-/** A command line that cannot be run as written: exit status 2, with the usage. */
-export class UsageError extends Error {}
+/** --password is refused: a password on the command line shows in the process list and the shell history. */
+export const REFUSED_PASSWORD = {
+  password: `--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable ${PASSWORD_ENV} and pass --user NAME.`,
+};
 
-/** Refuses --password: a password on the command line shows in the process list and the shell history. */
-export function refusePasswordFlag(name: string): void {
-  if (name === 'password') {
-    throw new UsageError(`--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable ${PASSWORD_ENV} and pass --user NAME.`);
-  }
-}
+export const USER_OPTION = {
+  type: 'string',
+  value: 'NAME',
+  help: `HTTP Basic username; the password is read from the environment variable ${PASSWORD_ENV} (never from a flag or the URL)`,
+} satisfies OptionSpec;
 
 /** What --timeout accepts, as the usage texts say it. */
 export const TIMEOUT_RULE = `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (24 h)`;
+
+export const TIMEOUT_OPTION = {
+  type: 'string',
+  value: 'MS',
+  help: `give up the whole command after MS, ${TIMEOUT_RULE}: every request, retry and Retry-After wait counts against it (default: ${DEFAULT_TIMEOUT_MS} for each request)`,
+} satisfies OptionSpec;
+
+/** The cap on replies, which every command that reads them keeps. */
+export const RESPONSE_CAP_ENV: Row = [MAX_RESPONSE_ENV, `refuse a reply body or WebSocket message above this many MiB, 1 to 4096 (default ${DEFAULT_MAX_RESPONSE_MB})`];
+
+/** The environment of a command with an endpoint. */
+export const ENDPOINT_ENV: readonly Row[] = [
+  [PASSWORD_ENV, 'the password for --user'],
+  [PUBLIC_PATH_ENV, "1 when the endpoint's path holds no secret, so it is shown in full; 0 or unset: shown as ***"],
+  RESPONSE_CAP_ENV,
+];
 
 /**
  * `--timeout MS`: whole milliseconds from 1 to 24 h, digits only (no 0, sign, fraction, exponent
@@ -47,11 +71,26 @@ export function commandDeadline(timeoutMs: number | undefined): Deadline | undef
   return timeoutMs === undefined ? undefined : new Deadline(timeoutMs);
 }
 
+/** The node a command calls: its endpoint, and whether it is reached over WebSocket. */
+export interface NodeTarget {
+  endpoint: ResolvedEndpoint;
+  isWs: boolean;
+}
+
 /**
- * The endpoint the flags describe, every secret in it registered for redaction. Refuses a
- * password in the URL, and a key in the URL together with --user.
+ * The endpoint the flags describe, every secret in it registered for redaction. Refuses (as a
+ * usage error) a URL that is not an endpoint, a password in the URL, and a bad --user.
  */
-export function endpointFromFlags(url: string, user: string | undefined, env: NodeJS.ProcessEnv): { endpoint: ResolvedEndpoint; isWs: boolean } {
+export function endpointFromFlags(url: string, user: string | undefined, env: NodeJS.ProcessEnv): NodeTarget {
+  try {
+    return resolveTarget(url, user, env);
+  } catch (err) {
+    if (err instanceof EndpointError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+function resolveTarget(url: string, user: string | undefined, env: NodeJS.ProcessEnv): NodeTarget {
   const publicEnv = env[PUBLIC_PATH_ENV];
   if (publicEnv !== undefined && publicEnv !== '' && publicEnv !== '0' && publicEnv !== '1') {
     throw new UsageError(`${PUBLIC_PATH_ENV} is 1 (the path of the URL holds no secret) or 0, not '${publicEnv}'`);
@@ -81,4 +120,20 @@ export function endpointFromFlags(url: string, user: string | undefined, env: No
   const endpoint = resolveEndpoint(config, secret);
   for (const s of endpoint.secrets) registerSecret(s);
   return { endpoint, isWs };
+}
+
+/**
+ * Runs `work` with a client of the node (WebSocket for ws:// and wss://, HTTP otherwise) under
+ * the command's one deadline, then closes it so the process can exit.
+ */
+export async function withNodeClient<T>(target: NodeTarget, timeoutMs: number | undefined, work: (client: RpcClient | WsRpcClient) => Promise<T>): Promise<T> {
+  const options = { timeoutMs, deadline: commandDeadline(timeoutMs) };
+  const ws = target.isWs ? new WsRpcClient(target.endpoint, { ...options, pingIntervalMs: 0 }) : undefined;
+  const client = ws ?? new RpcClient(target.endpoint, options);
+  try {
+    return await work(client);
+  } finally {
+    await ws?.close();
+    closeIdleConnections();
+  }
 }

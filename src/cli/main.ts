@@ -1,43 +1,25 @@
+/**
+ * The `chaindeck` command line: the help, --version, the response cap from the environment, then
+ * the command named first. Commands print through a CliIO, so tests run them in-process.
+ */
 import { inertText } from '../core/inert';
 import { redactKnownSecrets, redactText } from '../core/redact';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_ENV, setResponseLimitMB } from '../core/rpc/deadline';
-import { platformCommand } from './platform';
-import { rpcCommand } from './rpc';
-import { validateCommand } from './validate';
-import { storageCommand } from './storage';
-
-/** One subcommand of the `chaindeck` command line. */
-export interface CliCommand {
-  name: string;
-  summary: string;
-  usage: string;
-  run(args: string[], io: CliIO): Promise<number>;
-}
-
-export interface CliIO {
-  out(text: string): void;
-  /** stdout for what the user asked to see unredacted (--show-secrets): only registered secrets (an API key) are masked. */
-  outRevealed?(text: string): void;
-  err(text: string): void;
-  env: NodeJS.ProcessEnv;
-}
-
-const commands: CliCommand[] = [
-  rpcCommand,
-  platformCommand,
-  storageCommand,
-  validateCommand,
-];
+import type { CliIO } from './command';
+import { commands } from './commands';
+import { renderRows, type Row } from './help';
 
 export function helpText(): string {
-  const width = Math.max(...commands.map((c) => c.name.length), 8);
   const lines = [
     'chaindeck: the checks and calls of the Chaindeck VS Code extension, on the command line.',
     '',
     'Usage: chaindeck <command> [options]',
     '',
     'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    renderRows(
+      commands.map((c): Row => [c.name, c.summary]),
+      Math.max(...commands.map((c) => c.name.length), 8),
+    ),
     '',
     'Run `chaindeck <command> --help` for the options of one command.',
     '',
@@ -82,7 +64,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(command.usage.trimEnd() + '\n');
+    io.out(command.usage);
     return 0;
   }
   return command.run(rest, io);

@@ -23,38 +23,32 @@ import {
 import { closeIdleConnections } from '../core/rpc/http';
 import { registerSecret } from '../core/redact';
 import { inertJson, inertText } from '../core/inert';
-import { commandDeadline, parseTimeout, UsageError } from './endpointFlags';
-import type { CliCommand, CliIO } from './main';
+import { UsageError, type OptionTable } from './args';
+import { defineCommand } from './command';
+import { commandDeadline, parseTimeout, RESPONSE_CAP_ENV, TIMEOUT_OPTION } from './endpointFlags';
 
 const KEY_ENV = 'CHAINDECK_API_KEY';
 
-const usage = `Usage: chaindeck platform <organization|projects|networks|nodes|identities> [ID] [options]
+const refusedKey = (flag: string) => `--${flag} is not accepted: a key on the command line shows in the process list and the shell history. Set the environment variable ${KEY_ENV}.`;
 
-Lists the objects of your organization on the platform API (every page), or shows one by ID.
-The API key is read from the environment variable ${KEY_ENV} (never from a flag).
+/** A filter option: its help names the lists it filters, as LIST_FILTERS has them. */
+function filterOption(name: FilterName, value: string, which: string) {
+  const lists = (Object.keys(LIST_FILTERS) as ListKind[]).filter((kind) => LIST_FILTERS[kind].includes(name));
+  return { type: 'string', value, help: `list only those ${which} (${lists.join(', ')})` } as const;
+}
 
-  --api-url URL         the API's base URL (default ${DEFAULT_API_URL})
-  --format table|json   aligned columns (default) or the objects as JSON
-  --show-secrets        show node credentials (access keys, passwords, endpoints with their
-                        keys); the API key never
-  --timeout MS          give up after MS milliseconds, 1 to 86400000 (24 h); every page,
-                        retry and Retry-After wait counts against it (default 15000)
-  --order-by FIELD      name or created_at; a leading - for descending (e.g. -created_at)
-  --organization ID     filters: projects, networks, nodes, identities
-  --project ID          filters: networks, nodes
-  --network ID          filter: nodes
-  --protocol NAME       filters: networks, nodes (e.g. ethereum)
-  --status STATUS       filters: networks, nodes (e.g. running)
-
-An ID (and the value of --organization, --project, --network) is ${PLATFORM_ID_RULE}.
-
-Exit status: 0 on success, 1 on any failure (message on stderr), 2 on a usage error.
-
-Examples:
-  ${KEY_ENV}=… chaindeck platform nodes --status running
-  ${KEY_ENV}=… chaindeck platform networks --project PR-123-456 --format json
-  ${KEY_ENV}=… chaindeck platform nodes ND-123-456-789
-`;
+const options = {
+  'api-url': { type: 'string', value: 'URL', help: `the API's base URL (default ${DEFAULT_API_URL})` },
+  format: { type: 'string', value: 'table|json', help: 'aligned columns (default) or the objects as JSON' },
+  'show-secrets': { type: 'boolean', help: 'show node credentials (access keys, passwords, endpoints with their keys); the API key never' },
+  timeout: TIMEOUT_OPTION,
+  'order-by': { type: 'string', value: 'FIELD', help: 'name or created_at; a leading - for descending (e.g. -created_at)' },
+  organization: filterOption('organization', 'ID', 'of this organization'),
+  project: filterOption('project', 'ID', 'in this project'),
+  network: filterOption('network', 'ID', 'on this network'),
+  protocol: filterOption('protocol', 'NAME', 'of this protocol, e.g. ethereum'),
+  status: filterOption('status', 'STATUS', 'with this status, e.g. running'),
+} satisfies OptionTable;
 
 type Format = 'table' | 'json';
 
@@ -69,69 +63,6 @@ interface PlatformArgs {
 }
 
 const FILTER_FLAGS: readonly FilterName[] = ['organization', 'project', 'network', 'protocol', 'status'];
-const VALUE_FLAGS = ['api-url', 'format', 'timeout', 'order-by', ...FILTER_FLAGS];
-
-function parseArgs(args: string[]): PlatformArgs {
-  const flags: Record<string, string> = {};
-  const positional: string[] = [];
-  let showSecrets = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
-    if (name === 'show-secrets' && eq < 0) {
-      showSecrets = true;
-      continue;
-    }
-    if (name === 'api-key' || name === 'key') {
-      throw new UsageError(`--${name} is not accepted: a key on the command line shows in the process list and the shell history. Set the environment variable ${KEY_ENV}.`);
-    }
-    if (!VALUE_FLAGS.includes(name)) throw new UsageError(`unknown option --${name}`);
-    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
-    flags[name] = value;
-  }
-
-  const [kindText, id, ...extra] = positional;
-  if (!kindText) throw new UsageError(`name what to list: ${PLATFORM_KINDS.join(', ')}`);
-  const kind = PLATFORM_KINDS.find((k) => k === kindText);
-  if (!kind) throw new UsageError(`unknown object '${kindText}': choose ${PLATFORM_KINDS.join(', ')}`);
-  if (extra.length) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
-  if (id !== undefined && kind === 'organization') throw new UsageError('organization takes no ID: the API key belongs to one organization');
-  if (id !== undefined && !isPlatformId(id)) throw new UsageError(`'${id}' is not an ID: an ID is ${PLATFORM_ID_RULE}`);
-
-  const format = (flags.format ?? 'table') as Format;
-  if (format !== 'table' && format !== 'json') throw new UsageError(`--format is table or json, not '${flags.format}'`);
-  const timeoutMs = parseTimeout(flags.timeout);
-  if (flags['api-url'] !== undefined) {
-    try {
-      normaliseApiUrl(flags['api-url']);
-    } catch (err) {
-      if (err instanceof PlatformError) throw new UsageError(`--api-url: ${err.message}`);
-      throw err;
-    }
-  }
-
-  const query: ListQuery = {};
-  for (const filter of FILTER_FLAGS) {
-    if (flags[filter] === undefined) continue;
-    if (kind === 'organization' || id !== undefined) throw new UsageError(`--${filter} filters a list; it does not apply to ${id !== undefined ? 'one object by ID' : 'the organization'}`);
-    const allowed = LIST_FILTERS[kind];
-    if (!allowed.includes(filter)) throw new UsageError(`${kind} cannot be filtered by --${filter}; ${kind} take ${allowed.map((f) => `--${f}`).join(', ') || 'no filter'}`);
-    if (filter !== 'protocol' && filter !== 'status' && !isPlatformId(flags[filter])) throw new UsageError(`--${filter} takes an ID (${PLATFORM_ID_RULE}), not '${flags[filter]}'`);
-    query[filter] = flags[filter];
-  }
-  if (flags['order-by'] !== undefined) {
-    if (kind === 'organization' || id !== undefined) throw new UsageError('--order-by orders a list');
-    if (!/^-?[A-Za-z_]+$/.test(flags['order-by'])) throw new UsageError(`--order-by takes a field name such as name or -created_at, not '${flags['order-by']}'`);
-    query.order_by = flags['order-by'];
-  }
-  return { kind, id, apiUrl: flags['api-url'] ?? DEFAULT_API_URL, format, showSecrets, timeoutMs, query };
-}
 
 /** One column of a table: a title and how to get a cell from an object. */
 interface Column<T> {
@@ -215,56 +146,100 @@ function table(kind: PlatformKind, items: readonly unknown[], showSecrets: boole
   }
 }
 
-async function run(argv: string[], io: CliIO): Promise<number> {
-  let args: PlatformArgs;
-  try {
-    args = parseArgs(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`chaindeck platform: ${err.message}\n\n${usage}`);
-    return 2;
-  }
-  const apiKey = io.env[KEY_ENV]?.trim();
-  if (!apiKey) {
-    io.err(`chaindeck platform: no API key: set the environment variable ${KEY_ENV} to your platform API key (create one in the provider's console, under Settings → API keys).\n`);
-    return 1;
-  }
-  registerSecret(apiKey);
-
-  const options: PlatformClientOptions = { apiKey, apiUrl: args.apiUrl, timeoutMs: args.timeoutMs, deadline: commandDeadline(args.timeoutMs), keyHint: `set a new one in the environment variable ${KEY_ENV}` };
-  try {
-    const client = new PlatformClient(options);
-    const found: unknown =
-      args.kind === 'organization' ? await client.organization() : args.id !== undefined ? await client.get(args.kind, args.id) : await client.list(args.kind as ListKind, args.query);
-    const items = Array.isArray(found) ? found : [found];
-    if (!args.showSecrets) {
-      // Belt and braces: the printed text is masked of these too, wherever they might appear.
-      for (const secret of secretsOf(items)) registerSecret(secret);
-    }
-    // The API key is never shown; node credentials only when asked for.
-    const shown = args.showSecrets ? maskValues(items, [apiKey]) : redactSecrets(items, [apiKey]);
-    // Asked for: endpoints with their keys too, which the default output masks as URLs.
-    const print = args.showSecrets && io.outRevealed ? io.outRevealed.bind(io) : io.out.bind(io);
-    if (args.format === 'json') {
-      print(`${inertJson(Array.isArray(found) ? shown : shown[0])}\n`);
-    } else if (shown.length === 0) {
-      io.out(`No ${args.kind} found.\n`);
-    } else {
-      print(table(args.kind, shown, args.showSecrets));
-    }
-    return 0;
-  } catch (err) {
-    if (!(err instanceof PlatformError)) throw err;
-    io.err(`chaindeck platform: ${err.message}\n`);
-    return 1;
-  } finally {
-    closeIdleConnections();
-  }
-}
-
-export const platformCommand: CliCommand = {
+export const platformCommand = defineCommand({
   name: 'platform',
   summary: 'List the organization, projects, networks, nodes or identities of the platform API',
-  usage,
-  run,
-};
+  usage: [`<${PLATFORM_KINDS.join('|')}> [ID] [options]`],
+  description: `A list is read to its last page; given an ID, only that object is shown. The API key is read from the environment variable ${KEY_ENV} (never from a flag).`,
+  arguments: [['ID', 'show this one object instead of the list']],
+  options,
+  refused: { 'api-key': refusedKey('api-key'), key: refusedKey('key') },
+  noOptionAsValue: true,
+  notes: `An ID (and the value of --organization, --project, --network) is ${PLATFORM_ID_RULE}.`,
+  environment: [[KEY_ENV, "the platform API key: create one in the provider's console, under Settings → API keys"], RESPONSE_CAP_ENV],
+  exit: { done: 'the objects were printed', failed: 'any failure, no API key included (the reason on stderr)' },
+  examples: [
+    `${KEY_ENV}=… chaindeck platform nodes --status running`,
+    `${KEY_ENV}=… chaindeck platform networks --project PR-123-456 --format json`,
+    `${KEY_ENV}=… chaindeck platform nodes ND-123-456-789`,
+  ],
+
+  check({ values, positionals }): PlatformArgs {
+    const [kindText, id, ...extra] = positionals;
+    if (!kindText) throw new UsageError(`name what to list: ${PLATFORM_KINDS.join(', ')}`);
+    const kind = PLATFORM_KINDS.find((k) => k === kindText);
+    if (!kind) throw new UsageError(`unknown object '${kindText}': choose ${PLATFORM_KINDS.join(', ')}`);
+    if (extra.length) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
+    if (id !== undefined && kind === 'organization') throw new UsageError('organization takes no ID: the API key belongs to one organization');
+    if (id !== undefined && !isPlatformId(id)) throw new UsageError(`'${id}' is not an ID: an ID is ${PLATFORM_ID_RULE}`);
+
+    const format = values.format ?? 'table';
+    if (format !== 'table' && format !== 'json') throw new UsageError(`--format is table or json, not '${format}'`);
+    const timeoutMs = parseTimeout(values.timeout);
+    if (values['api-url'] !== undefined) {
+      try {
+        normaliseApiUrl(values['api-url']);
+      } catch (err) {
+        if (err instanceof PlatformError) throw new UsageError(`--api-url: ${err.message}`);
+        throw err;
+      }
+    }
+
+    const query: ListQuery = {};
+    for (const filter of FILTER_FLAGS) {
+      const value = values[filter];
+      if (value === undefined) continue;
+      if (kind === 'organization' || id !== undefined) throw new UsageError(`--${filter} filters a list; it does not apply to ${id !== undefined ? 'one object by ID' : 'the organization'}`);
+      const allowed = LIST_FILTERS[kind];
+      if (!allowed.includes(filter)) throw new UsageError(`${kind} cannot be filtered by --${filter}; ${kind} take ${allowed.map((f) => `--${f}`).join(', ') || 'no filter'}`);
+      if (filter !== 'protocol' && filter !== 'status' && !isPlatformId(value)) throw new UsageError(`--${filter} takes an ID (${PLATFORM_ID_RULE}), not '${value}'`);
+      query[filter] = value;
+    }
+    const orderBy = values['order-by'];
+    if (orderBy !== undefined) {
+      if (kind === 'organization' || id !== undefined) throw new UsageError('--order-by orders a list');
+      if (!/^-?[A-Za-z_]+$/.test(orderBy)) throw new UsageError(`--order-by takes a field name such as name or -created_at, not '${orderBy}'`);
+      query.order_by = orderBy;
+    }
+    return { kind, id, apiUrl: values['api-url'] ?? DEFAULT_API_URL, format, showSecrets: values['show-secrets'] === true, timeoutMs, query };
+  },
+
+  async work(args, io) {
+    const apiKey = io.env[KEY_ENV]?.trim();
+    if (!apiKey) {
+      io.err(`chaindeck platform: no API key: set the environment variable ${KEY_ENV} to your platform API key (create one in the provider's console, under Settings → API keys).\n`);
+      return 1;
+    }
+    registerSecret(apiKey);
+
+    const options: PlatformClientOptions = { apiKey, apiUrl: args.apiUrl, timeoutMs: args.timeoutMs, deadline: commandDeadline(args.timeoutMs), keyHint: `set a new one in the environment variable ${KEY_ENV}` };
+    try {
+      const client = new PlatformClient(options);
+      const found: unknown =
+        args.kind === 'organization' ? await client.organization() : args.id !== undefined ? await client.get(args.kind, args.id) : await client.list(args.kind as ListKind, args.query);
+      const items = Array.isArray(found) ? found : [found];
+      if (!args.showSecrets) {
+        // Belt and braces: the printed text is masked of these too, wherever they might appear.
+        for (const secret of secretsOf(items)) registerSecret(secret);
+      }
+      // The API key is never shown; node credentials only when asked for.
+      const shown = args.showSecrets ? maskValues(items, [apiKey]) : redactSecrets(items, [apiKey]);
+      // Asked for: endpoints with their keys too, which the default output masks as URLs.
+      const print = args.showSecrets && io.outRevealed ? io.outRevealed.bind(io) : io.out.bind(io);
+      if (args.format === 'json') {
+        print(`${inertJson(Array.isArray(found) ? shown : shown[0])}\n`);
+      } else if (shown.length === 0) {
+        io.out(`No ${args.kind} found.\n`);
+      } else {
+        print(table(args.kind, shown, args.showSecrets));
+      }
+      return 0;
+    } catch (err) {
+      if (!(err instanceof PlatformError)) throw err;
+      io.err(`chaindeck platform: ${err.message}\n`);
+      return 1;
+    } finally {
+      closeIdleConnections();
+    }
+  },
+});

@@ -8,49 +8,21 @@ import { FILE_CAPS, FileReadError, readTextFile } from '../core/files';
 import { nodeFileSource } from '../core/subgraph/fileSource';
 import type { Finding } from '../core/subgraph/types';
 import { validateSubgraph } from '../core/subgraph/validate';
-import type { CliCommand, CliIO } from './main';
+import { UsageError, type OptionTable } from './args';
+import { defineCommand } from './command';
 
-const usage = `Usage: chaindeck validate [PATH] [--format text|json]
-
-Checks a subgraph: subgraph.yaml (its keys, types, versions, network, addresses) and the files
-it names (schema.graphql, ABIs, mapping), as graph-cli and graph-node would, and more.
-
-  PATH            the manifest, or a folder holding subgraph.yaml (default ./subgraph.yaml)
-  --format text   one line per finding: FILE:LINE:COL: error|warning|info: MESSAGE (default)
-  --format json   a JSON array of {file, line, column, endLine, endColumn, severity, code, message}
-
-Lines and columns count from 1. FILE is the manifest as given, other files relative to the
-current folder. Findings are sorted by file and position. Info findings are printed too but,
-like warnings, do not fail the run.
-
-Only regular files are read (not folders, pipes or devices), each up to a cap: 8 MiB for the
-manifest, the schema and mappings, 32 MiB for an ABI.
-
-Exit status: 0 without errors, 1 when there is at least one error or when something could not
-be checked (a file that cannot be read, a check that failed), 2 on a usage error (for example a
-manifest that does not exist).
-`;
-
-class UsageError extends Error {}
-
-function parseArgs(args: string[]): { manifest: string; format: 'text' | 'json' } {
-  let format: 'text' | 'json' = 'text';
-  const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--format' || arg.startsWith('--format=')) {
-      const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
+const options = {
+  format: {
+    type: 'string',
+    value: 'text|json',
+    help: 'text (default): one line per finding, FILE:LINE:COL: SEVERITY: MESSAGE (SEVERITY: error, warning or info)\njson: a JSON array of {file, line, column, endLine, endColumn, severity, code, message}',
+    check(value: string | undefined) {
       if (value !== 'text' && value !== 'json') throw new UsageError(`--format takes text or json, not ${value === undefined ? 'nothing' : `'${value}'`}`);
-      format = value;
-    } else if (arg.startsWith('-') && arg !== '-') {
-      throw new UsageError(`unknown option ${arg}`);
-    } else {
-      positional.push(arg);
-    }
-  }
-  if (positional.length > 1) throw new UsageError(`give one manifest, not ${positional.length}: ${positional.join(' ')}`);
-  return { manifest: positional[0] ?? 'subgraph.yaml', format };
-}
+    },
+  },
+} satisfies OptionTable;
+
+const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 
 /** The manifest file a PATH names (a folder means its subgraph.yaml). */
 function manifestPath(given: string): string {
@@ -77,58 +49,62 @@ interface Line {
   message: string;
 }
 
-async function run(argv: string[], io: CliIO): Promise<number> {
-  let manifest: string;
-  let format: 'text' | 'json';
-  let text: string;
-  try {
-    ({ manifest, format } = parseArgs(argv));
-    manifest = manifestPath(manifest);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      io.err(`chaindeck validate: ${err.message}\n\n${usage}`);
-      return 2;
-    }
-    throw err;
-  }
-  try {
-    text = readTextFile(manifest, FILE_CAPS.manifest);
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    // A manifest that vanished since the check above is still a usage error; any other reason
-    // (a pipe, a device, too large, no permission) is a failure to validate.
-    io.err(`chaindeck validate: ${err.message}\n`);
-    return err.kind === 'missing' ? 2 : 1;
-  }
-  const { findings, incomplete } = validateSubgraph(manifest, nodeFileSource(), { text });
-  const display = (file: string) => (file === manifest ? manifest : path.relative(process.cwd(), path.resolve(file)) || file);
-  const lines: Line[] = findings
-    .map((f) => ({
-      file: display(f.file),
-      line: f.range.start.line + 1,
-      column: f.range.start.character + 1,
-      endLine: f.range.end.line + 1,
-      endColumn: f.range.end.character + 1,
-      severity: f.severity,
-      code: f.code,
-      message: f.message,
-    }))
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column);
-  if (format === 'json') io.out(`${JSON.stringify(lines, null, 2)}\n`);
-  else for (const l of lines) io.out(`${l.file}:${l.line}:${l.column}: ${l.severity}: ${l.message}\n`);
-  const count = (s: Finding['severity']) => lines.filter((l) => l.severity === s).length;
-  const errors = count('error');
-  if (format === 'text') {
-    io.err(`${manifest}: ${errors} error${errors === 1 ? '' : 's'}, ${count('warning')} warning${count('warning') === 1 ? '' : 's'}\n`);
-  }
-  // Not everything checked is not a pass, whatever the findings say.
-  for (const reason of incomplete) io.err(`chaindeck validate: could not check everything: ${reason}\n`);
-  return errors || incomplete.length ? 1 : 0;
-}
-
-export const validateCommand: CliCommand = {
+export const validateCommand = defineCommand({
   name: 'validate',
   summary: 'Check subgraph.yaml, its schema, ABIs and mappings',
-  usage,
-  run,
-};
+  usage: ['[PATH] [--format text|json]'],
+  description: 'Its keys, types, versions, network and addresses, and the files it names (schema.graphql, ABIs, mapping), are checked as graph-cli and graph-node would, and more.',
+  arguments: [['PATH', 'the manifest, or a folder holding subgraph.yaml (default ./subgraph.yaml)']],
+  options,
+  dashedWordsAreOptions: true,
+  notes: `Lines and columns count from 1. FILE is the manifest as given, other files relative to the current folder. Findings are sorted by file and position. Info findings are printed too but, like warnings, do not fail the run.
+
+Only regular files are read (not folders, pipes or devices), each up to a cap: ${mib(FILE_CAPS.manifest)} for the manifest, ${mib(FILE_CAPS.schema)} for the schema, ${mib(FILE_CAPS.mapping)} for a mapping, ${mib(FILE_CAPS.abi)} for an ABI.`,
+  exit: {
+    done: 'no errors (warnings and info findings do not fail the run)',
+    failed: 'at least one error, or something could not be checked (a file that cannot be read, a check that failed)',
+    usageExample: 'a manifest that does not exist',
+  },
+
+  check({ values, positionals }): { manifest: string; format: 'text' | 'json' } {
+    if (positionals.length > 1) throw new UsageError(`give one manifest, not ${positionals.length}: ${positionals.join(' ')}`);
+    return { manifest: manifestPath(positionals[0] ?? 'subgraph.yaml'), format: values.format === 'json' ? 'json' : 'text' };
+  },
+
+  async work({ manifest, format }, io) {
+    let text: string;
+    try {
+      text = readTextFile(manifest, FILE_CAPS.manifest);
+    } catch (err) {
+      if (!(err instanceof FileReadError)) throw err;
+      // A manifest that vanished since the check above is still a usage error; any other reason
+      // (a pipe, a device, too large, no permission) is a failure to validate.
+      io.err(`chaindeck validate: ${err.message}\n`);
+      return err.kind === 'missing' ? 2 : 1;
+    }
+    const { findings, incomplete } = validateSubgraph(manifest, nodeFileSource(), { text });
+    const display = (file: string) => (file === manifest ? manifest : path.relative(process.cwd(), path.resolve(file)) || file);
+    const lines: Line[] = findings
+      .map((f) => ({
+        file: display(f.file),
+        line: f.range.start.line + 1,
+        column: f.range.start.character + 1,
+        endLine: f.range.end.line + 1,
+        endColumn: f.range.end.character + 1,
+        severity: f.severity,
+        code: f.code,
+        message: f.message,
+      }))
+      .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column);
+    if (format === 'json') io.out(`${JSON.stringify(lines, null, 2)}\n`);
+    else for (const l of lines) io.out(`${l.file}:${l.line}:${l.column}: ${l.severity}: ${l.message}\n`);
+    const count = (s: Finding['severity']) => lines.filter((l) => l.severity === s).length;
+    const errors = count('error');
+    if (format === 'text') {
+      io.err(`${manifest}: ${errors} error${errors === 1 ? '' : 's'}, ${count('warning')} warning${count('warning') === 1 ? '' : 's'}\n`);
+    }
+    // Not everything checked is not a pass, whatever the findings say.
+    for (const reason of incomplete) io.err(`chaindeck validate: could not check everything: ${reason}\n`);
+    return errors || incomplete.length ? 1 : 0;
+  },
+});

@@ -1,7 +1,8 @@
 /** The CLI's exit codes and where its help goes, in-process (0 done, 1 failed, 2 usage). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { main, type CliIO } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/command';
+import { main } from '../../src/cli/main';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -51,7 +52,8 @@ test('a command\'s --help: exit 0; a bad response cap: exit 2 before anything ru
 });
 
 test('--timeout: whole milliseconds from 1 to 24 h, spaces around allowed, nothing else', async () => {
-  const { parseTimeout, TIMEOUT_RULE, UsageError } = await import('../../src/cli/endpointFlags');
+  const { parseTimeout, TIMEOUT_RULE } = await import('../../src/cli/endpointFlags');
+  const { UsageError } = await import('../../src/cli/args');
   assert.equal(parseTimeout(undefined), undefined);
   assert.equal(parseTimeout('1'), 1);
   assert.equal(parseTimeout(' 250 '), 250);

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { helpText } from '../../src/cli/main';
 import { platformCommand } from '../../src/cli/platform';
 import { rpcCommand } from '../../src/cli/rpc';
-import { storageCommand } from '../../src/cli/storage';
+import { storageRangeCommand } from '../../src/cli/storageRange';
 import { validateCommand } from '../../src/cli/validate';
 import { DEFAULT_MAX_RESPONSE_MB, responseLimit, setResponseLimitMB } from '../../src/core/rpc/deadline';
 import { runMain } from '../support/cli';
@@ -50,7 +50,7 @@ test('an unknown command: named, then the help, on stderr; exit 2; names are exa
 });
 
 test('a command with --help or -h anywhere: its usage on stdout, exit 0, the command not run', async () => {
-  for (const command of [rpcCommand, platformCommand, storageCommand, validateCommand]) {
+  for (const command of [rpcCommand, platformCommand, storageRangeCommand, validateCommand]) {
     for (const args of [['--help'], ['-h'], ['--bogus', 'x', '-h']]) {
       const run = await runMain([command.name, ...args]);
       assert.deepEqual(run, { code: 0, out: `${command.usage.trimEnd()}\n`, revealed: '', err: '' }, `${command.name} ${args.join(' ')}`);

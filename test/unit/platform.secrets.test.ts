@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { maskValues, redactSecrets, secretsOf } from '../../src/core/platform/secrets';
 import { parseObject } from '../../src/core/platform/parse';
 import { renderTable } from '../../src/cli/platform';
-import { main, type CliIO } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/command';
+import { main } from '../../src/cli/main';
 
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
 const PASSWORD = 'pw-Zq8!long';

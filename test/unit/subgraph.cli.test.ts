@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { main, type CliIO } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/command';
+import { main } from '../../src/cli/main';
 import { tutorialFiles, type Files } from '../fixtures/subgraphs/corpus';
 
 interface Run {

@@ -1,0 +1,57 @@
+/**
+ * What every `chaindeck` subcommand is made of, and the one way each runs: its command line read
+ * by its option table, checked (a usage error: exit 2, the message and the usage on stderr), then
+ * its work (exit 0 done, 1 failed). A new command is one module that calls defineCommand, plus
+ * its line in ./commands.ts.
+ */
+import { readArgs, UsageError, type ArgRules, type OptionTable, type ReadArgs } from './args';
+import { renderUsage, type CommandHelp } from './help';
+
+/** Where a command prints, and the environment it reads its secrets and settings from. */
+export interface CliIO {
+  out(text: string): void;
+  /** stdout for what the user asked to see unredacted (--show-secrets): only registered secrets (an API key) are masked. */
+  outRevealed?(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** One subcommand of the `chaindeck` command line, as main runs it. */
+export interface CliCommand {
+  name: string;
+  /** Its line in the list of commands, and the first line of its usage after the forms. */
+  summary: string;
+  /** The whole text of `chaindeck NAME --help`. */
+  usage: string;
+  run(args: string[], io: CliIO): Promise<number>;
+}
+
+export interface CommandSpec<O extends OptionTable, A> extends CommandHelp, ArgRules<O> {
+  /**
+   * The command line as read, checked and turned into what `work` needs; throws a UsageError
+   * for anything that cannot run as written. Nothing is sent or written before it returns.
+   */
+  check(read: ReadArgs<O>, io: CliIO): A;
+  /** The command's work: 0 when done, 1 when it failed (the reason on stderr). */
+  work(args: A, io: CliIO): Promise<number>;
+}
+
+export function defineCommand<O extends OptionTable, A>(spec: CommandSpec<O, A>): CliCommand {
+  const usage = renderUsage(spec, spec.options);
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    usage,
+    async run(argv, io) {
+      let args: A;
+      try {
+        args = spec.check(readArgs(argv, spec), io);
+      } catch (err) {
+        if (!(err instanceof UsageError)) throw err;
+        io.err(`chaindeck ${spec.name}: ${err.message}\n\n${usage}`);
+        return 2;
+      }
+      return spec.work(args, io);
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/** The commands of `chaindeck`, in the order `chaindeck --help` lists them: a new command is one line here. */
+import type { CliCommand } from './command';
+import { platformCommand } from './platform';
+import { rpcCommand } from './rpc';
+import { storageRangeCommand } from './storageRange';
+import { validateCommand } from './validate';
+
+export const commands: readonly CliCommand[] = [rpcCommand, platformCommand, storageRangeCommand, validateCommand];
