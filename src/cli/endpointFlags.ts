@@ -9,11 +9,10 @@ import { basicUsernameProblem, EndpointError, parseEndpoint, resolveEndpoint } f
 import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../core/nodes/model';
 import type { AuthForm, ResolvedEndpoint } from '../core/rpc/endpoint';
 import { registerPublicUrl, registerSecret } from '../core/redact';
-import { RpcClient } from '../core/rpc/client';
+import type { RpcClient } from '../core/rpc/client';
 import { Deadline, DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_ENV, MAX_TIMEOUT_MS } from '../core/rpc/deadline';
 import { DEFAULT_TIMEOUT_MS } from '../core/rpc/types';
-import { closeIdleConnections } from '../core/rpc/http';
-import { WsRpcClient } from '../core/rpc/ws';
+import type { WsRpcClient } from '../core/rpc/ws';
 import { UsageError, type OptionSpec } from './args';
 import type { Row } from './help';
 
@@ -124,9 +123,12 @@ function resolveTarget(url: string, user: string | undefined, env: NodeJS.Proces
 
 /**
  * Runs `work` with a client of the node (WebSocket for ws:// and wss://, HTTP otherwise) under
- * the command's one deadline, then closes it so the process can exit.
+ * the command's one deadline, then closes it so the process can exit. The clients are loaded
+ * here, when a command calls a node, not when the CLI starts.
  */
 export async function withNodeClient<T>(target: NodeTarget, timeoutMs: number | undefined, work: (client: RpcClient | WsRpcClient) => Promise<T>): Promise<T> {
+  const [{ closeIdleConnections }, { RpcClient }, { WsRpcClient }] = await Promise.all([import('../core/rpc/http'), import('../core/rpc/client'), import('../core/rpc/ws')]);
+  // The deadline starts once the clients are loaded: loading is not the node's time.
   const options = { timeoutMs, deadline: commandDeadline(timeoutMs) };
   const ws = target.isWs ? new WsRpcClient(target.endpoint, { ...options, pingIntervalMs: 0 }) : undefined;
   const client = ws ?? new RpcClient(target.endpoint, options);

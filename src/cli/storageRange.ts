@@ -6,7 +6,7 @@
 import { inertJson } from '../core/inert';
 import { StorageRangeError } from '../core/storage/errors';
 import { MAX_RESULTS_LIMIT } from '../core/storage/inputs';
-import { storageRange, toSpecOutput, type StorageRangeOptions } from '../core/storage/range';
+import type { StorageRangeOptions } from '../core/storage/range';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
 import { ENDPOINT_ENV, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
@@ -84,6 +84,7 @@ or, on failure,
   },
 
   async work(args, io) {
+    const { storageRange, toSpecOutput } = await import('../core/storage/range');
     // Every failure, expected or not, still ends as the one JSON object on stdout.
     const outcome: unknown = await withNodeClient(args.target, args.timeoutMs, (client) =>
       storageRange(client, {

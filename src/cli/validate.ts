@@ -5,9 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FILE_CAPS, FileReadError, readTextFile } from '../core/files';
-import { nodeFileSource } from '../core/subgraph/fileSource';
 import type { Finding } from '../core/subgraph/types';
-import { validateSubgraph } from '../core/subgraph/validate';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
 
@@ -82,6 +80,8 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
       io.err(`chaindeck validate: ${err.message}\n`);
       return err.kind === 'missing' ? 2 : 1;
     }
+    // Loaded here, not at start: the checks are most of the CLI's code.
+    const [{ validateSubgraph }, { nodeFileSource }] = await Promise.all([import('../core/subgraph/validate'), import('../core/subgraph/fileSource')]);
     const { findings, incomplete } = validateSubgraph(manifest, nodeFileSource(), { text });
     const display = (file: string) => (file === manifest ? manifest : path.relative(process.cwd(), path.resolve(file)) || file);
     const lines: Line[] = findings
