@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
-import { watchResponseLimit } from './editor/config';
 import { COMMANDS } from './editor/ids';
+import { registerCommand } from './editor/kit/commands';
+import type { EditorContext } from './editor/kit/context';
+import { settings } from './editor/kit/settings';
 import { Log } from './editor/log';
 import { registerNodes } from './editor/nodes';
 import type { NodesFeature } from './editor/nodes/feature';
@@ -24,17 +26,16 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const log = new Log();
   context.subscriptions.push(
     log,
-    watchResponseLimit((message) => log.warn(message)),
-    vscode.commands.registerCommand(COMMANDS.showLog, () => log.show()),
-    vscode.commands.registerCommand(COMMANDS.openSettings, () =>
-      vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chaindeck.chaindeck'),
-    ),
+    settings.watchResponseLimit((message) => log.warn(message)),
+    registerCommand(log, COMMANDS.showLog, () => log.show()),
+    registerCommand(log, COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chaindeck.chaindeck')),
   );
-  const ctx = { extension: context, log, secrets: new Secrets(context.secrets) };
-  const nodes = registerNodes(ctx);
-  registerStorage(ctx, nodes);
-  const platform = registerPlatform(ctx, nodes);
-  const subgraphs = registerSubgraph(ctx, nodes);
+  const editor: EditorContext = { extension: context, log, secrets: new Secrets(context.secrets), settings };
+  const nodes = registerNodes(editor);
+  const withNodes = { ...editor, nodes };
+  registerStorage(withNodes);
+  const platform = registerPlatform(withNodes);
+  const subgraphs = registerSubgraph(editor, nodes);
   log.info(`Chaindeck ${context.extension.packageJSON.version} activated`);
   // Extension-host tests reach the node store through the extension's exports, and only they.
   return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, platform, subgraphs, logUri: context.logUri } : undefined;

@@ -10,11 +10,12 @@ import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../core/nodes
 import type { AuthForm, ResolvedEndpoint } from '../core/rpc/endpoint';
 import { registerPublicUrl, registerSecret } from '../core/redact';
 import type { RpcClient } from '../core/rpc/client';
-import { Deadline, DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_ENV, MAX_TIMEOUT_MS } from '../core/rpc/deadline';
+import { Deadline, DEFAULT_MAX_RESPONSE_MB, MAX_TIMEOUT_MS } from '../core/rpc/deadline';
 import { DEFAULT_TIMEOUT_MS } from '../core/rpc/types';
 import type { WsRpcClient } from '../core/rpc/ws';
 import { UsageError, type OptionSpec } from './args';
 import type { Row } from './help';
+import { CLI_HINTS, MAX_RESPONSE_ENV } from './knobs';
 
 export const PASSWORD_ENV = 'CHAINDECK_PASSWORD';
 /** Set to 1 when the endpoint's path holds no secret (e.g. /rpc), so it is shown in full. */
@@ -129,7 +130,7 @@ function resolveTarget(url: string, user: string | undefined, env: NodeJS.Proces
 export async function withNodeClient<T>(target: NodeTarget, timeoutMs: number | undefined, work: (client: RpcClient | WsRpcClient) => Promise<T>): Promise<T> {
   const [{ closeIdleConnections }, { RpcClient }, { WsRpcClient }] = await Promise.all([import('../core/rpc/http'), import('../core/rpc/client'), import('../core/rpc/ws')]);
   // The deadline starts once the clients are loaded: loading is not the node's time.
-  const options = { timeoutMs, deadline: commandDeadline(timeoutMs) };
+  const options = { timeoutMs, deadline: commandDeadline(timeoutMs), hints: CLI_HINTS };
   const ws = target.isWs ? new WsRpcClient(target.endpoint, { ...options, pingIntervalMs: 0 }) : undefined;
   const client = ws ?? new RpcClient(target.endpoint, options);
   try {

@@ -4,10 +4,11 @@
  */
 import { inertText } from '../core/inert';
 import { redactKnownSecrets, redactText } from '../core/redact';
-import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_ENV, setResponseLimitMB } from '../core/rpc/deadline';
+import { DEFAULT_MAX_RESPONSE_MB, setResponseLimitMB } from '../core/rpc/deadline';
 import type { CliIO } from './command';
 import { commands } from './commands';
 import { renderRows, type Row } from './help';
+import { MAX_RESPONSE_ENV } from './knobs';
 
 export function helpText(): string {
   const lines = [

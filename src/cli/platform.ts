@@ -26,6 +26,7 @@ import { inertJson, inertText } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
 import { commandDeadline, parseTimeout, RESPONSE_CAP_ENV, TIMEOUT_OPTION } from './endpointFlags';
+import { CLI_HINTS } from './knobs';
 
 const KEY_ENV = 'CHAINDECK_API_KEY';
 
@@ -212,7 +213,7 @@ export const platformCommand = defineCommand({
     }
     registerSecret(apiKey);
 
-    const options: PlatformClientOptions = { apiKey, apiUrl: args.apiUrl, timeoutMs: args.timeoutMs, deadline: commandDeadline(args.timeoutMs), keyHint: `set a new one in the environment variable ${KEY_ENV}` };
+    const options: PlatformClientOptions = { apiKey, apiUrl: args.apiUrl, timeoutMs: args.timeoutMs, deadline: commandDeadline(args.timeoutMs), hints: CLI_HINTS, keyHint: `set a new one in the environment variable ${KEY_ENV}` };
     try {
       const client = new PlatformClient(options);
       const found: unknown =

@@ -5,6 +5,7 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { CLI_HINTS } from '../../src/cli/knobs';
 import { PlatformClient, type PlatformClientOptions } from '../../src/core/platform/client';
 import { PlatformError } from '../../src/core/platform/errors';
 import { closeIdleConnections } from '../../src/core/rpc/http';
@@ -17,7 +18,7 @@ const MEMBER_KEY = 'pk_test_member_0123456789abcdef0123';
 let server: PlatformServer;
 
 function client(options: Partial<PlatformClientOptions> = {}): PlatformClient {
-  return new PlatformClient({ apiKey: API_KEY, apiUrl: server.url, timeoutMs: 2000, retry: { baseDelayMs: 5, maxDelayMs: 200 }, ...options });
+  return new PlatformClient({ apiKey: API_KEY, apiUrl: server.url, timeoutMs: 2000, retry: { baseDelayMs: 5, maxDelayMs: 200 }, hints: CLI_HINTS, ...options });
 }
 
 /** Awaits a rejection and checks it is a PlatformError of that kind whose message matches. */

@@ -5,6 +5,7 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { CLI_HINTS } from '../../src/cli/knobs';
 import { parseEndpoint, resolveEndpoint } from '../../src/core/nodes/endpoint';
 import type { NodeConfig, NodeSecret } from '../../src/core/nodes/model';
 import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
@@ -163,7 +164,7 @@ describe('HTTP faults', () => {
 
   test('a slow node times out with the limit and the setting named', async () => {
     proxy.fail({ delayMs: 3000 });
-    const slowClient = new RpcClient(endpointFor(proxy.url), { timeoutMs: 300 });
+    const slowClient = new RpcClient(endpointFor(proxy.url), { timeoutMs: 300, hints: CLI_HINTS });
     const started = Date.now();
     await failsWith(slowClient.call('eth_chainId'), 'timeout', /No answer from http:\/\/127\.0\.0\.1:\d+\/\*\*\* within 300 ms\. Raise the limit with the setting chaindeck\.requestTimeoutMs/, [KEY]);
     assert.ok(Date.now() - started < 1500);

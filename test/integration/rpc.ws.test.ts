@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { WebSocketServer } from 'ws';
+import { CLI_HINTS } from '../../src/cli/knobs';
 import { parseEndpoint, resolveEndpoint } from '../../src/core/nodes/endpoint';
 import type { NodeConfig, NodeSecret } from '../../src/core/nodes/model';
 import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
@@ -184,7 +185,7 @@ describe('WebSocket credentials and failures', () => {
     const silent = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise((r) => silent.once('listening', r));
     const port = (silent.address() as { port: number }).port;
-    const client = new WsRpcClient(endpointFor(`ws://127.0.0.1:${port}`), { timeoutMs: 250 });
+    const client = new WsRpcClient(endpointFor(`ws://127.0.0.1:${port}`), { timeoutMs: 250, hints: CLI_HINTS });
     try {
       await assert.rejects(client.call('eth_chainId'), (err: unknown) => err instanceof RpcFailure && err.kind === 'timeout' && /within 250 ms.*chaindeck\.requestTimeoutMs/.test(err.message));
       const controller = new AbortController();

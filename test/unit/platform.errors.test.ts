@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { CLI_HINTS } from '../../src/cli/knobs';
 import { apiErrorOf, badReplyError, describeApiError, notJsonError, statusError, type ReplyFacts } from '../../src/core/platform/errors';
 import { normaliseApiUrl, PlatformClient } from '../../src/core/platform/client';
 import { PlatformError } from '../../src/core/platform/errors';
@@ -38,7 +39,7 @@ describe('platform API errors say what to do', () => {
     const get = statusError(reply(404, apiError('not_found', 'Not found.')), `${URL_SHOWN}ND-9/`, { action: 'get node ND-9', object: { singular: 'node', id: 'ND-9' } }, [API_KEY]);
     assert.equal(get.kind, 'not-found');
     assert.match(get.message, /^No such node ND-9 \(HTTP 404 from .*ND-9\/: Not found\. \(not_found\)\)\. Check the id/);
-    const list = statusError(reply(404, '<html>nope</html>'), URL_SHOWN, { action: 'list nodes' }, [API_KEY]);
+    const list = statusError(reply(404, '<html>nope</html>'), URL_SHOWN, { action: 'list nodes' }, [API_KEY], undefined, CLI_HINTS.apiUrl);
     assert.match(list.message, /nothing at https:\/\/api\.example\.com\/v1\/nodes\/ .*Check the platform API URL \(setting chaindeck\.platform\.apiUrl, CLI: --api-url\)/);
   });
 

@@ -7,6 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiErrorOf, describeApiError, notJsonError, statusError, type ReplyFacts } from '../../src/core/platform/errors';
+import { CLI_HINTS } from '../../src/cli/knobs';
 
 const API_KEY = 'pk_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 const URL_SHOWN = 'https://api.example.com/v1/nodes/';
@@ -58,7 +59,7 @@ describe('the API\'s words in a message', () => {
 
 describe('status kinds', () => {
   test('a 404 of a list is not-found, and names the API URL to check', () => {
-    const e = statusError(reply(404, { detail: 'Not found.' }), URL_SHOWN, { action: 'list nodes' }, [API_KEY]);
+    const e = statusError(reply(404, { detail: 'Not found.' }), URL_SHOWN, { action: 'list nodes' }, [API_KEY], undefined, CLI_HINTS.apiUrl);
     assert.equal(e.kind, 'not-found');
     assert.equal(e.message, `The platform API has nothing at ${URL_SHOWN} (HTTP 404 from ${URL_SHOWN}: Not found.). ${CHECK_URL}`);
   });
@@ -94,7 +95,7 @@ describe('a 2xx reply that is not JSON', () => {
   });
 
   test('the whole message: status, what it is, the start of the body, the API URL to check; the status is kept', () => {
-    const e = notJsonError({ status: 200, contentType: '', text: 'upstream<error>' }, URL_SHOWN, [API_KEY]);
+    const e = notJsonError({ status: 200, contentType: '', text: 'upstream<error>' }, URL_SHOWN, [API_KEY], CLI_HINTS.apiUrl);
     assert.equal(e.kind, 'not-json');
     assert.equal(e.status, 200);
     assert.equal(e.message, `The reply from ${URL_SHOWN} is not JSON (HTTP 200, no content type): "upstream<error>". ${CHECK_URL}`);

@@ -20,6 +20,7 @@ import { closeIdleConnections } from '../../src/core/rpc/http';
 import { WsRpcClient } from '../../src/core/rpc/ws';
 import { postGraphql } from '../../src/core/subgraph/query/client';
 import { sampleData, startPlatformServer } from '../support/platformServer';
+import { CLI_HINTS } from '../../src/cli/knobs';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
@@ -178,7 +179,7 @@ async function streamingNode(totalMB: number) {
 describe('a reply over the response cap is refused while memory stays flat', () => {
   test('300 MB streamed without Content-Length: refused at 64 MiB, RSS grows far less than 300 MB', async () => {
     const { node, sent } = await streamingNode(300);
-    const { outcome, growthMB } = await rssGrowth(() => new RpcClient(endpoint(node.url), { timeoutMs: 60_000 }).call('eth_blockNumber'));
+    const { outcome, growthMB } = await rssGrowth(() => new RpcClient(endpoint(node.url), { timeoutMs: 60_000, hints: CLI_HINTS }).call('eth_blockNumber'));
     assert.ok(outcome instanceof RpcFailure, String(outcome));
     assert.equal(outcome.kind, 'too-large');
     assert.match(outcome.message, /larger than the 64 MiB response cap/);

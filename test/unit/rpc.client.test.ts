@@ -15,6 +15,7 @@ import { joinPath, RpcClient } from '../../src/core/rpc/client';
 import { Deadline, setResponseLimitMB } from '../../src/core/rpc/deadline';
 import { closeIdleConnections } from '../../src/core/rpc/http';
 import { failureOf, reply, startScriptedNode, type ScriptedNode } from '../support/rpcNode';
+import { CLI_HINTS } from '../../src/cli/knobs';
 
 const open = (url: string): ResolvedEndpoint => ({ httpUrl: url, wsUrl: url.replace(/^http/, 'ws'), headers: {}, auth: 'none', secrets: [] });
 const SETTING_HINT = 'Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).';
@@ -291,7 +292,7 @@ describe('HTTP statuses and retries', () => {
   test('a Retry-After past the timeout fails at once, saying so; a huge Retry-After is capped by maxDelayMs', async () => {
     node.script = () => ({ status: 429, headers: { 'Retry-After': '30' } });
     const started = performance.now();
-    const problem = await failureOf(new RpcClient(open(node.url), { timeoutMs: 1500, retry: { retries: 2 } }).call('eth_blockNumber'));
+    const problem = await failureOf(new RpcClient(open(node.url), { timeoutMs: 1500, retry: { retries: 2 }, hints: CLI_HINTS }).call('eth_blockNumber'));
     assert.ok(performance.now() - started < 1000, 'failed at once, not by the timeout');
     assert.equal(node.seen.length, 1);
     assert.equal(problem.kind, 'rate-limited');
@@ -311,7 +312,7 @@ describe('HTTP statuses and retries', () => {
 describe('bodies that are not JSON-RPC, the cap, time and connection failures', () => {
   let node: ScriptedNode;
   let shown: string;
-  const client = (timeoutMs = 3000) => new RpcClient(open(node.url), { timeoutMs, retry: { retries: 0 } });
+  const client = (timeoutMs = 3000) => new RpcClient(open(node.url), { timeoutMs, retry: { retries: 0 }, hints: CLI_HINTS });
   before(async () => {
     node = await startScriptedNode();
     shown = node.url;
@@ -356,7 +357,7 @@ describe('bodies that are not JSON-RPC, the cap, time and connection failures', 
       node.script = answer(cap);
       assert.equal((await new RpcClient(open(node.url), { timeoutMs: 5000 }).call<string>('eth_blockNumber')).length, cap - 36);
       node.script = answer(cap + 1);
-      const problem = await failureOf(new RpcClient(open(node.url), { timeoutMs: 5000 }).call('eth_blockNumber'));
+      const problem = await failureOf(new RpcClient(open(node.url), { timeoutMs: 5000, hints: CLI_HINTS }).call('eth_blockNumber'));
       assert.equal(problem.kind, 'too-large');
       assert.equal(problem.message, `The reply from ${shown} is larger than the 1 MiB response cap${announce ? ' (it announced 1.0 MiB)' : ''}: ${tail}`);
     }
@@ -458,7 +459,7 @@ describe('keep-alive connections and spent deadlines', () => {
 
   test('a deadline already spent fails at once without sending anything, marked out of time', async () => {
     const deadline = new Deadline(0);
-    const problem = await failureOf(new RpcClient(open(url), { deadline }).call('eth_blockNumber'));
+    const problem = await failureOf(new RpcClient(open(url), { deadline, hints: CLI_HINTS }).call('eth_blockNumber'));
     assert.equal(problem.kind, 'timeout');
     assert.equal(problem.outOfTime, true);
     assert.equal(problem.message, `No answer from ${url} within 0 ms. ${SETTING_HINT}`);

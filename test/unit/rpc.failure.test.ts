@@ -4,9 +4,10 @@ import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { httpFailure, networkFailure, notJsonFailure, timeoutFailure, type FailureContext } from '../../src/core/rpc/failure';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay } from '../../src/core/rpc/retry';
+import { CLI_HINTS } from '../../src/cli/knobs';
 
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
-const keyCtx: FailureContext = { url: `https://eth.example.com/${KEY}`, auth: 'key', secrets: [KEY], timeoutMs: 1500 };
+const keyCtx: FailureContext = { url: `https://eth.example.com/${KEY}`, auth: 'key', secrets: [KEY], timeoutMs: 1500, hints: CLI_HINTS };
 
 /** Error objects shaped as Node's net and tls layers raise them. */
 function systemError(code: string, message: string): Error {

@@ -15,6 +15,7 @@ import type { ResolvedEndpoint } from '../../src/core/rpc/endpoint';
 import { Deadline } from '../../src/core/rpc/deadline';
 import { WsRpcClient, type WsStatus } from '../../src/core/rpc/ws';
 import { startScriptedNode, failureOf, type ScriptedNode } from '../support/rpcNode';
+import { CLI_HINTS } from '../../src/cli/knobs';
 
 interface Request {
   jsonrpc: string;
@@ -70,7 +71,7 @@ const echoResult = (socket: WebSocket, m: Request | Request[]) => {
 };
 const open = (url: string): ResolvedEndpoint => ({ httpUrl: url.replace(/^ws/, 'http'), wsUrl: url, headers: {}, auth: 'none', secrets: [] });
 function client(endpoint: ResolvedEndpoint, options: ConstructorParameters<typeof WsRpcClient>[1] = {}): WsRpcClient {
-  const c = new WsRpcClient(endpoint, { timeoutMs: 3000, pingIntervalMs: 0, ...options });
+  const c = new WsRpcClient(endpoint, { timeoutMs: 3000, pingIntervalMs: 0, hints: CLI_HINTS, ...options });
   cleanups.push(() => c.close());
   return c;
 }

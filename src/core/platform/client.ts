@@ -9,6 +9,7 @@
  * them marked as incomplete.
  */
 import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
+import type { KnobHints } from '../knobs';
 import { RpcFailure, type FailureContext } from '../rpc/failure';
 import { Deadline } from '../rpc/deadline';
 import { httpExchange, type HttpReply } from '../rpc/http';
@@ -28,7 +29,7 @@ const DEFAULT_MAX_PAGES = 1000;
 export interface PlatformClientOptions {
   /** The API key, sent as `Authorization: Bearer <key>`; never shown in any message. */
   apiKey: string;
-  /** The API's base URL (setting `chaindeck.platform.apiUrl`); default https://api.chainstack.com. */
+  /** The API's base URL; default https://api.chainstack.com. */
   apiUrl?: string;
   /** Default timeout of each call (a list: all its pages and retries), in ms (default 15 000). */
   timeoutMs?: number;
@@ -40,6 +41,8 @@ export interface PlatformClientOptions {
   keyHint?: string;
   /** Give up a list after this many pages (default 1000). */
   maxPages?: number;
+  /** The caller's words for changing the API URL and the limits, which failure messages end with. */
+  hints?: KnobHints;
 }
 
 export interface PlatformRequestOptions {
@@ -83,6 +86,7 @@ export class PlatformClient {
   private readonly keyHint: string;
   private readonly maxPages: number;
   private readonly deadline?: Deadline;
+  private readonly hints: KnobHints;
 
   constructor(options: PlatformClientOptions) {
     this.apiUrl = normaliseApiUrl(options.apiUrl ?? DEFAULT_API_URL);
@@ -96,6 +100,7 @@ export class PlatformClient {
     this.keyHint = options.keyHint ?? SET_KEY_HINT;
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     this.deadline = options.deadline;
+    this.hints = options.hints ?? {};
   }
 
   /** The call's options with its one deadline: pages, retries and their waits all count against it. */
@@ -159,7 +164,7 @@ export class PlatformClient {
     for (let page = 1; url !== undefined; page++) {
       const pageUrl: string = url;
       try {
-        if (page > this.maxPages) throw badReplyError(this.shown(pageUrl), `more than ${this.maxPages} pages of ${kind}`, [this.apiKey]);
+        if (page > this.maxPages) throw badReplyError(this.shown(pageUrl), `more than ${this.maxPages} pages of ${kind}`, [this.apiKey], this.hints.apiUrl);
         seenUrls.add(pageUrl);
         const body = await this.getJson(pageUrl, subject, options);
         const { results, next, count } = this.readPage(body, pageUrl);
@@ -173,7 +178,7 @@ export class PlatformClient {
         }
         options.onPage?.({ page, read: items.length, count });
         url = next === undefined ? undefined : this.nextUrl(next, pageUrl);
-        if (url !== undefined && seenUrls.has(url)) throw badReplyError(this.shown(pageUrl), `its next link ${this.shown(url)} points back at a page already read`, [this.apiKey]);
+        if (url !== undefined && seenUrls.has(url)) throw badReplyError(this.shown(pageUrl), `its next link ${this.shown(url)} points back at a page already read`, [this.apiKey], this.hints.apiUrl);
       } catch (err) {
         if (!(err instanceof PlatformError) || page === 1) throw err;
         const { status, retryAfterMs, apiCode, fields } = err;
@@ -224,12 +229,12 @@ export class PlatformClient {
     try {
       url = new URL(next, current);
     } catch {
-      throw badReplyError(this.shown(current), `its next link ${JSON.stringify(next)} is not a URL`, [this.apiKey]);
+      throw badReplyError(this.shown(current), `its next link ${JSON.stringify(next)} is not a URL`, [this.apiKey], this.hints.apiUrl);
     }
     // Pages of one list differ only in their query: a next link to another path (`..` segments
     // included, which URL parsing has resolved by now) would take the key off the list's route.
     if (url.pathname !== new URL(current).pathname) {
-      throw badReplyError(this.shown(current), `its next link ${this.shown(url.toString())} leaves the list's path ${new URL(current).pathname}`, [this.apiKey]);
+      throw badReplyError(this.shown(current), `its next link ${this.shown(url.toString())} leaves the list's path ${new URL(current).pathname}`, [this.apiKey], this.hints.apiUrl);
     }
     return `${new URL(this.apiUrl).origin}${url.pathname}${url.search}`;
   }
@@ -238,7 +243,7 @@ export class PlatformClient {
     try {
       return parsePage(body);
     } catch (err) {
-      if (err instanceof ShapeError) throw badReplyError(this.shown(url), err.message, [this.apiKey]);
+      if (err instanceof ShapeError) throw badReplyError(this.shown(url), err.message, [this.apiKey], this.hints.apiUrl);
       throw err;
     }
   }
@@ -247,7 +252,7 @@ export class PlatformClient {
     try {
       return parseObject(kind, raw);
     } catch (err) {
-      if (err instanceof ShapeError) throw badReplyError(this.shown(url), `${where}: ${err.message}`, [this.apiKey]);
+      if (err instanceof ShapeError) throw badReplyError(this.shown(url), `${where}: ${err.message}`, [this.apiKey], this.hints.apiUrl);
       throw err;
     }
   }
@@ -260,7 +265,7 @@ export class PlatformClient {
   private async getJson(url: string, subject: RequestSubject, options: PlatformRequestOptions): Promise<unknown> {
     const deadline = options.deadline ?? this.timed(options).deadline;
     const timeoutMs = deadline.totalMs;
-    const ctx: FailureContext = { url, auth: 'none', secrets: [this.apiKey], timeoutMs, peer: 'the platform API' };
+    const ctx: FailureContext = { url, auth: 'none', secrets: [this.apiKey], timeoutMs, peer: 'the platform API', hints: this.hints };
     for (let attempt = 0; ; attempt++) {
       let reply: HttpReply;
       try {
@@ -283,12 +288,12 @@ export class PlatformClient {
       }
       const body = jsonOf(reply.text);
       if (reply.status >= 200 && reply.status < 300) {
-        if (tooDeep(reply.text)) throw badReplyError(this.shown(url), `it nests more than ${MAX_JSON_DEPTH.response} levels deep`, [this.apiKey]);
-        if (body === undefined) throw notJsonError(reply, this.shown(url), [this.apiKey]);
+        if (tooDeep(reply.text)) throw badReplyError(this.shown(url), `it nests more than ${MAX_JSON_DEPTH.response} levels deep`, [this.apiKey], this.hints.apiUrl);
+        if (body === undefined) throw notJsonError(reply, this.shown(url), [this.apiKey], this.hints.apiUrl);
         return body;
       }
       const retryAfterMs = parseRetryAfter(reply.headers['retry-after']);
-      const error = statusError({ ...reply, body, retryAfterMs }, this.shown(url), subject, [this.apiKey], this.keyHint);
+      const error = statusError({ ...reply, body, retryAfterMs }, this.shown(url), subject, [this.apiKey], this.keyHint, this.hints.apiUrl);
       // A wait longer than the policy allows is the user's to decide: fail now and say how long.
       const retryable = isRetryableStatus(reply.status) && attempt < this.retry.retries && (retryAfterMs === undefined || retryAfterMs <= this.retry.maxDelayMs);
       if (!retryable) throw error;

@@ -4,6 +4,7 @@
  * sends one, and are scrubbed of the API key (and the secret parts of any URL) before they exist,
  * so any of them may be shown, logged or printed as is.
  */
+import { CANCELLED, type Cancellable } from '../cancel';
 import { quoteStart } from '../rpc/failure';
 import { redactText, registerPublicUrl } from '../redact';
 import { isRecord } from './parse';
@@ -46,7 +47,7 @@ export interface PlatformErrorDetails {
   partial?: readonly unknown[];
 }
 
-export class PlatformError extends Error {
+export class PlatformError extends Error implements Cancellable {
   override readonly name = 'PlatformError';
   readonly kind: PlatformErrorKind;
   readonly status?: number;
@@ -66,15 +67,19 @@ export class PlatformError extends Error {
     this.page = details.page;
     this.partial = details.partial;
   }
-}
 
-/** The setting that holds the API's base URL; messages about a wrong URL name it. */
-export const API_URL_SETTING = 'chaindeck.platform.apiUrl';
+  get cancelled(): boolean {
+    return this.kind === CANCELLED;
+  }
+}
 
 /** What the 401 message tells the user to do; the CLI says where its key comes from instead. */
 export const SET_KEY_HINT = 'set a new one with "Chaindeck: Set Platform API Key"';
 
-const CHECK_URL = `Check the platform API URL (setting ${API_URL_SETTING}, CLI: --api-url): it is the API's base, e.g. https://api.chainstack.com.`;
+/** What to do about a URL that is not the API's; `where` is the caller's words for where that URL is set. */
+function checkUrl(where: string | undefined): string {
+  return `Check the platform API URL${where ? ` (${where})` : ''}: it is the API's base, e.g. https://api.chainstack.com.`;
+}
 
 /* A `shownUrl` below is a platform API route the client already redacted: its path holds ids, not keys, and is registered as public so the scrub keeps it. */
 
@@ -142,7 +147,7 @@ export interface ReplyFacts {
 }
 
 /** The error for a reply whose HTTP status is not 2xx. */
-export function statusError(reply: ReplyFacts, shownUrl: string, subject: RequestSubject, secrets: readonly string[], keyHint = SET_KEY_HINT): PlatformError {
+export function statusError(reply: ReplyFacts, shownUrl: string, subject: RequestSubject, secrets: readonly string[], keyHint = SET_KEY_HINT, apiUrlHint?: string): PlatformError {
   registerPublicUrl(shownUrl);
   const { status } = reply;
   const api = apiErrorOf(reply.body);
@@ -163,7 +168,7 @@ export function statusError(reply: ReplyFacts, shownUrl: string, subject: Reques
     if (subject.object) {
       return make('not-found', `No such ${subject.object.singular} ${subject.object.id} (${head}). Check the id: it may have been deleted, or belong to another organization.`);
     }
-    return make('not-found', `The platform API has nothing at ${shownUrl} (${head}). ${CHECK_URL}`);
+    return make('not-found', `The platform API has nothing at ${shownUrl} (${head}). ${checkUrl(apiUrlHint)}`);
   }
   if (status === 429) {
     const wait = reply.retryAfterMs !== undefined ? `It asks to wait ${Math.ceil(reply.retryAfterMs / 1000)} s (Retry-After); try again after that.` : 'Wait a moment and try again.';
@@ -176,15 +181,15 @@ export function statusError(reply: ReplyFacts, shownUrl: string, subject: Reques
 }
 
 /** The error for a 2xx reply that is not JSON. */
-export function notJsonError(reply: { status: number; contentType: string; text: string }, shownUrl: string, secrets: readonly string[]): PlatformError {
+export function notJsonError(reply: { status: number; contentType: string; text: string }, shownUrl: string, secrets: readonly string[], apiUrlHint?: string): PlatformError {
   registerPublicUrl(shownUrl);
   const what = /html/i.test(reply.contentType) || /^\s*</.test(reply.text) ? 'an HTML page' : reply.contentType || 'no content type';
   const body = reply.text.trim() ? quoteStart(reply.text) : 'an empty body';
-  return platformError('not-json', `The reply from ${shownUrl} is not JSON (HTTP ${reply.status}, ${what}): ${body}. ${CHECK_URL}`, secrets, { status: reply.status });
+  return platformError('not-json', `The reply from ${shownUrl} is not JSON (HTTP ${reply.status}, ${what}): ${body}. ${checkUrl(apiUrlHint)}`, secrets, { status: reply.status });
 }
 
 /** The error for JSON that is not what the API documents. */
-export function badReplyError(shownUrl: string, why: string, secrets: readonly string[]): PlatformError {
+export function badReplyError(shownUrl: string, why: string, secrets: readonly string[], apiUrlHint?: string): PlatformError {
   registerPublicUrl(shownUrl);
-  return platformError('bad-reply', `The reply from ${shownUrl} is not what the platform API sends: ${why}. ${CHECK_URL}`, secrets);
+  return platformError('bad-reply', `The reply from ${shownUrl} is not what the platform API sends: ${why}. ${checkUrl(apiUrlHint)}`, secrets);
 }

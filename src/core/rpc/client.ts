@@ -6,6 +6,7 @@
  * redacted, actionable message.
  */
 import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
+import type { KnobHints } from '../knobs';
 import type { ResolvedEndpoint } from './endpoint';
 import { isIdempotentRead } from './reads';
 import { Deadline } from './deadline';
@@ -13,16 +14,18 @@ import { cancelledFailure, failure, httpFailure, notJsonFailure, RpcFailure, typ
 import { httpExchange, type HttpReply } from './http';
 import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf, type BatchItem } from './jsonrpc';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry';
-import { DEFAULT_TIMEOUT_MS, TIMEOUT_SETTING, type CallOptions, type JsonRpcResponse, type RawExchange, type RpcCall } from './types';
+import { DEFAULT_TIMEOUT_MS, type CallOptions, type JsonRpcResponse, type RawExchange, type RpcCall } from './types';
 
 export type Params = unknown[] | Record<string, unknown>;
 
 export interface ClientOptions {
-  /** Default timeout of each call, retries included, in ms (the `chaindeck.requestTimeoutMs` setting). */
+  /** Default timeout of each call, retries included, in ms. */
   timeoutMs?: number;
   /** One limit for every call of this client (the CLI's --timeout for the whole command). */
   deadline?: Deadline;
   retry?: Partial<RetryPolicy>;
+  /** The caller's words for raising the limits, which failure messages end with. */
+  hints?: KnobHints;
 }
 
 /** Options of a raw exchange: by default a POST of the payload to the endpoint's URL. */
@@ -53,6 +56,7 @@ export class RpcClient {
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly deadline?: Deadline;
+  private readonly hints?: KnobHints;
 
   constructor(
     readonly endpoint: ResolvedEndpoint,
@@ -61,6 +65,7 @@ export class RpcClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.deadline = options.deadline;
+    this.hints = options.hints;
   }
 
   /** Calls `method` and returns its result; a JSON-RPC error object rejects as kind 'rpc'. */
@@ -111,7 +116,7 @@ export class RpcClient {
 
   private context(options: CallOptions, url = this.endpoint.httpUrl): FailureContext {
     const deadline = options.deadline ?? this.deadline;
-    return { url, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: deadline?.totalMs ?? options.timeoutMs ?? this.timeoutMs };
+    return { url, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: deadline?.totalMs ?? options.timeoutMs ?? this.timeoutMs, hints: this.hints };
   }
 
   private httpRequest(method: 'GET' | 'POST', url: string, body: string | undefined, idempotent: boolean, options: CallOptions) {
@@ -147,7 +152,8 @@ export class RpcClient {
 /** A retryable failure whose wait would end after the timeout: fail now, saying why. */
 function outOfTime(failed: RpcFailure, ctx: FailureContext, shared: boolean): RpcFailure {
   const { status, code, data, retryAfterMs, errno } = failed;
-  return new RpcFailure(failed.kind, `${failed.message} Gave up: waiting to retry would go past the ${ctx.timeoutMs} ms timeout (--timeout, or the setting ${TIMEOUT_SETTING}).`, {
+  const knobs = ctx.hints?.timeoutBrief ? ` (${ctx.hints.timeoutBrief})` : '';
+  return new RpcFailure(failed.kind, `${failed.message} Gave up: waiting to retry would go past the ${ctx.timeoutMs} ms timeout${knobs}.`, {
     status,
     code,
     data,

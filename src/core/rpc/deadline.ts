@@ -31,14 +31,8 @@ export class Deadline {
 /** The longest timeout the CLI and the settings accept: 24 hours. */
 export const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
-/** Default cap of a reply body or WebSocket message, in MiB (setting chaindeck.maxResponseMB). */
+/** Default cap of a reply body or WebSocket message, in MiB. */
 export const DEFAULT_MAX_RESPONSE_MB = 64;
-
-/** The environment variable that sets the cap for the CLI. */
-export const MAX_RESPONSE_ENV = 'CHAINDECK_MAX_RESPONSE_MB';
-
-/** The setting that sets the cap in the editor. */
-export const MAX_RESPONSE_SETTING = 'chaindeck.maxResponseMB';
 
 let maxResponseBytes = DEFAULT_MAX_RESPONSE_MB * 1024 * 1024;
 

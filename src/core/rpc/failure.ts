@@ -3,10 +3,11 @@
  * Messages name the URL only redacted and are scrubbed of the endpoint's secrets, so any of them
  * may be shown, logged or printed as is.
  */
+import { CANCELLED, type Cancellable } from '../cancel';
+import type { KnobHints } from '../knobs';
 import { redactText, redactUrl } from '../redact';
-import { MAX_RESPONSE_ENV, MAX_RESPONSE_SETTING } from './deadline';
 import type { AuthForm } from './endpoint';
-import { TIMEOUT_SETTING, type JsonRpcErrorObject, type JsonRpcId } from './types';
+import type { JsonRpcErrorObject, JsonRpcId } from './types';
 
 /** Why a call failed, so the editor and the CLI can say what to do about it. */
 export type RpcFailureKind =
@@ -36,7 +37,7 @@ export interface FailureDetails {
   outOfTime?: boolean;
 }
 
-export class RpcFailure extends Error {
+export class RpcFailure extends Error implements Cancellable {
   override readonly name = 'RpcFailure';
   readonly kind: RpcFailureKind;
   /** HTTP status of the reply, when there was one. */
@@ -61,6 +62,10 @@ export class RpcFailure extends Error {
     this.errno = details.errno;
     this.outOfTime = details.outOfTime === true;
   }
+
+  get cancelled(): boolean {
+    return this.kind === CANCELLED;
+  }
 }
 
 /** What a failure message may mention about the request: all of it is redacted before use. */
@@ -72,6 +77,8 @@ export interface FailureContext {
   timeoutMs: number;
   /** Who answers at the URL, as messages name it: 'the node' unless given (e.g. 'the platform API'). */
   peer?: string;
+  /** The caller's words for changing the timeout and the response cap. */
+  hints?: KnobHints;
 }
 
 /** Builds a failure whose message is scrubbed of the context's secrets and of keys in URLs. */
@@ -114,14 +121,14 @@ export function rpcErrorFailure(error: JsonRpcErrorObject, ctx: Pick<FailureCont
 export function timeoutFailure(ctx: FailureContext, outOfTime = false): RpcFailure {
   return failure(
     'timeout',
-    `No answer from ${shownUrl(ctx)} within ${ctx.timeoutMs} ms. Raise the limit with the setting ${TIMEOUT_SETTING} (CLI: --timeout MS).`,
+    `No answer from ${shownUrl(ctx)} within ${ctx.timeoutMs} ms.${ctx.hints?.timeout ? ` Raise the limit with ${ctx.hints.timeout}.` : ''}`,
     ctx,
     { outOfTime },
   );
 }
 
 export function cancelledFailure(ctx: FailureContext): RpcFailure {
-  return failure('cancelled', `The request to ${shownUrl(ctx)} was cancelled.`, ctx);
+  return failure(CANCELLED, `The request to ${shownUrl(ctx)} was cancelled.`, ctx);
 }
 
 export function mismatchFailure(sentId: JsonRpcId, gotId: unknown, ctx: FailureContext): RpcFailure {
@@ -243,7 +250,7 @@ export function tooLargeFailure(ctx: FailureContext, limitBytes: number, declare
   const announced = declaredBytes !== undefined ? ` (it announced ${sizeText(declaredBytes)})` : '';
   return failure(
     'too-large',
-    `The reply from ${shownUrl(ctx)} is larger than the ${sizeText(limitBytes)} response cap${announced}: refused without reading the rest. Ask ${peer} for less (a narrower range, fewer results), or raise the cap with the setting ${MAX_RESPONSE_SETTING} (CLI: the environment variable ${MAX_RESPONSE_ENV}).`,
+    `The reply from ${shownUrl(ctx)} is larger than the ${sizeText(limitBytes)} response cap${announced}: refused without reading the rest. Ask ${peer} for less (a narrower range, fewer results)${ctx.hints?.responseCap ? `, or raise the cap with ${ctx.hints.responseCap}` : ''}.`,
     ctx,
   );
 }

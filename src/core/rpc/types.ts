@@ -47,7 +47,7 @@ export interface RawExchange {
 
 /** Limits of one call; unset fields take the client's defaults. */
 export interface CallOptions {
-  /** Give up the call after this long, retries and their waits included (default 15 000 ms, the `chaindeck.requestTimeoutMs` setting). */
+  /** Give up the call after this long, retries and their waits included (default 15 000 ms). */
   timeoutMs?: number;
   /** A limit shared with other calls (the CLI's --timeout covers the whole command). */
   deadline?: Deadline;
@@ -56,8 +56,5 @@ export interface CallOptions {
   retries?: number;
 }
 
-/** The default of `CallOptions.timeoutMs`, the same as the setting's default. */
+/** The default of `CallOptions.timeoutMs`, the same as the editor setting's default. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
-
-/** The setting that raises the timeout; failure messages name it. */
-export const TIMEOUT_SETTING = 'chaindeck.requestTimeoutMs';

@@ -6,6 +6,7 @@
  * their listeners keep receiving notifications.
  */
 import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
+import type { KnobHints } from '../knobs';
 import WebSocket from 'ws';
 import type { ResolvedEndpoint } from './endpoint';
 import { checkParams, type Params } from './client';
@@ -32,6 +33,8 @@ export interface WsClientOptions {
   /** Ping period to detect a dead connection (no pong by the next ping); 0 turns it off. Default 30 s. */
   pingIntervalMs?: number;
   onStatus?(status: WsStatus, problem?: RpcFailure): void;
+  /** The caller's words for raising the limits, which failure messages end with. */
+  hints?: KnobHints;
 }
 
 export interface SubscribeOptions extends CallOptions {
@@ -169,7 +172,7 @@ export class WsRpcClient {
   }
 
   private context(options: CallOptions): FailureContext {
-    return { url: this.endpoint.wsUrl, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: (options.deadline ?? this.options.deadline)?.totalMs ?? options.timeoutMs ?? this.timeoutMs };
+    return { url: this.endpoint.wsUrl, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: (options.deadline ?? this.options.deadline)?.totalMs ?? options.timeoutMs ?? this.timeoutMs, hints: this.options.hints };
   }
 
   private setStatus(status: WsStatus, problem?: RpcFailure): void {

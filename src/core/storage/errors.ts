@@ -3,6 +3,7 @@
  * spec's error form `{"code": -32000, "message": …}`; `detail` carries what the exact spec text
  * leaves out (e.g. why the node could not be reached), for stderr and the editor's log.
  */
+import { CANCELLED, type Cancellable } from '../cancel';
 
 /** The only error code the spec shows for the emulation's failures (Errors 1, 4). */
 export const STORAGE_ERROR_CODE = -32000;
@@ -29,7 +30,7 @@ export type StorageErrorReason =
   /** The time budget of the whole range (the CLI's --timeout) ran out mid-scan. */
   | 'timeout';
 
-export class StorageRangeError extends Error {
+export class StorageRangeError extends Error implements Cancellable {
   override readonly name = 'StorageRangeError';
   readonly code = STORAGE_ERROR_CODE;
 
@@ -41,6 +42,10 @@ export class StorageRangeError extends Error {
   ) {
     super(message);
   }
+
+  get cancelled(): boolean {
+    return this.reason === CANCELLED;
+  }
 }
 
 /** The deadline ran out: the range fails as a whole, rather than skipping every slot left. */
@@ -49,5 +54,5 @@ export function timeUpError(failure: Error): StorageRangeError {
 }
 
 export function cancelledError(): StorageRangeError {
-  return new StorageRangeError('Storage range cancelled', 'cancelled');
+  return new StorageRangeError('Storage range cancelled', CANCELLED);
 }

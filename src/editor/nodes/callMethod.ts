@@ -7,6 +7,7 @@ import type { NodeConfig } from '../../core/nodes/model';
 import { methodsFor, type MethodInfo } from '../../core/nodes/protocols';
 import { parseParams } from '../../core/rpc/params';
 import { COMMANDS } from '../ids';
+import { problemOf } from '../kit/errors';
 import { sendAndShow } from './calls';
 import type { NodesFeature } from './feature';
 import { resolveNode } from './pickers';
@@ -26,21 +27,11 @@ export async function callMethod(f: NodesFeature, arg?: unknown): Promise<void> 
     prompt: 'Params as a JSON array, e.g. ["0x…", "latest"] (or an object for named params)',
     value: JSON.stringify(method.params),
     ignoreFocusOut: true,
-    validateInput: paramsProblem,
+    validateInput: (text) => problemOf(() => parseParams(text)),
   });
   if (text === undefined) return;
   const params = parseParams(text);
   await sendAndShow(f, node, method.name, { jsonrpc: '2.0', id: 1, method: method.name, params });
-}
-
-/** The live message under the params box: where the JSON goes wrong, or undefined. */
-function paramsProblem(text: string): string | undefined {
-  try {
-    parseParams(text);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 type MethodItem = vscode.QuickPickItem & { method: MethodInfo };

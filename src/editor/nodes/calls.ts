@@ -1,28 +1,23 @@
 /**
- * Talking to nodes from the editor: clients built with the user's timeout, live facts, and
- * "send this payload and show the reply" with a cancellable progress notification. Errors are
- * reported here, once: shown to the user and logged, with messages core has already redacted.
+ * Talking to nodes from the editor: live facts, and "send this payload and show the reply" with a
+ * cancellable progress notification. Failures are reported once: shown to the user and logged.
  */
-import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
 import { liveFacts, type LiveFacts } from '../../core/nodes/protocols';
-import { redactText } from '../../core/redact';
-// Modules, not the rpc index: the index also brings the WebSocket client, which the editor does not use.
-import { RpcClient, type ExchangeOptions } from '../../core/rpc/client';
-import { RpcFailure } from '../../core/rpc/failure';
-import { config } from '../config';
+import type { ExchangeOptions, RpcClient } from '../../core/rpc/client';
+import { reportError } from '../kit/errors';
+import { withProgress } from '../kit/progress';
 import type { Log } from '../log';
 import type { ResponseView } from './responseView';
 import type { NodeStore } from './store';
 
-export async function clientFor(store: NodeStore, node: NodeConfig): Promise<RpcClient> {
-  return new RpcClient(await store.resolve(node), { timeoutMs: config.requestTimeoutMs() });
+export function clientFor(store: NodeStore, node: NodeConfig): Promise<RpcClient> {
+  return store.client(node);
 }
 
 /** The node's live facts; a node that cannot even be resolved (no key stored) rejects. */
 export async function factsOf(store: NodeStore, node: NodeConfig, signal?: AbortSignal): Promise<LiveFacts> {
-  const client = await clientFor(store, node);
-  return liveFacts(node.protocol, client, { signal });
+  return liveFacts(node.protocol, await store.client(node), { signal });
 }
 
 export interface Sending {
@@ -43,19 +38,7 @@ export async function sendAndShow(
   options: ExchangeOptions = {},
 ): Promise<void> {
   try {
-    const exchange = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `${label} on ${node.name}`, cancellable: true },
-      async (_progress, token) => {
-        const cancel = new AbortController();
-        const subscription = token.onCancellationRequested(() => cancel.abort());
-        try {
-          const client = await clientFor(store, node);
-          return await client.exchange(payload, { ...options, signal: cancel.signal });
-        } finally {
-          subscription.dispose();
-        }
-      },
-    );
+    const exchange = await withProgress(`${label} on ${node.name}`, async (signal) => (await store.client(node)).exchange(payload, { ...options, signal }));
     log.info(`${label} on ${node.name}: HTTP ${exchange.status} in ${Math.round(exchange.timeMs)} ms, ${exchange.bytes} B`);
     await responses.show({ nodeName: node.name, label, exchange, methodOf: methodsOf(payload) });
   } catch (error) {
@@ -71,16 +54,5 @@ function methodsOf(payload: object | undefined): ((id: unknown) => string | unde
   return (id) => byId.get(JSON.stringify(id ?? null));
 }
 
-/** Shows and logs a failure. A cancellation the user asked for is only logged. */
-export function reportError(log: Log, doing: string, error: unknown): void {
-  // Core's messages are redacted already; anything else passes through redaction to be sure.
-  const message = redactText(error instanceof Error ? error.message : String(error));
-  if (error instanceof RpcFailure && error.kind === 'cancelled') {
-    log.info(`${doing}: cancelled`);
-    return;
-  }
-  log.error(`${doing}: ${message}`);
-  void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
-    if (choice) log.show();
-  });
-}
+// The subgraph feature's old way in to reportError, until it imports it from the kit.
+export { reportError } from '../kit/errors';

@@ -4,26 +4,19 @@
  * redaction of endpoints are core's.
  */
 import * as vscode from 'vscode';
-import { deriveWsUrl, displayUrl, EndpointError, isLoopback, parseEndpoint, type ParsedEndpoint } from '../../core/nodes/endpoint';
+import { deriveWsUrl, displayUrl, isLoopback, parseEndpoint, type ParsedEndpoint } from '../../core/nodes/endpoint';
 import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../../core/nodes/model';
 import { describeAuth } from '../../core/rpc/failure';
 import { COMMANDS } from '../ids';
-import { reportError } from './calls';
+import { registerCommand, type CommandRun } from '../kit/commands';
+import { problemOf, reportError } from '../kit/errors';
 import type { NodesFeature } from './feature';
 import { PROTOCOL_UI } from './labels';
 import { askBasicCredentials, askNodeName, pickOne, pickProtocol, resolveNode } from './pickers';
 import { SELECT_COMMAND } from './statusBar';
 
 export function registerNodeCommands(f: NodesFeature): vscode.Disposable[] {
-  // Every command reports its own failures: an exception must never escape to the host.
-  const command = (id: string, run: (arg?: unknown) => Promise<unknown> | unknown) =>
-    vscode.commands.registerCommand(id, async (arg?: unknown) => {
-      try {
-        await run(arg);
-      } catch (error) {
-        reportError(f.log, id, error);
-      }
-    });
+  const command = (id: string, run: CommandRun) => registerCommand(f.log, id, run);
 
   return [
     command(COMMANDS.nodes.add, () => addNode(f)),
@@ -53,12 +46,7 @@ export function registerNodeCommands(f: NodesFeature): vscode.Disposable[] {
 
 /** A message for the endpoint box, live as the user types; undefined when it parses. */
 function endpointProblem(text: string): string | undefined {
-  try {
-    parseEndpoint(text);
-    return undefined;
-  } catch (error) {
-    return error instanceof EndpointError ? error.message : String(error);
-  }
+  return problemOf(() => parseEndpoint(text));
 }
 
 async function askEndpoint(title: string, value = ''): Promise<ParsedEndpoint | undefined> {

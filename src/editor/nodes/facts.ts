@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { commonFailure } from '../../core/nodes/health';
 import type { NodeConfig } from '../../core/nodes/model';
 import type { LiveFacts } from '../../core/nodes/protocols';
-import { redactText } from '../../core/redact';
+import { errorText } from '../kit/errors';
 import type { Log } from '../log';
 import { factsOf } from './calls';
 import type { NodeStore } from './store';
@@ -78,7 +78,7 @@ export class NodeFacts implements vscode.Disposable {
       const facts = await factsOf(this.store, node, signal);
       health = { facts, failure: commonFailure(facts), at: Date.now() };
     } catch (error) {
-      health = { facts: {}, failure: redactText(error instanceof Error ? error.message : String(error)), at: Date.now() };
+      health = { facts: {}, failure: errorText(error), at: Date.now() };
     }
     if (signal.aborted) return health;
     const before = this.states.get(node.id);

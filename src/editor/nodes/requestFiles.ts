@@ -8,7 +8,8 @@ import type { NodeConfig } from '../../core/nodes/model';
 import { toCurl } from '../../core/rpc/curl';
 import { nodeDirective, parseRequestFile, requestAt, type FileRequest, type RequestFile, type TextPosition } from '../../core/rpc/requestFile';
 import { COMMANDS } from '../ids';
-import { reportError, sendAndShow } from './calls';
+import { registerCommand } from '../kit/commands';
+import { sendAndShow } from './calls';
 import type { NodesFeature } from './feature';
 import { pickOne, resolveNode } from './pickers';
 
@@ -21,14 +22,9 @@ const toPosition = (p: TextPosition) => new vscode.Position(p.line, p.character)
 
 export function registerRequestFiles(f: NodesFeature): vscode.Disposable[] {
   const files = new RequestFiles(f);
+  // A lens passes the document and the request's index; the palette passes nothing.
   const command = (id: string, run: (uri?: vscode.Uri, index?: number) => Promise<unknown>) =>
-    vscode.commands.registerCommand(id, async (uri?: unknown, index?: unknown) => {
-      try {
-        await run(uri instanceof vscode.Uri ? uri : undefined, typeof index === 'number' ? index : undefined);
-      } catch (error) {
-        reportError(f.log, id, error);
-      }
-    });
+    registerCommand(f.log, id, (uri?: unknown, index?: unknown) => run(uri instanceof vscode.Uri ? uri : undefined, typeof index === 'number' ? index : undefined));
   return [
     files,
     vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, files),

@@ -7,8 +7,8 @@
  */
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
-import { config } from '../config';
 import { COMMANDS } from '../ids';
+import type { Settings } from '../kit/settings';
 import type { NodeFacts, NodeHealth } from './facts';
 import type { NodeStore } from './store';
 
@@ -28,6 +28,7 @@ export class NodeStatusBar implements vscode.Disposable {
     private readonly store: NodeStore,
     private readonly state: vscode.Memento,
     private readonly facts: NodeFacts,
+    private readonly settings: Settings,
   ) {
     this.item.name = 'Chaindeck Node';
     this.item.command = SELECT_COMMAND;
@@ -36,12 +37,10 @@ export class NodeStatusBar implements vscode.Disposable {
       facts.onDidChange((id) => {
         const node = this.node();
         const health = node?.id === id ? facts.get(id) : undefined;
-        if (node && health && config.statusBarRefreshSeconds() > 0) this.showHealth(node, health);
+        if (node && health && settings.statusBarRefreshSeconds() > 0) this.showHealth(node, health);
       }),
       vscode.window.onDidChangeWindowState((s) => (s.focused ? this.resume() : this.stop())),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (config.affects(e, 'statusBar')) this.update();
-      }),
+      settings.onDidChange(['statusBarRefreshSeconds'], () => this.update()),
     );
     this.update();
   }
@@ -61,7 +60,7 @@ export class NodeStatusBar implements vscode.Disposable {
   update(): void {
     this.stop();
     const node = this.node();
-    if (!node || config.statusBarRefreshSeconds() === 0) {
+    if (!node || this.settings.statusBarRefreshSeconds() === 0) {
       this.visible = false;
       return this.item.hide();
     }
@@ -78,7 +77,7 @@ export class NodeStatusBar implements vscode.Disposable {
     void polling.finally(() => {
       if (this.inFlight !== polling) return;
       this.inFlight = undefined;
-      if (vscode.window.state.focused) this.schedule(config.statusBarRefreshSeconds() * 1000);
+      if (vscode.window.state.focused) this.schedule(this.settings.statusBarRefreshSeconds() * 1000);
     });
   }
 
@@ -93,7 +92,7 @@ export class NodeStatusBar implements vscode.Disposable {
   /** Back in focus: update when the interval has passed, not on every switch of windows. */
   private resume(): void {
     if (this.timer || this.inFlight) return;
-    const seconds = config.statusBarRefreshSeconds();
+    const seconds = this.settings.statusBarRefreshSeconds();
     if (seconds > 0) this.schedule(Math.max(0, this.lastUpdate + seconds * 1000 - Date.now()));
   }
 

@@ -7,9 +7,11 @@ import * as vscode from 'vscode';
 import { deriveWsUrl, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHoldSecret } from '../../core/nodes/endpoint';
 import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../../core/nodes/model';
 import type { ResolvedEndpoint } from '../../core/rpc/endpoint';
-import { config, idFromName } from '../config';
-import type { Secrets } from '../secrets';
 import { registerPublicUrl } from '../../core/redact';
+// Modules, not the rpc index: the index also brings the WebSocket client, which this does not need.
+import { RpcClient } from '../../core/rpc/client';
+import { idFromName, type Settings } from '../kit/settings';
+import type { Secrets } from '../secrets';
 
 export type NewNode = Omit<NodeConfig, 'id'>;
 
@@ -21,14 +23,15 @@ export class NodeStore implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly secrets: Secrets) {
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (config.affects(e, 'nodes') || config.affects(e, 'defaultNode')) this.changed.fire();
-    });
+  constructor(
+    private readonly secrets: Secrets,
+    private readonly settings: Settings,
+  ) {
+    this.subscription = settings.onDidChange(['nodes', 'defaultNode'], () => this.changed.fire());
   }
 
   all(): NodeConfig[] {
-    return config.nodes();
+    return this.settings.nodes();
   }
 
   byId(id: string): NodeConfig | undefined {
@@ -42,7 +45,7 @@ export class NodeStore implements vscode.Disposable {
 
   /** The node named by `chaindeck.defaultNode`, or the only node when there is just one. */
   defaultNode(): NodeConfig | undefined {
-    const name = config.defaultNode();
+    const name = this.settings.defaultNode();
     const nodes = this.all();
     return (name ? this.byName(name) : undefined) ?? (nodes.length === 1 ? nodes[0] : undefined);
   }
@@ -69,8 +72,8 @@ export class NodeStore implements vscode.Disposable {
     const clean = moveSecretsOut(wanted, secret) ?? { config: wanted, secret };
     // The secret first: a node in settings whose secret is missing would fail confusingly.
     await this.secrets.set(secretKey(clean.config.id), clean.secret);
-    await config.setNodes([...nodes, clean.config]);
-    if (!config.defaultNode()) await config.setDefaultNode(clean.config.name);
+    await this.settings.setNodes([...nodes, clean.config]);
+    if (!this.settings.defaultNode()) await this.settings.setDefaultNode(clean.config.name);
     return clean.config;
   }
 
@@ -88,9 +91,9 @@ export class NodeStore implements vscode.Disposable {
     if (moved) await this.secrets.set(secretKey(id), moved.secret);
     else if (secret) await this.secrets.set(secretKey(id), secret);
     // Writing every entry back also records derived ids, which keeps secrets attached on rename.
-    await config.setNodes(nodes.map((n) => (n.id === id ? updated : n)));
-    if (old.name !== updated.name && config.defaultNode()?.toLowerCase() === old.name.toLowerCase()) {
-      await config.setDefaultNode(updated.name);
+    await this.settings.setNodes(nodes.map((n) => (n.id === id ? updated : n)));
+    if (old.name !== updated.name && this.settings.defaultNode()?.toLowerCase() === old.name.toLowerCase()) {
+      await this.settings.setDefaultNode(updated.name);
     }
     return updated;
   }
@@ -127,13 +130,13 @@ export class NodeStore implements vscode.Disposable {
 
   async remove(id: string): Promise<void> {
     const node = this.byId(id);
-    await config.setNodes(this.all().filter((n) => n.id !== id));
+    await this.settings.setNodes(this.all().filter((n) => n.id !== id));
     await this.secrets.delete(secretKey(id));
-    if (node && config.defaultNode()?.toLowerCase() === node.name.toLowerCase()) await config.setDefaultNode(undefined);
+    if (node && this.settings.defaultNode()?.toLowerCase() === node.name.toLowerCase()) await this.settings.setDefaultNode(undefined);
   }
 
   setDefault(node: NodeConfig): Thenable<void> {
-    return config.setDefaultNode(node.name);
+    return this.settings.setDefaultNode(node.name);
   }
 
   async secretOf(node: NodeConfig): Promise<NodeSecret> {
@@ -145,6 +148,11 @@ export class NodeStore implements vscode.Disposable {
     // A path the user marked public is shown wherever the URL appears (logs, errors).
     if (node.publicPath) for (const url of [node.url, node.wsUrl ?? deriveWsUrl(node.url)]) registerPublicUrl(url.split(KEY_PLACEHOLDER).join(''));
     return resolveEndpoint(node, await this.secretOf(node));
+  }
+
+  /** A client to call the node with: its endpoint resolved, the user's limits. */
+  async client(node: NodeConfig): Promise<RpcClient> {
+    return new RpcClient(await this.resolve(node), this.settings.limits());
   }
 
   /** Nodes whose URL in settings holds a secret in the clear (written by hand, or by an earlier version). */

@@ -9,8 +9,9 @@ import type { NodeConfig } from '../../core/nodes/model';
 import { inertText } from '../../core/inert';
 import { parseParams } from '../../core/rpc/params';
 import { WsRpcClient, type Subscription } from '../../core/rpc/ws';
-import { config } from '../config';
 import { COMMANDS } from '../ids';
+import { errorText, problemOf } from '../kit/errors';
+import type { Settings } from '../kit/settings';
 import type { Log } from '../log';
 import type { NodeStore } from './store';
 import { pickOne, resolveNode } from './pickers';
@@ -40,6 +41,7 @@ export class Subscriptions implements vscode.Disposable {
   constructor(
     private readonly store: NodeStore,
     private readonly log: Log,
+    private readonly settings: Settings,
   ) {}
 
   /** Asks node, kind and (for logs) the filter, then subscribes. Returns the title, if any. */
@@ -84,7 +86,7 @@ export class Subscriptions implements vscode.Disposable {
       : (await pickOne(this.live.map((l) => ({ label: l.title, live: l })), { title: 'Stop Which Subscription?' }))?.live;
     if (!live) return;
     this.live.splice(this.live.indexOf(live), 1);
-    await live.subscription.unsubscribe().catch((error: unknown) => this.log.warn(`unsubscribing ${live.title}: ${String(error)}`));
+    await live.subscription.unsubscribe().catch((error: unknown) => this.log.warn(`unsubscribing ${live.title}: ${errorText(error)}`));
     live.output.appendLine('unsubscribed');
     await this.closeIdle(live.node);
   }
@@ -105,7 +107,7 @@ export class Subscriptions implements vscode.Disposable {
     let client = this.clients.get(node.id);
     if (!client) {
       client = new WsRpcClient(await this.store.resolve(node), {
-        timeoutMs: config.requestTimeoutMs(),
+        ...this.settings.limits(),
         onStatus: (status, problem) => {
           if (status === 'reconnecting') output.appendLine(inertText(`connection lost${problem ? `: ${problem.message}` : ''}; reconnecting…`));
         },
@@ -131,14 +133,10 @@ async function askParams(): Promise<unknown[] | undefined> {
     prompt: 'A JSON object such as {"address": "0x…", "topics": ["0x…"]}; {} for every log',
     value: '{}',
     ignoreFocusOut: true,
-    validateInput: (text) => {
-      try {
-        const value = parseParams(text);
-        return Array.isArray(value) ? 'The filter is a JSON object, not an array' : undefined;
-      } catch (error) {
-        return error instanceof Error ? error.message : String(error);
-      }
-    },
+    validateInput: (text) =>
+      problemOf(() => {
+        if (Array.isArray(parseParams(text))) throw new Error('The filter is a JSON object, not an array');
+      }),
   });
   return filter === undefined ? undefined : ['logs', parseParams(filter)];
 }

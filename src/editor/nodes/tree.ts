@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { shortError } from '../../core/nodes/health';
 import type { NodeConfig } from '../../core/nodes/model';
 import type { Fact, LiveFacts } from '../../core/nodes/protocols';
-import { config } from '../config';
+import type { Settings } from '../kit/settings';
 import type { NodeFacts, NodeHealth } from './facts';
 import { nodeDescription, nodeTooltip, protocolIcon } from './labels';
 import type { NodeStore } from './store';
@@ -52,6 +52,7 @@ export class NodesTree implements vscode.TreeDataProvider<NodesTreeElement>, vsc
   constructor(
     private readonly store: NodeStore,
     private readonly facts: NodeFacts,
+    private readonly settings: Settings,
   ) {
     this.subscriptions = [
       store.onDidChange(() => {
@@ -87,7 +88,7 @@ export class NodesTree implements vscode.TreeDataProvider<NodesTreeElement>, vsc
     }
     if (element.kind !== 'node') return [];
     // Expanding a node shows facts no older than the status bar's poll interval (15 s when it is off).
-    const maxAge = (config.statusBarRefreshSeconds() || 15) * 1000;
+    const maxAge = (this.settings.statusBarRefreshSeconds() || 15) * 1000;
     return this.facts.current(element.node, maxAge).then((health) => childrenOf(element.node, health));
   }
 

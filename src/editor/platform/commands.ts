@@ -5,11 +5,11 @@
  */
 import * as vscode from 'vscode';
 import type { PlatformClient } from '../../core/platform/client';
-import { PlatformError } from '../../core/platform/errors';
 import { redactSecrets } from '../../core/platform/secrets';
 import type { Network, Project } from '../../core/platform/types';
 import { COMMANDS, focusCommand, VIEWS } from '../ids';
-import { reportError } from '../nodes/calls';
+import { registerCommand, type CommandRun } from '../kit/commands';
+import { withProgress } from '../kit/progress';
 import { pickOne } from '../nodes/pickers';
 import { openEndpoints } from './endpoints';
 import type { PlatformFeature } from './feature';
@@ -18,16 +18,7 @@ import { joined } from './labels';
 import { PLATFORM_VIEW, SET_KEY_COMMAND, type NodeElement, type ProjectElement } from './tree';
 
 export function registerPlatformCommands(f: PlatformFeature): vscode.Disposable[] {
-  // Every command reports its own failures: an exception must never escape to the host.
-  const command = (id: string, run: (arg?: unknown) => Promise<unknown> | unknown) =>
-    vscode.commands.registerCommand(id, async (arg?: unknown) => {
-      try {
-        await run(arg);
-      } catch (error) {
-        if (error instanceof PlatformError && error.kind === 'cancelled') f.log.info(`${id}: cancelled`);
-        else reportError(f.log, id, error);
-      }
-    });
+  const command = (id: string, run: CommandRun) => registerCommand(f.log, id, run);
   return [
     command(SET_KEY_COMMAND, (arg) => setApiKey(f, arg)),
     command(COMMANDS.platform.forgetApiKey, () => forgetApiKey(f)),
@@ -95,8 +86,8 @@ function isElement(arg: unknown, kind: 'node' | 'project'): boolean {
 }
 
 /** Long reads show on the Platform view, where the user clicked. */
-function onView<T>(title: string, task: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: { viewId: PLATFORM_VIEW }, title }, task);
+function onView<T>(title: string, task: () => Promise<T>): Promise<T> {
+  return withProgress(title, task, { location: { viewId: PLATFORM_VIEW } });
 }
 
 async function pickNode(client: PlatformClient, title: string): Promise<ImportSource | undefined> {
@@ -157,26 +148,16 @@ async function importProject(f: PlatformFeature, arg: unknown): Promise<void> {
   if (!project) return;
   const name = project.name ?? project.id;
   // Many nodes may mean many reads: a notification, with a cancel button that works.
-  const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Importing the nodes of ${name}`, cancellable: true },
-    async (progress, token) => {
-      const cancel = new AbortController();
-      const subscription = token.onCancellationRequested(() => cancel.abort());
-      try {
-        const { signal } = cancel;
-        const [networks, nodes] = await Promise.all([client.listNetworks({ project: project.id }, { signal }), client.listNodes({ project: project.id }, { signal })]);
-        const byId = new Map<string | undefined, Network>(networks.map((n) => [n.id, n]));
-        const sources: ImportSource[] = [];
-        for (const node of nodes) {
-          progress.report({ message: node.name ?? node.id, increment: 100 / nodes.length });
-          sources.push({ node: await withDetails(client, node, signal), network: byId.get(node.network) });
-        }
-        return await importNodes(f.nodes.store, sources);
-      } finally {
-        subscription.dispose();
-      }
-    },
-  );
+  const report = await withProgress(`Importing the nodes of ${name}`, async (signal, progress) => {
+    const [networks, nodes] = await Promise.all([client.listNetworks({ project: project.id }, { signal }), client.listNodes({ project: project.id }, { signal })]);
+    const byId = new Map<string | undefined, Network>(networks.map((n) => [n.id, n]));
+    const sources: ImportSource[] = [];
+    for (const node of nodes) {
+      progress(node.name ?? node.id, 100 / nodes.length);
+      sources.push({ node: await withDetails(client, node, signal), network: byId.get(node.network) });
+    }
+    return importNodes(f.nodes.store, sources);
+  });
   if (!report.added.length && !report.updated.length && !report.skipped.length) {
     void vscode.window.showInformationMessage(`The project ${name} has no nodes.`);
     return;

@@ -1,22 +1,14 @@
 /** The Platform feature: the API key, the Platform view, and importing its nodes into the Nodes view. */
 import * as vscode from 'vscode';
-import type { Log } from '../log';
-import type { NodesFeature } from '../nodes/feature';
-import type { Secrets } from '../secrets';
+import type { EditorContextWithNodes } from '../kit/context';
 import { registerPlatformCommands } from './commands';
 import type { PlatformFeature } from './feature';
 import { PlatformSession } from './session';
 import { PLATFORM_VIEW, PlatformTree } from './tree';
 
-export interface PlatformContext {
-  extension: vscode.ExtensionContext;
-  log: Log;
-  secrets: Secrets;
-}
-
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
-export function registerPlatform({ extension, log, secrets }: PlatformContext, nodes: NodesFeature): PlatformFeature {
-  const session = new PlatformSession(secrets, extension.secrets);
+export function registerPlatform({ extension, log, secrets, settings, nodes }: EditorContextWithNodes): PlatformFeature {
+  const session = new PlatformSession(secrets, extension.secrets, settings);
   const tree = new PlatformTree(session);
   const f: PlatformFeature = { session, tree, nodes, log };
   extension.subscriptions.push(

@@ -5,10 +5,9 @@
  * and menus depend on it.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_API_URL, PlatformClient } from '../../core/platform/client';
-import { API_URL_SETTING } from '../../core/platform/errors';
+import { PlatformClient } from '../../core/platform/client';
 import { registerSecret } from '../../core/redact';
-import { config } from '../config';
+import type { Settings } from '../kit/settings';
 import type { Secrets } from '../secrets';
 
 export const HAS_KEY_CONTEXT = 'chaindeck.platform.hasKey';
@@ -29,6 +28,7 @@ export class PlatformSession implements vscode.Disposable {
   constructor(
     private readonly secrets: Secrets,
     storage: vscode.SecretStorage,
+    private readonly settings: Settings,
   ) {
     this.ready = this.reload();
     this.subscriptions = [
@@ -36,9 +36,7 @@ export class PlatformSession implements vscode.Disposable {
       storage.onDidChange((e) => {
         if (e.key === SECRET) void this.reload();
       }),
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(API_URL_SETTING) || config.affects(e, 'requestTimeoutMs')) this.changed.fire();
-      }),
+      settings.onDidChange(['platformApiUrl', 'requestTimeoutMs'], () => this.changed.fire()),
     ];
   }
 
@@ -61,7 +59,7 @@ export class PlatformSession implements vscode.Disposable {
 
   /** The API's base URL from the settings. */
   apiUrl(): string {
-    return vscode.workspace.getConfiguration().get<string>(API_URL_SETTING)?.trim() || DEFAULT_API_URL;
+    return this.settings.platformApiUrl();
   }
 
   /**
@@ -71,7 +69,7 @@ export class PlatformSession implements vscode.Disposable {
   async client(): Promise<PlatformClient | undefined> {
     await this.ready;
     if (this.key === undefined) return undefined;
-    return new PlatformClient({ apiKey: this.key, apiUrl: this.apiUrl(), timeoutMs: config.requestTimeoutMs() });
+    return new PlatformClient({ apiKey: this.key, apiUrl: this.apiUrl(), ...this.settings.limits() });
   }
 
   private async reload(): Promise<void> {

@@ -10,8 +10,10 @@ import type { PlatformClient } from '../../core/platform/client';
 import { PlatformError } from '../../core/platform/errors';
 import { redactSecrets } from '../../core/platform/secrets';
 import type { Identity, Network, Organization, PlatformNode, Project } from '../../core/platform/types';
-import { redactText } from '../../core/redact';
 import { COMMANDS, VIEWS } from '../ids';
+import { SETTINGS } from '../kit/settingsSchema';
+import { errorText } from '../kit/errors';
+import { withProgress } from '../kit/progress';
 import { identityHover, joined, networkHover, nodeDescription, nodeHover, organizationHover, projectHover, statusIcon } from './labels';
 import type { PlatformSession } from './session';
 
@@ -114,7 +116,7 @@ export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, v
       const client = await this.session.client();
       if (!client) return [];
       // Shown on the view itself: the user sees which tree is busy, nothing pops up.
-      return await vscode.window.withProgress({ location: { viewId: PLATFORM_VIEW } }, () => loader(client, signal));
+      return await withProgress(undefined, (signal) => loader(client, signal), { location: { viewId: PLATFORM_VIEW }, signal });
     } catch (error) {
       return [messageOf(key, error)];
     }
@@ -227,9 +229,7 @@ async function listed<T>(parentKey: string, empty: string, list: Promise<T[]>, t
 }
 
 function messageOf(parentKey: string, error: unknown): MessageElement {
-  const err = error instanceof Error ? error : new Error(String(error));
-  // Core's messages are redacted already; anything else is redacted here.
-  return { kind: 'message', id: `${parentKey}:error`, text: redactText(err.message), error: err };
+  return { kind: 'message', id: `${parentKey}:error`, text: errorText(error), error: error instanceof Error ? error : new Error(String(error)) };
 }
 
 /** What clicking a failure does: set the key (401), open the API URL setting, or try again. */
@@ -237,7 +237,7 @@ function remedyOf(error: Error): vscode.Command {
   const kind = error instanceof PlatformError ? error.kind : undefined;
   if (kind === 'auth') return { title: 'Set Platform API Key…', command: SET_KEY_COMMAND };
   if (kind === 'unreachable' || kind === 'tls' || kind === 'not-json' || kind === 'invalid-request' || (kind === 'not-found' && !/No such/.test(error.message))) {
-    return { title: 'Open the API URL Setting', command: 'workbench.action.openSettings', arguments: ['chaindeck.platform.apiUrl'] };
+    return { title: 'Open the API URL Setting', command: 'workbench.action.openSettings', arguments: [SETTINGS.platformApiUrl.id] };
   }
   return { title: 'Refresh', command: COMMANDS.platform.refresh };
 }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { StorageForm, StorageMode } from '../../webview/storage/protocol';
 import { COMMANDS } from '../ids';
+import { SETTINGS } from '../kit/settingsSchema';
 import { nodeOf } from '../nodes/pickers';
 import type { StorageFeature } from './feature';
 import { StoragePanel, type Shown } from './panel';
@@ -24,7 +25,6 @@ export interface BrowseOptions {
   mode?: StorageMode;
 }
 
-const MODES: readonly StorageMode[] = ['auto', 'native', 'emulate'];
 
 /** The open panels: a request for a contract already shown reuses its panel. */
 export class Panels implements vscode.Disposable {
@@ -57,16 +57,15 @@ export async function browse(f: StorageFeature, panels: Panels, arg?: unknown): 
   }
   const evm = f.store.all().filter((n) => n.protocol === 'evm');
   const fallback = [f.selectedNode(), f.store.defaultNode()].find((n) => n?.protocol === 'evm') ?? evm[0];
-  const settings = vscode.workspace.getConfiguration('chaindeck.storage');
-  const mode = options.mode ?? settings.get<StorageMode>('mode', 'auto');
+  const mode = options.mode ?? f.settings.storageMode();
   const form: StorageForm = {
     nodeId: (node ?? fallback)?.id ?? '',
     address: options.address?.trim() ?? '',
     block: String(options.block ?? 'latest'),
     txIndex: String(options.txIndex ?? 0),
     start: options.start ?? '0',
-    max: String(options.max ?? settings.get<number>('pageSize', 10)),
-    mode: MODES.includes(mode) ? mode : 'auto',
+    max: String(options.max ?? f.settings.storagePageSize()),
+    mode: (SETTINGS.storageMode.enum as readonly StorageMode[]).includes(mode) ? mode : 'auto',
   };
   const existing = form.address ? panels.showing(form) : undefined;
   existing?.reveal();

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
+import type { Settings } from '../kit/settings';
 import type { Log } from '../log';
 import type { NodeStore } from '../nodes/store';
 import type { Layouts } from './layouts';
@@ -9,6 +10,7 @@ export interface StorageFeature {
   extensionUri: vscode.Uri;
   store: NodeStore;
   log: Log;
+  settings: Settings;
   layouts: Layouts;
   /** The node the status bar shows (the user's pick, else the default). */
   selectedNode(): NodeConfig | undefined;

@@ -3,41 +3,28 @@
  * paging, export) and the slot tools (mapping, nested mapping and array element slots, EIP-1967
  * slots, reading one slot).
  */
-import * as vscode from 'vscode';
-import type { Log } from '../log';
-import { reportError } from '../nodes/calls';
-import type { NodesFeature } from '../nodes/feature';
+import { registerCommand } from '../kit/commands';
+import type { EditorContextWithNodes } from '../kit/context';
+import { reportError } from '../kit/errors';
 import { browse, BROWSE_COMMAND, Panels } from './browse';
 import type { StorageFeature } from './feature';
 import { Layouts } from './layouts';
 import { arraySlotCommand, eip1967Command, mappingSlotCommand, readSlotCommand, SLOT_COMMANDS } from './slotTools';
 
-export interface StorageContext {
-  extension: vscode.ExtensionContext;
-  log: Log;
-}
-
-export function registerStorage({ extension, log }: StorageContext, nodes: NodesFeature): void {
+export function registerStorage({ extension, log, settings, nodes }: EditorContextWithNodes): void {
   const layouts = new Layouts(nodes.store);
   const f: StorageFeature = {
     extensionUri: extension.extensionUri,
     store: nodes.store,
     log,
+    settings,
     layouts,
     selectedNode: () => nodes.statusBar.node(),
     report: (doing, error) => reportError(log, doing, error),
   };
   const panels = new Panels();
-  // Each command reports its own failures; what it resolves with is for callers passing options.
-  const command = (id: string, run: (arg?: unknown) => Promise<unknown>) =>
-    vscode.commands.registerCommand(id, async (arg?: unknown) => {
-      try {
-        return await run(arg);
-      } catch (error) {
-        f.report(id, error);
-        return undefined;
-      }
-    });
+  // What a command resolves with is for callers passing options (tests, other extensions).
+  const command = (id: string, run: (arg?: unknown) => Promise<unknown>) => registerCommand(log, id, run);
   extension.subscriptions.push(
     layouts,
     panels,

@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
 import { layoutsForAddress, parseFoundryArtifact, parseHardhatBuildInfo, slotLabeller, type ContractLayout } from '../../core/storage/layout';
-import { clientFor } from '../nodes/calls';
 import type { NodeStore } from '../nodes/store';
 import { FILE_CAPS } from '../../core/files';
 import { readWorkspaceText } from '../readFile';
@@ -54,7 +53,7 @@ export class Layouts implements vscode.Disposable {
   private async match(node: NodeConfig, address: string): Promise<MatchedLayout | undefined> {
     const layouts = await (this.all ??= this.load());
     if (!layouts.length) return undefined;
-    const [layout] = await layoutsForAddress(await clientFor(this.store, node), address, layouts);
+    const [layout] = await layoutsForAddress(await this.store.client(node), address, layouts);
     if (!layout) return undefined;
     const label = slotLabeller(layout);
     return { name: `${layout.contractName} (${layout.source})`, label };

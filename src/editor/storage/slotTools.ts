@@ -26,7 +26,8 @@ import {
   type MappingKeyType,
 } from '../../core/storage/slots';
 import { COMMANDS } from '../ids';
-import { clientFor } from '../nodes/calls';
+import { problemOf } from '../kit/errors';
+import { withProgress } from '../kit/progress';
 import { nodeOf, pickOne } from '../nodes/pickers';
 import type { StorageFeature } from './feature';
 
@@ -72,14 +73,8 @@ export function computeMappingSlot(slot: string | number, keys: readonly Mapping
   return nestedMappingSlot(slot, keys.map((k) => ({ key: keyValue(k.key, k.type), type: k.type })));
 }
 
-const problem = (check: () => unknown) => {
-  try {
-    check();
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message.replace(/ \(argument=.*$/, '') : String(error);
-  }
-};
+/** What `check` throws about an input, without the ethers detail it may append (`(argument=…)`). */
+const problem = (check: () => unknown) => problemOf(check)?.replace(/ \(argument=.*$/, '');
 
 const decimal = (hex: string) => BigInt(hex).toString(10);
 
@@ -212,7 +207,7 @@ export async function readSlotCommand(f: StorageFeature, arg?: unknown): Promise
 
 /** Reads `slot` of `address` on `node` with eth_getStorageAt, at `block` (latest by default). */
 async function readSlot(f: StorageFeature, node: NodeConfig, address: string, slot: string | number, block: string, signal?: AbortSignal): Promise<DecodedWord> {
-  const client = await clientFor(f.store, node);
+  const client = await f.store.client(node);
   const { number } = await lookupBlock(client, parseBlockRef(block), signal);
   const call = readCall({ address: normaliseAddress(address), blockNumber: number, start: 0n, maxResults: 1 }, toSlot(slot));
   const outcome = interpretRead(await client.call(call.method, call.params, { signal }));
@@ -275,14 +270,7 @@ function askSlot(title: string, prompt: string): Thenable<string | undefined> {
 /** Runs a read in a cancellable notification; failures are shown and logged, never thrown. */
 async function withReadProgress<T>(f: StorageFeature, target: Target, what: string, read: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
   try {
-    return await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Reading ${what} of ${short(target.address)} on ${target.node.name}`, cancellable: true },
-      (_progress, token) => {
-        const cancel = new AbortController();
-        token.onCancellationRequested(() => cancel.abort());
-        return read(cancel.signal);
-      },
-    );
+    return await withProgress(`Reading ${what} of ${short(target.address)} on ${target.node.name}`, read);
   } catch (error) {
     f.report(`Reading ${what} of ${target.address} on ${target.node.name}`, error);
     return undefined;

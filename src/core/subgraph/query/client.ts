@@ -5,6 +5,7 @@
  * transport or the URL become RpcFailures whose messages say what to check.
  */
 import { MAX_JSON_DEPTH, tooDeepAt } from '../../json';
+import type { KnobHints } from '../../knobs';
 import { failure, quoteStart, type FailureContext, type RpcFailure } from '../../rpc/failure';
 import { httpExchange } from '../../rpc/http';
 import { redactUrl } from '../../redact';
@@ -37,6 +38,8 @@ export interface GraphqlCallOptions {
   /** Secret values to keep out of every message (the access key in the URL). */
   secrets?: readonly string[];
   headers?: Record<string, string>;
+  /** The caller's words for raising the limits, which failure messages end with. */
+  hints?: KnobHints;
 }
 
 const PEER = 'the subgraph query endpoint';
@@ -75,7 +78,7 @@ export function parseJsonLossless(text: string): unknown {
 
 function contextFor(url: string, options: GraphqlCallOptions): FailureContext {
   const secrets = options.secrets ?? [];
-  return { url, auth: secrets.length ? 'key' : 'none', secrets, timeoutMs: options.timeoutMs, peer: PEER };
+  return { url, auth: secrets.length ? 'key' : 'none', secrets, timeoutMs: options.timeoutMs, peer: PEER, hints: options.hints };
 }
 
 function replyFailure(reply: { status: number; statusText: string; text: string; contentType: string }, ctx: FailureContext): RpcFailure {

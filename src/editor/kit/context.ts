@@ -1,0 +1,21 @@
+/**
+ * What every feature is registered with: built once in extension.ts, handed to each feature's
+ * register function. Features that work on the configured nodes get the Nodes feature with it.
+ */
+import type * as vscode from 'vscode';
+import type { Log } from '../log';
+import type { NodesFeature } from '../nodes/feature';
+import type { Secrets } from '../secrets';
+import type { Settings } from './settings';
+
+export interface EditorContext {
+  extension: vscode.ExtensionContext;
+  /** The one log channel. */
+  log: Log;
+  secrets: Secrets;
+  settings: Settings;
+}
+
+export interface EditorContextWithNodes extends EditorContext {
+  nodes: NodesFeature;
+}

@@ -1,0 +1,41 @@
+/**
+ * Every `chaindeck.*` setting as package.json's contributes.configuration declares it: id, type,
+ * default and bounds. A unit test holds this table and package.json to each other both ways, so
+ * this file must not import `vscode`; settings.ts reads each setting through its entry here.
+ */
+import type { KnobHints } from '../../core/knobs';
+
+interface Schema {
+  id: string;
+  type: 'number' | 'integer' | 'string' | 'array' | 'boolean' | 'object';
+  default: unknown;
+  minimum?: number;
+  maximum?: number;
+  enum?: readonly string[];
+}
+
+export const SETTINGS = {
+  requestTimeoutMs: { id: 'chaindeck.requestTimeoutMs', type: 'number', default: 15_000, minimum: 100, maximum: 86_400_000 },
+  maxResponseMB: { id: 'chaindeck.maxResponseMB', type: 'integer', default: 64, minimum: 1, maximum: 4096 },
+  nodes: { id: 'chaindeck.nodes', type: 'array', default: [] },
+  defaultNode: { id: 'chaindeck.defaultNode', type: 'string', default: '' },
+  statusBarRefreshSeconds: { id: 'chaindeck.statusBar.refreshSeconds', type: 'number', default: 15, minimum: 0 },
+  storagePageSize: { id: 'chaindeck.storage.pageSize', type: 'number', default: 10, minimum: 1, maximum: 10_000 },
+  storageMode: { id: 'chaindeck.storage.mode', type: 'string', default: 'auto', enum: ['auto', 'native', 'emulate'] },
+  platformApiUrl: { id: 'chaindeck.platform.apiUrl', type: 'string', default: 'https://api.chainstack.com' },
+  subgraphs: { id: 'chaindeck.subgraphs', type: 'array', default: [] },
+  graphNodePath: { id: 'chaindeck.graph.nodePath', type: 'string', default: '' },
+} as const satisfies Record<string, Schema>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+/**
+ * How the editor's failure messages say to change a limit: the setting, and the CLI's way beside
+ * it (the CLI's messages say the same words, so a message reads alike wherever it is shown).
+ */
+export const KNOB_HINTS: Required<KnobHints> = {
+  timeout: `the setting ${SETTINGS.requestTimeoutMs.id} (CLI: --timeout MS)`,
+  timeoutBrief: `--timeout, or the setting ${SETTINGS.requestTimeoutMs.id}`,
+  responseCap: `the setting ${SETTINGS.maxResponseMB.id} (CLI: the environment variable CHAINDECK_MAX_RESPONSE_MB)`,
+  apiUrl: `setting ${SETTINGS.platformApiUrl.id}, CLI: --api-url`,
+};
