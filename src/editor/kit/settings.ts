@@ -5,6 +5,7 @@
  * without `auth` 'none'), and written back complete. Core is handed the values, never the names.
  */
 import * as vscode from 'vscode';
+import { PROTOCOLS } from '../../core/nodes/labels';
 import type { NodeConfig, Protocol } from '../../core/nodes/model';
 import { MAX_TIMEOUT_MS, setResponseLimitMB } from '../../core/rpc/deadline';
 import type { AuthForm } from '../../core/rpc/endpoint';
@@ -12,7 +13,6 @@ import type { KnobHints } from '../../core/knobs';
 import type { StorageMode } from '../../webview/storage/protocol';
 import { KNOB_HINTS, SETTINGS, type SettingName } from './settingsSchema';
 
-const PROTOCOLS: readonly Protocol[] = ['evm', 'beacon', 'utxo', 'solana', 'starknet', 'other'];
 const AUTH_FORMS: readonly AuthForm[] = ['none', 'key', 'basic'];
 
 const configuration = () => vscode.workspace.getConfiguration();

@@ -5,13 +5,13 @@
  */
 import * as vscode from 'vscode';
 import { deriveWsUrl, displayUrl, isLoopback, parseEndpoint, type ParsedEndpoint } from '../../core/nodes/endpoint';
+import { PROTOCOL_LABELS } from '../../core/nodes/labels';
 import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../../core/nodes/model';
 import { describeAuth } from '../../core/rpc/failure';
 import { COMMANDS } from '../ids';
 import { registerCommand, type CommandRun } from '../kit/commands';
 import { problemOf, reportError } from '../kit/errors';
 import type { NodesFeature } from './feature';
-import { PROTOCOL_UI } from './labels';
 import { askBasicCredentials, askNodeName, pickOne, pickProtocol, resolveNode } from './pickers';
 import { SELECT_COMMAND } from './statusBar';
 
@@ -127,7 +127,7 @@ async function editNode(f: NodesFeature, node: NodeConfig | undefined): Promise<
     { label: '$(link) Endpoint URL', detail: displayUrl(node), edit: editEndpoint },
     { label: '$(key) Credentials', detail: describeAuth(node.auth), edit: editCredentials },
     { label: '$(eye) Path', detail: node.publicPath ? 'public: kept in settings and shown' : "secret: in the system's secret storage, shown as ***", edit: editPath },
-    { label: '$(symbol-interface) Protocol', detail: PROTOCOL_UI[node.protocol].label, edit: editProtocol },
+    { label: '$(symbol-interface) Protocol', detail: PROTOCOL_LABELS[node.protocol].label, edit: editProtocol },
     { label: '$(globe) Network label', detail: node.network ?? 'none', edit: editNetwork },
   ];
   const chosen = await pickOne(items, { title, placeholder: 'What do you want to change?' });

@@ -1,9 +1,9 @@
 /** Quick picks and input boxes shared by the node commands. */
 import * as vscode from 'vscode';
 import { basicUsernameProblem, displayUrl } from '../../core/nodes/endpoint';
+import { nodeDescription, PROTOCOL_LABELS, PROTOCOLS } from '../../core/nodes/labels';
 import type { NodeConfig, Protocol } from '../../core/nodes/model';
 import { COMMANDS } from '../ids';
-import { nodeDescription, PROTOCOL_UI, PROTOCOLS } from './labels';
 import type { NodeStore } from './store';
 
 /** What a command receives: a tree element (context menu), a node, or nothing (palette). */
@@ -47,7 +47,7 @@ export async function resolveNode(store: NodeStore, arg: unknown, title: string,
     return undefined;
   }
   const items = nodes.map((node) => ({
-    label: `$(${PROTOCOL_UI[node.protocol].icon}) ${node.name}`,
+    label: `$(${PROTOCOL_LABELS[node.protocol].icon}) ${node.name}`,
     description: nodeDescription(node, store.isDefault(node)),
     detail: displayUrl(node),
     node,
@@ -57,7 +57,7 @@ export async function resolveNode(store: NodeStore, arg: unknown, title: string,
 }
 
 export async function pickProtocol(title: string, current: Protocol): Promise<Protocol | undefined> {
-  const items = PROTOCOLS.map((protocol) => ({ label: PROTOCOL_UI[protocol].label, detail: PROTOCOL_UI[protocol].detail, protocol }));
+  const items = PROTOCOLS.map((protocol) => ({ label: PROTOCOL_LABELS[protocol].label, detail: PROTOCOL_LABELS[protocol].detail, protocol }));
   const chosen = await pickOne(items, { title, placeholder: 'Which protocol does the node speak?', active: items.find((i) => i.protocol === current) });
   return chosen?.protocol;
 }

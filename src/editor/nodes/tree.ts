@@ -8,11 +8,12 @@
  */
 import * as vscode from 'vscode';
 import { shortError } from '../../core/nodes/health';
+import { FACT_LABELS, factText, nodeDescription } from '../../core/nodes/labels';
 import type { NodeConfig } from '../../core/nodes/model';
 import type { Fact, LiveFacts } from '../../core/nodes/protocols';
 import type { Settings } from '../kit/settings';
 import type { NodeFacts, NodeHealth } from './facts';
-import { nodeDescription, nodeTooltip, protocolIcon } from './labels';
+import { nodeTooltip, protocolIcon } from './labels';
 import type { NodeStore } from './store';
 
 export interface NodeElement {
@@ -35,12 +36,6 @@ interface NoteElement {
 }
 
 export type NodesTreeElement = NodeElement | FactElement | NoteElement;
-
-const FACT_LABELS: Record<keyof LiveFacts, string> = {
-  clientVersion: 'Client version',
-  latestBlock: 'Latest block',
-  chainId: 'Chain',
-};
 
 export class NodesTree implements vscode.TreeDataProvider<NodesTreeElement>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<NodesTreeElement | undefined>();
@@ -119,14 +114,12 @@ export class NodesTree implements vscode.TreeDataProvider<NodesTreeElement>, vsc
       case 'fact': {
         const item = new vscode.TreeItem(element.label);
         item.id = element.id;
+        item.description = factText(element.fact);
         if ('error' in element.fact) {
-          item.description = element.fact.error;
-          item.tooltip = element.fact.error;
+          item.tooltip = item.description;
           item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsIcon.errorForeground'));
         } else {
-          const raw = typeof element.fact.raw === 'string' && element.fact.raw !== element.fact.value ? ` (${element.fact.raw})` : '';
-          item.description = `${element.fact.value}${raw}`;
-          item.tooltip = `${element.label}: ${element.fact.value}${raw}`;
+          item.tooltip = `${element.label}: ${item.description}`;
           item.iconPath = new vscode.ThemeIcon('info');
         }
         return item;

@@ -13,8 +13,8 @@ import { withProgress } from '../kit/progress';
 import { pickOne } from '../nodes/pickers';
 import { openEndpoints } from './endpoints';
 import type { PlatformFeature } from './feature';
-import { describeImport, importNodes, withDetails, type ImportReport, type ImportSource } from './importing';
-import { joined } from './labels';
+import { describeImport, joined, type ImportReport } from '../../core/platform/labels';
+import { importNodes, withDetails, type ImportSource } from './importing';
 import { PLATFORM_VIEW, SET_KEY_COMMAND, type NodeElement, type ProjectElement } from './tree';
 
 export function registerPlatformCommands(f: PlatformFeature): vscode.Disposable[] {

@@ -7,6 +7,7 @@
 import type { NodeConfig } from '../../core/nodes/model';
 import type { PlatformClient } from '../../core/platform/client';
 import { NodeImportError, nodeToConfig } from '../../core/platform/importNode';
+import type { ImportReport } from '../../core/platform/labels';
 import type { Network, PlatformNode } from '../../core/platform/types';
 import type { NodeStore } from '../nodes/store';
 
@@ -14,15 +15,6 @@ export interface ImportSource {
   node: PlatformNode;
   /** The node's network: its protocol decides the node's. */
   network?: Network;
-}
-
-export interface ImportReport {
-  added: NodeConfig[];
-  updated: NodeConfig[];
-  /** Nodes that could not be imported, and why (e.g. no endpoint while the node starts). */
-  skipped: { name: string; why: string }[];
-  /** Imported nodes whose protocol is core's guess, not the platform's word. */
-  guessed: NodeConfig[];
 }
 
 /** The node with its endpoints: a list may leave `details` out, the node itself has them. */
@@ -59,17 +51,4 @@ function nameFor(store: NodeStore, config: NodeConfig): string {
   let name = config.name;
   for (let n = 2; store.byName(name); n++) name = `${config.name} (${n})`;
   return name;
-}
-
-const names = (nodes: readonly NodeConfig[]) => nodes.map((n) => `"${n.name}"`).join(', ');
-
-/** What happened, in a sentence or two, e.g. `Imported "a" into the Nodes view and updated "b".` */
-export function describeImport({ added, updated, guessed, skipped }: ImportReport): string {
-  const parts: string[] = [];
-  if (added.length) parts.push(`Imported ${names(added)} into the Nodes view${updated.length ? ` and updated ${names(updated)}` : ''}.`);
-  else if (updated.length) parts.push(`Updated ${names(updated)} in the Nodes view.`);
-  if ([...added, ...updated].some((n) => n.auth !== 'none')) parts.push("Credentials are in the system's secret storage.");
-  if (guessed.length) parts.push(`The protocol of ${names(guessed)} is a guess (EVM): change it with Edit Node… if it is wrong.`);
-  if (skipped.length) parts.push(`Skipped ${skipped.length}: ${skipped.map((s) => s.why).join(' ')}`);
-  return parts.join(' ') || 'Nothing to import.';
 }

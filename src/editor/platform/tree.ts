@@ -14,7 +14,8 @@ import { COMMANDS, VIEWS } from '../ids';
 import { SETTINGS } from '../kit/settingsSchema';
 import { errorText } from '../kit/errors';
 import { withProgress } from '../kit/progress';
-import { identityHover, joined, networkHover, nodeDescription, nodeHover, organizationHover, projectHover, statusIcon } from './labels';
+import { failureHeadline, failureRemedy, identityHover, joined, networkDescription, networkHover, nodeDescription, nodeHover, organizationHover, projectHover } from '../../core/platform/labels';
+import { hoverMarkdown, statusThemeIcon } from './labels';
 import type { PlatformSession } from './session';
 
 export const PLATFORM_VIEW = VIEWS.platform;
@@ -155,7 +156,7 @@ export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, v
         const org = redactSecrets(element.organization);
         const item = new vscode.TreeItem(org.name ?? org.id, Expanded);
         item.description = org.name ? org.id : undefined;
-        item.tooltip = organizationHover(element.organization);
+        item.tooltip = hoverMarkdown(organizationHover(element.organization));
         item.iconPath = new vscode.ThemeIcon('organization');
         item.contextValue = 'platform.organization';
         return item;
@@ -164,7 +165,7 @@ export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, v
         const project = redactSecrets(element.project);
         const item = new vscode.TreeItem(project.name ?? project.id, Collapsed);
         item.description = project.id;
-        item.tooltip = projectHover(element.project);
+        item.tooltip = hoverMarkdown(projectHover(element.project));
         item.iconPath = new vscode.ThemeIcon('project');
         item.contextValue = 'platform.project';
         return item;
@@ -172,8 +173,8 @@ export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, v
       case 'network': {
         const network = redactSecrets(element.network);
         const item = new vscode.TreeItem(network.name ?? network.id, Collapsed);
-        item.description = joined(network.protocol, network.configuration?.network, network.status && network.status !== 'running' ? network.status : undefined);
-        item.tooltip = networkHover(element.network);
+        item.description = networkDescription(element.network);
+        item.tooltip = hoverMarkdown(networkHover(element.network));
         item.iconPath = new vscode.ThemeIcon('globe');
         item.contextValue = 'platform.network';
         return item;
@@ -181,9 +182,9 @@ export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, v
       case 'node': {
         const node = redactSecrets(element.node);
         const item = new vscode.TreeItem(node.name ?? node.id, None);
-        item.description = nodeDescription(node);
-        item.tooltip = nodeHover(element.node);
-        item.iconPath = statusIcon(node.status);
+        item.description = nodeDescription(element.node);
+        item.tooltip = hoverMarkdown(nodeHover(element.node));
+        item.iconPath = statusThemeIcon(node.status);
         item.contextValue = 'platform.node';
         return item;
       }
@@ -197,7 +198,7 @@ export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, v
         const identity = redactSecrets(element.identity);
         const item = new vscode.TreeItem(identity.name ?? identity.id, None);
         item.description = joined(identity.type, identity.status);
-        item.tooltip = identityHover(element.identity);
+        item.tooltip = hoverMarkdown(identityHover(element.identity));
         item.iconPath = new vscode.ThemeIcon('account');
         item.contextValue = 'platform.identity';
         return item;
@@ -233,24 +234,10 @@ function messageOf(parentKey: string, error: unknown): MessageElement {
 }
 
 /** What clicking a failure does: set the key (401), open the API URL setting, or try again. */
-function remedyOf(error: Error): vscode.Command {
-  const kind = error instanceof PlatformError ? error.kind : undefined;
-  if (kind === 'auth') return { title: 'Set Platform API Key…', command: SET_KEY_COMMAND };
-  if (kind === 'unreachable' || kind === 'tls' || kind === 'not-json' || kind === 'invalid-request' || (kind === 'not-found' && !/No such/.test(error.message))) {
-    return { title: 'Open the API URL Setting', command: 'workbench.action.openSettings', arguments: [SETTINGS.platformApiUrl.id] };
-  }
-  return { title: 'Refresh', command: COMMANDS.platform.refresh };
-}
-
-/** Short words for the label; the whole message is the description and the hover. */
-const HEADLINES: Partial<Record<PlatformError['kind'], string>> = {
-  auth: 'API key not accepted: set a new one',
-  forbidden: 'Not allowed for this API key',
-  'rate-limited': 'Rate limited: try again later',
-  unreachable: 'Platform API unreachable',
-  timeout: 'Platform API timed out',
-  tls: 'TLS failure',
-  server: 'Platform API server error',
+const REMEDIES: Record<ReturnType<typeof failureRemedy>, vscode.Command> = {
+  'set-key': { title: 'Set Platform API Key…', command: SET_KEY_COMMAND },
+  'check-api-url': { title: 'Open the API URL Setting', command: 'workbench.action.openSettings', arguments: [SETTINGS.platformApiUrl.id] },
+  refresh: { title: 'Refresh', command: COMMANDS.platform.refresh },
 };
 
 function messageItem(element: MessageElement): vscode.TreeItem {
@@ -259,12 +246,12 @@ function messageItem(element: MessageElement): vscode.TreeItem {
     item.iconPath = new vscode.ThemeIcon('info');
     return item;
   }
-  const headline = element.error instanceof PlatformError ? HEADLINES[element.error.kind] : undefined;
+  const headline = failureHeadline(element.error);
   const item = new vscode.TreeItem(headline ?? element.text);
   if (headline) item.description = element.text;
   item.tooltip = element.text;
   item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsIcon.errorForeground'));
-  item.command = remedyOf(element.error);
+  item.command = REMEDIES[failureRemedy(element.error)];
   item.contextValue = 'platform.error';
   return item;
 }
