@@ -6,7 +6,23 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { NodeConfig } from '../../src/core/nodes/model';
 import { PlatformError } from '../../src/core/platform/errors';
-import { describeImport, failureHeadline, failureRemedy, identityHover, joined, networkDescription, networkHover, nodeDescription, nodeHover, organizationHover, projectHover, statusIcon } from '../../src/core/platform/labels';
+import {
+  describeImport,
+  failureHeadline,
+  failureRemedy,
+  identityDescription,
+  identityHover,
+  joined,
+  networkDescription,
+  networkHover,
+  nodeDescription,
+  nodeHover,
+  organizationDescription,
+  organizationHover,
+  projectDescription,
+  projectHover,
+  statusIcon,
+} from '../../src/core/platform/labels';
 import type { PlatformNode } from '../../src/core/platform/types';
 
 const KEY = 'c0ffee1234567890deadbeef';
@@ -33,6 +49,10 @@ describe('platform labels', () => {
     assert.equal(nodeDescription(node), 'running · dedicated · eu');
     assert.equal(networkDescription({ id: 'NW-1', protocol: 'ethereum', status: 'running', configuration: { network: 'mainnet' } } as never), 'ethereum · mainnet');
     assert.equal(networkDescription({ id: 'NW-1', protocol: 'ethereum', status: 'stopped' } as never), 'ethereum · stopped');
+    assert.equal(organizationDescription({ id: 'RG-1', name: 'Acme' } as never), 'RG-1');
+    assert.equal(organizationDescription({ id: 'RG-1' } as never), undefined, 'the id is the label already');
+    assert.equal(projectDescription({ id: 'PR-1', name: 'p' } as never), 'PR-1');
+    assert.equal(identityDescription({ id: 'ID-1', type: 'api', status: 'active' } as never), 'api · active');
   });
 
   test('a node hover: its facts, endpoints masked, the credential form and never the key; booleans as yes/no', () => {

@@ -49,9 +49,19 @@ function hover(icon: string, title: string, rows: Row[]): Hover {
 
 const count = (list: unknown[] | undefined) => list?.length;
 
+/** The organization's id beside its name; nothing when the id is all it has (it is the label then). */
+export function organizationDescription(org: Organization): string | undefined {
+  const o = redactSecrets(org);
+  return o.name ? o.id : undefined;
+}
+
 export function organizationHover(org: Organization): Hover {
   const o = redactSecrets(org);
   return hover('organization', o.name ?? o.id, [['ID', o.id]]);
+}
+
+export function projectDescription(project: Project): string {
+  return redactSecrets(project).id;
 }
 
 export function projectHover(project: Project): Hover {
@@ -118,6 +128,11 @@ export function nodeHover(node: PlatformNode): Hover {
     ['GraphQL', d?.graphql_endpoint],
     ['Credentials', credentialForm(node)],
   ]);
+}
+
+export function identityDescription(identity: Identity): string {
+  const i = redactSecrets(identity);
+  return joined(i.type, i.status);
 }
 
 export function identityHover(identity: Identity): Hover {

@@ -8,13 +8,26 @@
 import * as vscode from 'vscode';
 import type { PlatformClient } from '../../core/platform/client';
 import { PlatformError } from '../../core/platform/errors';
-import { redactSecrets } from '../../core/platform/secrets';
 import type { Identity, Network, Organization, PlatformNode, Project } from '../../core/platform/types';
 import { COMMANDS, VIEWS } from '../ids';
 import { SETTINGS } from '../kit/settingsSchema';
 import { errorText } from '../kit/errors';
 import { withProgress } from '../kit/progress';
-import { failureHeadline, failureRemedy, identityHover, joined, networkDescription, networkHover, nodeDescription, nodeHover, organizationHover, projectHover } from '../../core/platform/labels';
+import {
+  failureHeadline,
+  failureRemedy,
+  identityDescription,
+  identityHover,
+  networkDescription,
+  networkHover,
+  nodeDescription,
+  nodeHover,
+  organizationDescription,
+  organizationHover,
+  projectDescription,
+  projectHover,
+  type Hover,
+} from '../../core/platform/labels';
 import { hoverMarkdown, statusThemeIcon } from './labels';
 import type { PlatformSession } from './session';
 
@@ -42,7 +55,7 @@ export interface NodeElement {
 interface IdentitiesElement {
   kind: 'identities';
 }
-interface IdentityElement {
+export interface IdentityElement {
   kind: 'identity';
   identity: Identity;
 }
@@ -150,68 +163,49 @@ export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, v
   }
 
   private itemOf(element: PlatformElement): vscode.TreeItem {
-    const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
-    switch (element.kind) {
-      case 'organization': {
-        const org = redactSecrets(element.organization);
-        const item = new vscode.TreeItem(org.name ?? org.id, Expanded);
-        item.description = org.name ? org.id : undefined;
-        item.tooltip = hoverMarkdown(organizationHover(element.organization));
-        item.iconPath = new vscode.ThemeIcon('organization');
-        item.contextValue = 'platform.organization';
-        return item;
-      }
-      case 'project': {
-        const project = redactSecrets(element.project);
-        const item = new vscode.TreeItem(project.name ?? project.id, Collapsed);
-        item.description = project.id;
-        item.tooltip = hoverMarkdown(projectHover(element.project));
-        item.iconPath = new vscode.ThemeIcon('project');
-        item.contextValue = 'platform.project';
-        return item;
-      }
-      case 'network': {
-        const network = redactSecrets(element.network);
-        const item = new vscode.TreeItem(network.name ?? network.id, Collapsed);
-        item.description = networkDescription(element.network);
-        item.tooltip = hoverMarkdown(networkHover(element.network));
-        item.iconPath = new vscode.ThemeIcon('globe');
-        item.contextValue = 'platform.network';
-        return item;
-      }
-      case 'node': {
-        const node = redactSecrets(element.node);
-        const item = new vscode.TreeItem(node.name ?? node.id, None);
-        item.description = nodeDescription(element.node);
-        item.tooltip = hoverMarkdown(nodeHover(element.node));
-        item.iconPath = statusThemeIcon(node.status);
-        item.contextValue = 'platform.node';
-        return item;
-      }
-      case 'identities': {
-        const item = new vscode.TreeItem('Identities', Collapsed);
-        item.iconPath = new vscode.ThemeIcon('person');
-        item.contextValue = 'platform.identities';
-        return item;
-      }
-      case 'identity': {
-        const identity = redactSecrets(element.identity);
-        const item = new vscode.TreeItem(identity.name ?? identity.id, None);
-        item.description = joined(identity.type, identity.status);
-        item.tooltip = hoverMarkdown(identityHover(element.identity));
-        item.iconPath = new vscode.ThemeIcon('account');
-        item.contextValue = 'platform.identity';
-        return item;
-      }
-      case 'message':
-        return messageItem(element);
+    if (element.kind === 'message') return messageItem(element);
+    if (element.kind === 'identities') {
+      const item = new vscode.TreeItem('Identities', vscode.TreeItemCollapsibleState.Collapsed);
+      item.iconPath = new vscode.ThemeIcon('person');
+      item.contextValue = 'platform.identities';
+      return item;
     }
+    const { hover, description, state, icon } = lookOf(element);
+    // The hover's title is the object's name (else its id), redacted: the label too.
+    const item = new vscode.TreeItem(hover.title, state);
+    item.description = description;
+    item.tooltip = hoverMarkdown(hover);
+    item.iconPath = icon;
+    item.contextValue = `platform.${element.kind}`;
+    return item;
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.cancel.abort();
     this.changed.dispose();
+  }
+}
+
+/** How a platform object is drawn: core's words (core/platform/labels), VS Code's icons. */
+function lookOf(element: OrganizationElement | ProjectElement | NetworkElement | NodeElement | IdentityElement): {
+  hover: Hover;
+  description?: string;
+  state: vscode.TreeItemCollapsibleState;
+  icon: vscode.ThemeIcon;
+} {
+  const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
+  switch (element.kind) {
+    case 'organization':
+      return { hover: organizationHover(element.organization), description: organizationDescription(element.organization), state: Expanded, icon: new vscode.ThemeIcon('organization') };
+    case 'project':
+      return { hover: projectHover(element.project), description: projectDescription(element.project), state: Collapsed, icon: new vscode.ThemeIcon('project') };
+    case 'network':
+      return { hover: networkHover(element.network), description: networkDescription(element.network), state: Collapsed, icon: new vscode.ThemeIcon('globe') };
+    case 'node':
+      return { hover: nodeHover(element.node), description: nodeDescription(element.node), state: None, icon: statusThemeIcon(element.node.status) };
+    case 'identity':
+      return { hover: identityHover(element.identity), description: identityDescription(element.identity), state: None, icon: new vscode.ThemeIcon('account') };
   }
 }
 

@@ -127,21 +127,9 @@ export async function arraySlotCommand(f: StorageFeature, arg?: unknown): Promis
   const title = 'Compute Array Element Slot';
   const slot = await askSlot(title, 'The slot the dynamic array is declared at (it holds the length), e.g. 2');
   if (slot === undefined) return undefined;
-  const index = await vscode.window.showInputBox({
-    title,
-    prompt: 'The element’s index, e.g. 0',
-    value: '0',
-    ignoreFocusOut: true,
-    validateInput: (text) => problem(() => toSlot(text)),
-  });
+  const index = await ask(title, 'The element’s index, e.g. 0', toSlot, '0');
   if (index === undefined) return undefined;
-  const size = await vscode.window.showInputBox({
-    title,
-    prompt: 'Slots per element: 1 for a value type (uint256, address…), the struct’s slot count for a struct',
-    value: '1',
-    ignoreFocusOut: true,
-    validateInput: (text) => problem(() => arrayElementSlot(slot, index, Number(text))),
-  });
+  const size = await ask(title, 'Slots per element: 1 for a value type (uint256, address…), the struct’s slot count for a struct', (text) => arrayElementSlot(slot, index, Number(text)), '1');
   if (size === undefined) return undefined;
   const result = arrayElementSlot(slot, index, Number(size));
   const dataSlot = dynamicDataSlot(slot);
@@ -249,22 +237,19 @@ async function askTarget(f: StorageFeature, title: string, given?: NodeConfig): 
     void vscode.window.showWarningMessage('No node is configured: add one in the Nodes view first.');
     return undefined;
   }
-  const address = await vscode.window.showInputBox({
-    title: `${title} on ${node.name}`,
-    prompt: 'The contract address (0x followed by 40 hex digits)',
-    value: f.lastAddress,
-    ignoreFocusOut: true,
-    validateInput: (text) => problem(() => normaliseAddress(text)),
-  });
+  const address = await ask(`${title} on ${node.name}`, 'The contract address (0x followed by 40 hex digits)', normaliseAddress, f.lastAddress);
   if (address === undefined) return undefined;
   f.lastAddress = normaliseAddress(address);
   return { node, address: f.lastAddress };
 }
 
+/** An input box whose text `check` judges as it is typed; resolves with the text trimmed, or undefined when dismissed. */
+function ask(title: string, prompt: string, check: (text: string) => unknown, value?: string): Thenable<string | undefined> {
+  return vscode.window.showInputBox({ title, prompt, value, ignoreFocusOut: true, validateInput: (text) => problem(() => check(text)) }).then((text) => text?.trim());
+}
+
 function askSlot(title: string, prompt: string): Thenable<string | undefined> {
-  return vscode.window
-    .showInputBox({ title, prompt, ignoreFocusOut: true, validateInput: (text) => problem(() => toSlot(text)) })
-    .then((text) => text?.trim());
+  return ask(title, prompt, toSlot);
 }
 
 /** Runs a read in a cancellable notification; failures are shown and logged, never thrown. */
