@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const withNodes = { ...editor, nodes };
   registerStorage(withNodes);
   const platform = registerPlatform(withNodes);
-  const subgraphs = registerSubgraph(editor, nodes);
+  const subgraphs = registerSubgraph(withNodes);
   log.info(`Chaindeck ${context.extension.packageJSON.version} activated`);
   // Extension-host tests reach the node store through the extension's exports, and only they.
   return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, platform, subgraphs, logUri: context.logUri } : undefined;

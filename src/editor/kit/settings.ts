@@ -26,6 +26,14 @@ export function idFromName(name: string): string {
   return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'node';
 }
 
+/** `base`, or `base-2`, `base-3`… : the first that no entry has as its id yet. */
+export function uniqueId(base: string, entries: readonly { id: string }[]): string {
+  const taken = new Set(entries.map((e) => e.id));
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
 export const settings = {
   /** Configured nodes; entries without a name or URL are skipped. */
   nodes(): NodeConfig[] {
@@ -104,11 +112,20 @@ export const settings = {
     return names.some((name) => event.affectsConfiguration(SETTINGS[name].id));
   },
 
+  /** An event that fires whenever one of the settings named changes. */
+  changes(...names: SettingName[]): vscode.Event<void> {
+    return (listener, thisArgs, disposables) => {
+      const subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+        if (settings.affects(event, ...names)) listener.call(thisArgs);
+      });
+      disposables?.push(subscription);
+      return subscription;
+    };
+  },
+
   /** Calls `listener` whenever one of the settings named changes. */
   onDidChange(names: readonly SettingName[], listener: () => void): vscode.Disposable {
-    return vscode.workspace.onDidChangeConfiguration((event) => {
-      if (settings.affects(event, ...names)) listener();
-    });
+    return settings.changes(...names)(listener);
   },
 
   /** Applies the response cap setting now and whenever it changes; a bad value keeps the cap and is reported. */

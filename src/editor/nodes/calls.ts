@@ -4,16 +4,12 @@
  */
 import type { NodeConfig } from '../../core/nodes/model';
 import { liveFacts, type LiveFacts } from '../../core/nodes/protocols';
-import type { ExchangeOptions, RpcClient } from '../../core/rpc/client';
+import type { ExchangeOptions } from '../../core/rpc/client';
 import { reportError } from '../kit/errors';
 import { withProgress } from '../kit/progress';
 import type { Log } from '../log';
 import type { ResponseView } from './responseView';
 import type { NodeStore } from './store';
-
-export function clientFor(store: NodeStore, node: NodeConfig): Promise<RpcClient> {
-  return store.client(node);
-}
 
 /** The node's live facts; a node that cannot even be resolved (no key stored) rejects. */
 export async function factsOf(store: NodeStore, node: NodeConfig, signal?: AbortSignal): Promise<LiveFacts> {
@@ -53,6 +49,3 @@ function methodsOf(payload: object | undefined): ((id: unknown) => string | unde
   const byId = new Map(calls.filter((c) => c && typeof c.method === 'string').map((c) => [JSON.stringify(c.id ?? null), c.method as string]));
   return (id) => byId.get(JSON.stringify(id ?? null));
 }
-
-// The subgraph feature's old way in to reportError, until it imports it from the kit.
-export { reportError } from '../kit/errors';

@@ -23,7 +23,6 @@ export function registerNodes({ extension, log, secrets, settings }: EditorConte
   const statusBar = new NodeStatusBar(store, extension.workspaceState, facts, settings);
   const f: NodesFeature = { store, log, facts, tree, statusBar, responses: new ResponseView(), subscriptions: new Subscriptions(store, log, settings) };
   extension.subscriptions.push(
-    store,
     facts,
     tree,
     f.statusBar,

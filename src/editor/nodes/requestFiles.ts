@@ -9,6 +9,7 @@ import { toCurl } from '../../core/rpc/curl';
 import { nodeDirective, parseRequestFile, requestAt, type FileRequest, type RequestFile, type TextPosition } from '../../core/rpc/requestFile';
 import { COMMANDS } from '../ids';
 import { registerCommand } from '../kit/commands';
+import { DocumentLanguage, documentFor, targetLens } from '../kit/documents';
 import { sendAndShow } from './calls';
 import type { NodesFeature } from './feature';
 import { pickOne, resolveNode } from './pickers';
@@ -35,32 +36,12 @@ export function registerRequestFiles(f: NodesFeature): vscode.Disposable[] {
 }
 
 class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
-  private readonly parsed = new WeakMap<vscode.TextDocument, { version: number; file: RequestFile }>();
-  private readonly diagnostics = vscode.languages.createDiagnosticCollection('chaindeck');
-  private readonly lensesChanged = new vscode.EventEmitter<void>();
-  readonly onDidChangeCodeLenses = this.lensesChanged.event;
-  private readonly subscriptions: vscode.Disposable[];
+  private readonly language = new DocumentLanguage(LANGUAGE_ID, 'chaindeck', parseRequestFile);
+  readonly onDidChangeCodeLenses = this.language.onDidChangeLenses;
 
   constructor(private readonly f: NodesFeature) {
-    this.subscriptions = [
-      vscode.workspace.onDidOpenTextDocument((d) => this.check(d)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.check(e.document)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.diagnostics.delete(d.uri)),
-      // Node names and the default node show in the lenses and decide the diagnostics.
-      f.store.onDidChange(() => {
-        this.lensesChanged.fire();
-        vscode.workspace.textDocuments.forEach((d) => this.check(d));
-      }),
-    ];
-    vscode.workspace.textDocuments.forEach((d) => this.check(d));
-  }
-
-  private fileOf(document: vscode.TextDocument): RequestFile {
-    const cached = this.parsed.get(document);
-    if (cached?.version === document.version) return cached.file;
-    const file = parseRequestFile(document.getText());
-    this.parsed.set(document, { version: document.version, file });
-    return file;
+    // Node names and the default node show in the lenses and decide the diagnostics.
+    this.language.watch((d) => this.check(d), f.store.onDidChange);
   }
 
   /** The node a file's requests go to: its `# @node`, else the default node. */
@@ -69,11 +50,9 @@ class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const file = this.fileOf(document);
+    const file = this.language.parsed(document);
     const node = this.nodeOf(file);
-    const top = new vscode.Range(0, 0, 0, 0);
-    const nodeTitle = node ? `$(server) Node: ${node.name}` : file.node ? `$(warning) Node: no node named "${file.node.name}"` : '$(server) Node: choose…';
-    const lenses = [new vscode.CodeLens(top, { title: nodeTitle, command: CHOOSE_NODE, arguments: [document.uri], tooltip: 'Choose the node this file sends to' })];
+    const lenses = [targetLens(document, { noun: 'node', icon: 'server', found: node?.name, named: file.node?.name, command: CHOOSE_NODE, tooltip: 'Choose the node this file sends to' })];
     file.requests.forEach((request, index) => {
       if (!request.payload) return;
       const at = new vscode.Range(toPosition(request.range.start), toPosition(request.range.start));
@@ -87,8 +66,7 @@ class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
   }
 
   private check(document: vscode.TextDocument): void {
-    if (document.languageId !== LANGUAGE_ID) return;
-    const file = this.fileOf(document);
+    const file = this.language.parsed(document);
     const problems = file.requests.flatMap((request) => {
       if (!request.parseError) return [];
       const at = toPosition(request.parseError.position);
@@ -99,18 +77,18 @@ class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
       const line = document.lineAt(file.node.line).range;
       problems.push(diagnostic(line, `No node named "${file.node.name}" in chaindeck.nodes. Choose one with the "Node:" lens at the top.`, vscode.DiagnosticSeverity.Warning));
     }
-    this.diagnostics.set(document.uri, problems);
+    this.language.diagnostics.set(document.uri, problems);
   }
 
   /** The document, request and node a send or copy is about: from the lens, or the cursor. */
   private async target(uri: vscode.Uri | undefined, index: number | undefined): Promise<{ request: FileRequest; node: NodeConfig } | undefined> {
     const editor = vscode.window.activeTextEditor;
-    const document = uri ? await vscode.workspace.openTextDocument(uri) : editor?.document;
-    if (!document || document.languageId !== LANGUAGE_ID) {
+    const document = await documentFor(uri, LANGUAGE_ID);
+    if (!document) {
       void vscode.window.showInformationMessage('Open a .jsonrpc request file and put the cursor in a request.');
       return undefined;
     }
-    const file = this.fileOf(document);
+    const file = this.language.parsed(document);
     const cursorLine = editor?.document === document ? editor.selection.active.line : 0;
     const request = index !== undefined ? file.requests[index] : requestAt(file, cursorLine);
     if (!request) {
@@ -148,24 +126,16 @@ class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
   }
 
   /** Picks a node for the file and writes it as the file's `# @node` line. */
-  async chooseNode(uri?: vscode.Uri): Promise<NodeConfig | undefined> {
-    const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
-    if (!document || document.languageId !== LANGUAGE_ID) return undefined;
-    const file = this.fileOf(document);
-    const node = await resolveNode(this.f.store, undefined, 'Send This File\'s Requests to Which Node?', this.nodeOf(file));
-    if (!node) return undefined;
-    const edit = new vscode.WorkspaceEdit();
-    const line = nodeDirective(node.name);
-    if (file.node) edit.replace(document.uri, document.lineAt(file.node.line).range, line);
-    else edit.insert(document.uri, new vscode.Position(0, 0), `${line}\n`);
-    await vscode.workspace.applyEdit(edit);
-    return node;
+  chooseNode(uri?: vscode.Uri): Promise<NodeConfig | undefined> {
+    return this.language.choose(
+      uri,
+      (file) => resolveNode(this.f.store, undefined, 'Send This File\'s Requests to Which Node?', this.nodeOf(file)),
+      (file, node) => ({ line: file.node?.line, text: nodeDirective(node.name) }),
+    );
   }
 
   dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.diagnostics.dispose();
-    this.lensesChanged.dispose();
+    this.language.dispose();
   }
 }
 

@@ -10,24 +10,22 @@ import type { ResolvedEndpoint } from '../../core/rpc/endpoint';
 import { registerPublicUrl } from '../../core/redact';
 // Modules, not the rpc index: the index also brings the WebSocket client, which this does not need.
 import { RpcClient } from '../../core/rpc/client';
-import { idFromName, type Settings } from '../kit/settings';
+import { idFromName, uniqueId, type Settings } from '../kit/settings';
 import type { Secrets } from '../secrets';
 
 export type NewNode = Omit<NodeConfig, 'id'>;
 
 const secretKey = (id: string) => `chaindeck.node.${id}`;
 
-export class NodeStore implements vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires when nodes are added, changed or removed, or the default changes. */
-  readonly onDidChange = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+export class NodeStore {
+  /** Fires when nodes are added, changed or removed, or the default changes: every change goes through the settings. */
+  readonly onDidChange: vscode.Event<void>;
 
   constructor(
     private readonly secrets: Secrets,
     private readonly settings: Settings,
   ) {
-    this.subscription = settings.onDidChange(['nodes', 'defaultNode'], () => this.changed.fire());
+    this.onDidChange = settings.changes('nodes', 'defaultNode');
   }
 
   all(): NodeConfig[] {
@@ -164,16 +162,4 @@ export class NodeStore implements vscode.Disposable {
   async moveCredentialToSecrets(node: NodeConfig): Promise<NodeConfig> {
     return this.update(node.id, {});
   }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
-  }
-}
-
-function uniqueId(base: string, nodes: readonly NodeConfig[]): string {
-  const taken = new Set(nodes.map((n) => n.id));
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
-  return id;
 }

@@ -7,7 +7,6 @@
 import * as vscode from 'vscode';
 import { displayUrl } from '../../core/nodes/endpoint';
 import type { NodeConfig } from '../../core/nodes/model';
-import { redactText } from '../../core/redact';
 import type { RpcClient } from '../../core/rpc/client';
 import { storageExportName } from '../../core/storage/exportName';
 import { normaliseAddress } from '../../core/storage/inputs';
@@ -15,7 +14,7 @@ import { storageRange, toSpecOutput, type StorageRangeResult } from '../../core/
 import { modeNotes, rangeTable } from '../../core/storage/table';
 import { cursorPage } from '../../core/table/paging';
 import type { NodeChoice, StorageContract, StorageForm, StoragePage, StorageSnapshot } from '../../webview/storage/protocol';
-import { clientFor } from '../nodes/calls';
+import { errorText } from '../kit/errors';
 import { TablePanel } from '../webview/tablePanel';
 import type { StorageFeature } from './feature';
 
@@ -170,7 +169,7 @@ export class StoragePanel implements vscode.Disposable {
     return {
       node,
       address: normaliseAddress(form.address),
-      client: await clientFor(this.f.store, node),
+      client: await this.f.store.client(node),
       block: form.block.trim() || 'latest',
       txIndex: number(form.txIndex),
       maxResults: number(form.max),
@@ -188,7 +187,7 @@ export class StoragePanel implements vscode.Disposable {
     return this.host.read(`Reading ${what}`, async (read) => {
       this.host.setStatus({ busy: true, progress: `Reading ${what}…` });
       let shown = 0;
-      const result = await read.withProgress(`Reading ${what}`, (report) =>
+      const result = await read.withProgress(`Reading ${what}`, (signal, report) =>
         storageRange(query.client, {
           address: query.address,
           block: query.block,
@@ -196,7 +195,7 @@ export class StoragePanel implements vscode.Disposable {
           startKey,
           maxResults: query.maxResults,
           mode: query.mode,
-          signal: read.signal,
+          signal,
           onProgress: (p) => {
             // Progress comes per read: tell the panel a few times a second at most.
             if (!read.isCurrent() || Date.now() - shown < 150) return;
@@ -221,7 +220,7 @@ export class StoragePanel implements vscode.Disposable {
 
   private async toPage(query: Query, result: StorageRangeResult, depth: number): Promise<StoragePage> {
     const layout = await this.f.layouts.labelsFor(query.node, query.address).catch((error) => {
-      this.f.log.warn(`Storage layout for ${query.address}: ${redactText(error instanceof Error ? error.message : String(error))}`);
+      this.f.log.warn(`Storage layout for ${query.address}: ${errorText(error)}`);
       return undefined;
     });
     return {

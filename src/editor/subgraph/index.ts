@@ -9,10 +9,10 @@
 import * as vscode from 'vscode';
 import { COMMANDS, VIEWS } from '../ids';
 import { functionOffset } from '../../core/subgraph/manifestSummary';
+import { registerCommand, type CommandRun } from '../kit/commands';
+import type { EditorContextWithNodes } from '../kit/context';
 import type { Log } from '../log';
-import { reportError } from '../nodes/calls';
 import type { NodesFeature } from '../nodes/feature';
-import type { Secrets } from '../secrets';
 import type { SubgraphsFeature } from './feature';
 import { ManifestCompletions } from './language/completions';
 import { SubgraphDiagnostics } from './language/diagnostics';
@@ -31,16 +31,10 @@ import { afterDeploy, deploy, requireTrust } from './tasks/deploy';
 import { GRAPH_TASK_TYPE, GraphTasks, type GraphTaskKind } from './tasks/graphTasks';
 import { initSubgraph } from './tasks/init';
 
-export interface SubgraphContext {
-  extension: vscode.ExtensionContext;
-  log: Log;
-  secrets: Secrets;
-}
-
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
-export function registerSubgraph({ extension, log, secrets }: SubgraphContext, nodes: NodesFeature, isTrusted = () => vscode.workspace.isTrusted): SubgraphsFeature {
+export function registerSubgraph({ extension, log, secrets, settings, nodes }: EditorContextWithNodes, isTrusted = () => vscode.workspace.isTrusted): SubgraphsFeature {
   registerLanguage(extension, log, nodes);
-  const store = new SubgraphStore(secrets, extension.workspaceState);
+  const store = new SubgraphStore(secrets, extension.workspaceState, settings);
   const manifests = new Manifests();
   const results = new QueryResults(extension.extensionUri, store, log);
   const tasks = new GraphTasks({ store, manifests, log, isTrusted, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
@@ -49,16 +43,8 @@ export function registerSubgraph({ extension, log, secrets }: SubgraphContext, n
   const lenses = new ManifestLenses(store, isTrusted);
   const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, queries, results, lenses, isTrusted };
 
-  // Each command reports its own failures; what it resolves with is for callers (tests, other features).
-  const command = (id: string, run: (...args: unknown[]) => Promise<unknown>) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await run(...args);
-      } catch (error) {
-        reportError(log, id, error);
-        return undefined;
-      }
-    });
+  // What a command resolves with is for callers (tests, other features).
+  const command = (id: string, run: CommandRun) => registerCommand(log, id, run);
   const graphTask = (kind: GraphTaskKind) => async (arg?: unknown) => {
     if (!requireTrust(f)) return undefined;
     const active = vscode.window.activeTextEditor?.document.uri;
@@ -114,7 +100,7 @@ function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: N
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new SubgraphFixes(diagnostics), SubgraphFixes.metadata),
     vscode.languages.registerCompletionItemProvider(manifests, new ManifestCompletions(diagnostics), ':', ' '),
     vscode.languages.registerHoverProvider([manifests, { language: 'graphql', scheme: 'file' }], new SubgraphHovers(diagnostics, proxies)),
-    vscode.commands.registerCommand(COMMANDS.subgraph.revealFix, revealFix),
+    registerCommand(log, COMMANDS.subgraph.revealFix, revealFix),
   );
 }
 

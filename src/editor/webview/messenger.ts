@@ -3,8 +3,8 @@
  * requests with `res` or `err`, and posts notifications once the page has said it is ready.
  */
 import * as vscode from 'vscode';
-import { redactText } from '../../core/redact';
 import type { Contract, NotificationName, ParamsOf, ReplyMessage, RequestMessage, RequestName, ResultOf, ToWebview } from '../../webview/protocol';
+import { errorText } from '../kit/errors';
 
 export type Handlers<C extends Contract> = {
   [M in RequestName<C>]: (params: ParamsOf<C, M>) => ResultOf<C, M> | Promise<ResultOf<C, M>>;
@@ -48,7 +48,7 @@ export class HostMessenger<C extends Contract> implements vscode.Disposable {
       reply = { kind: 'reply', seq: message.seq, res };
       if (message.method === 'ready') this.ready = true;
     } catch (error) {
-      const err = redactText(error instanceof Error ? error.message : String(error));
+      const err = errorText(error);
       this.onError(message.method, err);
       reply = { kind: 'reply', seq: message.seq, err };
     }

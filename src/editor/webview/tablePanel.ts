@@ -5,12 +5,14 @@
  * its export writes, and shows its pages through it. The page end is src/webview/table/view.ts.
  */
 import * as vscode from 'vscode';
+import { isCancellation } from '../../core/cancel';
 import { redactText } from '../../core/redact';
-import { RpcFailure } from '../../core/rpc/failure';
 import { StorageRangeError } from '../../core/storage/errors';
 import { exportText, type ExportFormat } from '../../core/table/export';
 import type { Tabular } from '../../core/table/table';
 import type { NotificationName, TableContract, TableStatus } from '../../webview/protocol';
+import { errorText } from '../kit/errors';
+import { withProgress, type Report } from '../kit/progress';
 import type { Log } from '../log';
 import { HostMessenger, type Handlers } from './messenger';
 import { createPanel, type PanelOptions } from './panel';
@@ -48,11 +50,10 @@ export interface TablePanelOptions<C extends TableContract> {
 
 /** One read in flight, as `TablePanel.read` hands it to the panel. */
 export interface Read {
-  readonly signal: AbortSignal;
   /** Whether no read has been started since (a newer one supersedes this one). */
   isCurrent(): boolean;
-  /** Runs `work` in a progress notification whose Cancel, like the panel's, aborts this read. */
-  withProgress<T>(title: string, work: (report: (message: string) => void) => Promise<T>): Thenable<T>;
+  /** Runs `work` in a progress notification; its signal is aborted by that Cancel, the panel's, or a newer read. */
+  withProgress<T>(title: string, work: (signal: AbortSignal, report: Report) => Promise<T>): Promise<T>;
 }
 
 export class TablePanel<C extends TableContract> implements vscode.Disposable {
@@ -128,17 +129,8 @@ export class TablePanel<C extends TableContract> implements vscode.Disposable {
     const running = new AbortController();
     this.running = running;
     const isCurrent = () => this.running === running;
-    const withProgress = <R>(title: string, task: (report: (message: string) => void) => Promise<R>) =>
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-        const cancelled = token.onCancellationRequested(() => running.abort());
-        try {
-          return await task((message) => progress.report({ message }));
-        } finally {
-          cancelled.dispose();
-        }
-      });
     try {
-      return await work({ signal: running.signal, isCurrent, withProgress });
+      return await work({ isCurrent, withProgress: (title, task) => withProgress(title, task, { signal: running.signal }) });
     } catch (error) {
       if (isCurrent()) this.fail(doing, error);
       return undefined;
@@ -158,13 +150,12 @@ export class TablePanel<C extends TableContract> implements vscode.Disposable {
    * only logged. With no panel open (nothing shown yet) the failure shows as a notification.
    */
   fail(doing: string, error: unknown): void {
-    const message = redactText(error instanceof Error ? error.message : String(error));
-    // The cancellations of the reads the table panels run: storage ranges and RPC/GraphQL calls.
-    if ((error instanceof StorageRangeError && error.reason === 'cancelled') || (error instanceof RpcFailure && error.kind === 'cancelled')) {
+    if (isCancellation(error)) {
       this.options.log.info(`${doing}: cancelled`);
       this.setStatus({ busy: false });
       return;
     }
+    const message = errorText(error);
     const detail = error instanceof StorageRangeError && error.detail ? ` (${redactText(error.detail)})` : '';
     this.options.log.error(`${doing}: ${message}${detail}`);
     if (this.webview) this.setStatus({ busy: false, error: message });

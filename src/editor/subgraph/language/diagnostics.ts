@@ -11,6 +11,7 @@ import { parseManifest, type ManifestDoc } from '../../../core/subgraph/manifest
 import type { Finding } from '../../../core/subgraph/types';
 import { validateSubgraph } from '../../../core/subgraph/validate';
 import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../../ids';
+import { errorText } from '../../kit/errors';
 import type { Log } from '../../log';
 import { toDiagnostic } from '../convert';
 import { isManifestPath, looksLikeManifest, prefetchedFiles } from './files';
@@ -177,7 +178,7 @@ export class SubgraphDiagnostics implements vscode.Disposable {
       this.publish(m, [...result.findings, ...this.proxies.findings(m.file, result.doc)]);
     } catch (error) {
       // Core promises not to throw; should it, the last diagnostics stay and the log says why.
-      this.log.warn(`Validating ${m.file} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`Validating ${m.file} failed: ${errorText(error)}`);
     }
   }
 

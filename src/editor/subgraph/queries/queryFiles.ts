@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { buildQuerySchema, defaultListQueries, entityModel, HEALTH_QUERY, operationAt, operationText, parseQueryFile, queryTabName, subgraphDirective, validateQuery, type QueryDiagnostic, type QueryFile, type QueryOutcome } from '../../../core/subgraph/query';
 import type { SubgraphRecord } from '../../../core/subgraph/records';
 import { COMMANDS } from '../../ids';
+import { DocumentLanguage, documentFor, targetLens } from '../../kit/documents';
 import { readWorkspaceText } from '../../readFile';
 import { besideManifest, type Manifests } from '../manifests';
 import { resolveManifest, resolveRecord } from '../pickers';
@@ -24,34 +25,14 @@ export interface QueryDeps {
 }
 
 export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
-  readonly diagnostics = vscode.languages.createDiagnosticCollection('graphql-query');
-  private readonly parsed = new WeakMap<vscode.TextDocument, { version: number; file: QueryFile }>();
+  private readonly language = new DocumentLanguage(QUERY_LANGUAGE, 'graphql-query', parseQueryFile);
+  readonly onDidChangeCodeLenses = this.language.onDidChangeLenses;
   /** Query schemas by schema file, rebuilt when its text changes. */
   private readonly schemas = new Map<string, { text: string; schema: GraphQLSchema | undefined }>();
-  private readonly lensesChanged = new vscode.EventEmitter<void>();
-  readonly onDidChangeCodeLenses = this.lensesChanged.event;
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly deps: QueryDeps) {
-    this.subscriptions = [
-      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.diagnostics.delete(d.uri)),
-      deps.store.onDidChange(() => {
-        this.lensesChanged.fire();
-        vscode.workspace.textDocuments.forEach((d) => this.schedule(d));
-      }),
-    ];
-    vscode.workspace.textDocuments.forEach((d) => this.schedule(d));
-  }
-
-  private fileOf(document: vscode.TextDocument): QueryFile {
-    const cached = this.parsed.get(document);
-    if (cached?.version === document.version) return cached.file;
-    const file = parseQueryFile(document.getText());
-    this.parsed.set(document, { version: document.version, file });
-    return file;
+    this.language.watch((d) => this.schedule(d), deps.store.onDidChange);
   }
 
   private recordOf(file: QueryFile): SubgraphRecord | undefined {
@@ -59,13 +40,12 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const file = this.fileOf(document);
+    const file = this.language.parsed(document);
     // A schema file has neither: no lenses there.
     if (!file.subgraph && !file.operations.some((op) => op.type === 'query')) return [];
     const record = this.recordOf(file);
     const top = new vscode.Range(0, 0, 0, 0);
-    const title = record ? `$(cloud) Subgraph: ${record.name}` : file.subgraph ? `$(warning) Subgraph: no subgraph named "${file.subgraph.name}"` : '$(cloud) Subgraph: choose…';
-    const lenses = [new vscode.CodeLens(top, { title, command: COMMANDS.subgraphs.chooseForQuery, arguments: [document.uri], tooltip: 'Choose the subgraph this file queries' })];
+    const lenses = [targetLens(document, { noun: 'subgraph', icon: 'cloud', found: record?.name, named: file.subgraph?.name, command: COMMANDS.subgraphs.chooseForQuery, tooltip: 'Choose the subgraph this file queries' })];
     if (record && this.deps.store.uiUrlOf(record)) {
       lenses.push(new vscode.CodeLens(top, { title: '$(link-external) Open GraphQL UI', command: COMMANDS.subgraphs.openGraphqlUi, arguments: [record] }));
     }
@@ -79,7 +59,6 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
 
   /** Re-checks a query file shortly after it changed (typing should not rebuild on every key). */
   private schedule(document: vscode.TextDocument): void {
-    if (document.languageId !== QUERY_LANGUAGE) return;
     const key = document.uri.toString();
     clearTimeout(this.pending.get(key));
     this.pending.set(
@@ -95,8 +74,8 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
   private async check(document: vscode.TextDocument): Promise<void> {
     if (document.isClosed) return;
     const version = document.version;
-    const file = this.fileOf(document);
-    if (!file.subgraph) return void this.diagnostics.delete(document.uri);
+    const file = this.language.parsed(document);
+    if (!file.subgraph) return void this.language.diagnostics.delete(document.uri);
     const record = this.recordOf(file);
     const found: vscode.Diagnostic[] = [];
     if (!record) {
@@ -116,7 +95,7 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
         }
       });
     }
-    if (document.version === version) this.diagnostics.set(document.uri, found);
+    if (document.version === version) this.language.diagnostics.set(document.uri, found);
   }
 
   /** The query schema of the record's subgraph (from its subgraph.yaml's schema file), when known. */
@@ -182,17 +161,17 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
   /** Runs one operation of a query file (from its lens, or the one at the cursor). */
   async run(uri?: vscode.Uri, index?: number): Promise<QueryOutcome | undefined> {
     const editor = vscode.window.activeTextEditor;
-    const document = uri ? await vscode.workspace.openTextDocument(uri) : editor?.document;
-    if (!document || document.languageId !== QUERY_LANGUAGE) {
+    const document = await documentFor(uri, QUERY_LANGUAGE);
+    if (!document) {
       void vscode.window.showInformationMessage('Open a .graphql query file and put the cursor in a query.');
       return undefined;
     }
-    let file = this.fileOf(document);
+    let file = this.language.parsed(document);
     let record = this.recordOf(file);
     if (!record) {
       record = await this.chooseSubgraph(document.uri);
       if (!record) return undefined;
-      file = this.fileOf(document);
+      file = this.language.parsed(document);
     }
     const cursor = editor?.document === document ? document.offsetAt(editor.selection.active) : 0;
     const at = index ?? operationAt(file, cursor);
@@ -205,7 +184,7 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
     const schema = await this.schemaFor(record);
     const outcome = await this.deps.results.run({ record, text: operationText(document.getText(), file, at), operation: op.name ?? 'query', paging: op.paging, schema });
     if (outcome?.kind === 'invalid') {
-      this.diagnostics.set(document.uri, outcome.diagnostics.map((d) => toDiagnostic(document, d)));
+      this.language.diagnostics.set(document.uri, outcome.diagnostics.map((d) => toDiagnostic(document, d)));
       const [first] = outcome.diagnostics;
       void vscode.window.showWarningMessage(`Not sent: the query does not fit ${record.name}'s schema. ${first.message} (line ${first.line}).`);
     }
@@ -213,25 +192,17 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
   }
 
   /** Picks the record a query file goes to and writes it as the file's `# @subgraph` line. */
-  async chooseSubgraph(uri?: vscode.Uri): Promise<SubgraphRecord | undefined> {
-    const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
-    if (!document || document.languageId !== QUERY_LANGUAGE) return undefined;
-    const file = this.fileOf(document);
-    const record = await resolveRecord(this.deps.store, undefined, 'Send This File\'s Queries to Which Subgraph?', this.recordOf(file));
-    if (!record) return undefined;
-    const edit = new vscode.WorkspaceEdit();
-    const line = subgraphDirective(record.name);
-    if (file.subgraph) edit.replace(document.uri, document.lineAt(file.subgraph.line).range, line);
-    else edit.insert(document.uri, new vscode.Position(0, 0), `${line}\n`);
-    await vscode.workspace.applyEdit(edit);
-    return record;
+  chooseSubgraph(uri?: vscode.Uri): Promise<SubgraphRecord | undefined> {
+    return this.language.choose(
+      uri,
+      (file) => resolveRecord(this.deps.store, undefined, 'Send This File\'s Queries to Which Subgraph?', this.recordOf(file)),
+      (file, record) => ({ line: file.subgraph?.line, text: subgraphDirective(record.name) }),
+    );
   }
 
   dispose(): void {
     for (const timer of this.pending.values()) clearTimeout(timer);
-    for (const s of this.subscriptions) s.dispose();
-    this.diagnostics.dispose();
-    this.lensesChanged.dispose();
+    this.language.dispose();
   }
 }
 

@@ -6,13 +6,12 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
-import { pageVariables, querySubgraph, type GraphqlResponse, type QueryOutcome } from '../../../core/subgraph/query';
+import { pageVariables, type GraphqlResponse, type QueryOutcome } from '../../../core/subgraph/query';
 import { queryExportName } from '../../../core/subgraph/query/exportName';
-import { displaySubgraphUrl, subgraphSecretValues, withKey, type SubgraphRecord } from '../../../core/subgraph/records';
+import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
 import { offsetPage, turnPage } from '../../../core/table/paging';
 import { fittedTable } from '../../../core/table/table';
 import type { QueryContract, QueryResultPage, QuerySnapshot } from '../../../webview/query/protocol';
-import { config } from '../../config';
 import { COMMANDS } from '../../ids';
 import type { Log } from '../../log';
 import { TablePanel } from '../../webview/tablePanel';
@@ -91,15 +90,9 @@ export class QueryResults implements vscode.Disposable {
     const { record } = request;
     const what = `${request.operation} on ${record.name}`;
     return this.host.read(`Query ${what}`, async (read) => {
-      const template = this.store.queryUrlOf(record);
-      if (!template) throw new Error(`${record.name} has no query URL yet: deploy it, or add the query URL from the console (Edit Subgraph…).`);
-      const secrets = await this.store.secretsOf(record);
-      const url = withKey(template, secrets.accessKey, 'query URL');
       const variables = request.paging ? pageVariables(pageIndex, request.paging.pageSize) : undefined;
       if (this.host.panel) this.host.setStatus({ busy: true });
-      const outcome = await read.withProgress(`Querying ${what}`, () =>
-        querySubgraph(url, { query: request.text, variables }, { timeoutMs: config.requestTimeoutMs(), signal: read.signal, secrets: subgraphSecretValues(secrets), schema: request.schema }),
-      );
+      const outcome = await read.withProgress(`Querying ${what}`, (signal) => this.store.query(record, { query: request.text, variables }, request.schema, signal));
       if (!read.isCurrent()) return undefined;
       if (outcome.kind === 'invalid') {
         this.host.setStatus({ busy: false });
@@ -109,7 +102,7 @@ export class QueryResults implements vscode.Disposable {
       const rows = table.rows.length;
       const page: QueryResultPage = {
         subgraph: record.name,
-        endpoint: displaySubgraphUrl(template),
+        endpoint: displaySubgraphUrl(this.store.queryUrlOf(record)),
         operation: request.operation,
         field: table.field,
         table: fittedTable(table),

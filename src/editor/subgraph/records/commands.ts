@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from '../../../core/subgraph/networks';
 import { KEY_PLACEHOLDER, templateSubgraphUrls, withKey, SUBGRAPH_URL_FIELDS, type SubgraphRecord, type SubgraphUrlField, type SubgraphUrls } from '../../../core/subgraph/records';
 import { COMMANDS } from '../../ids';
+import { problemOf } from '../../kit/errors';
 import type { SubgraphsFeature } from '../feature';
 import { pickOrType, resolveRecord } from '../pickers';
 import type { RecordInput } from './store';
@@ -65,12 +66,7 @@ async function askRecord(f: SubgraphsFeature, title: string, old?: SubgraphRecor
 function urlProblem(field: SubgraphUrlField, value: string, before: Partial<SubgraphUrls>, required: boolean): string | undefined {
   if (!value.trim()) return required ? `Paste the ${URL_STEPS[field].title}.` : undefined;
   const all = Object.fromEntries(SUBGRAPH_URL_FIELDS.map((k) => [k, k === field ? value : (before[k] ?? '')])) as SubgraphUrls;
-  try {
-    templateSubgraphUrls(all);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
+  return problemOf(() => templateSubgraphUrls(all));
 }
 
 function askDeployKey(title: string): Thenable<string | undefined> {

@@ -4,6 +4,7 @@
  * place that writes either, so a key cannot reach settings by another path. It also remembers
  * which subgraph.yaml deploys to which record (workspace state).
  */
+import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
 import {
   resolveSubgraphUrls,
@@ -13,16 +14,16 @@ import {
   type SubgraphRecord,
   type SubgraphSecrets,
   type SubgraphUrls,
+  subgraphSecretValues,
+  withKey,
 } from '../../../core/subgraph/records';
-import { idFromName } from '../../config';
+import { querySubgraph, subgraphHealth, type GraphqlCallOptions, type GraphqlRequest, type QueryOutcome, type SubgraphHealth } from '../../../core/subgraph/query';
+import { idFromName, uniqueId, type Settings } from '../../kit/settings';
 import type { Secrets } from '../../secrets';
 
-const SECTION = 'chaindeck';
-const KEY = 'subgraphs';
 const PAIRS = 'chaindeck.subgraphs.manifests';
 
 const secretKey = (id: string) => `chaindeck.subgraph.${id}`;
-const settings = () => vscode.workspace.getConfiguration(SECTION);
 
 /** A record as the Add/Edit form collects it: URLs as pasted (keys and all). */
 export type RecordInput = Omit<SubgraphRecord, 'id' | 'versionLabel' | 'lastDeployment' | keyof SubgraphUrls> & SubgraphUrls;
@@ -35,15 +36,13 @@ export class SubgraphStore implements vscode.Disposable {
   constructor(
     private readonly secrets: Secrets,
     private readonly state: vscode.Memento,
+    private readonly settings: Settings,
   ) {
-    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`${SECTION}.${KEY}`)) this.changed.fire();
-    });
+    this.subscription = settings.onDidChange(['subgraphs'], () => this.changed.fire());
   }
 
   all(): SubgraphRecord[] {
-    const raw = settings().get<unknown[]>(KEY) ?? [];
-    return raw.flatMap((entry) => {
+    return this.settings.subgraphEntries().flatMap((entry) => {
       const record = toRecord(entry);
       return record ? [record] : [];
     });
@@ -136,6 +135,25 @@ export class SubgraphStore implements vscode.Disposable {
     return record.queryUrl || record.lastDeployment?.queriesUrl || '';
   }
 
+  /** Asks the record's query URL for `_meta`: its latest block and whether it has indexing errors. Throws without a query URL. */
+  async health(record: SubgraphRecord, signal: AbortSignal): Promise<SubgraphHealth> {
+    return subgraphHealth(...(await this.queryCall(record, signal)));
+  }
+
+  /** Sends a query to the record's query URL, checked against `schema` first when given. */
+  async query(record: SubgraphRecord, request: GraphqlRequest, schema: GraphQLSchema | undefined, signal: AbortSignal): Promise<QueryOutcome> {
+    const [url, options] = await this.queryCall(record, signal);
+    return querySubgraph(url, request, { ...options, schema });
+  }
+
+  /** The query URL with its access key, and the options of a call to it: the user's limits, the key kept out of messages. */
+  private async queryCall(record: SubgraphRecord, signal: AbortSignal): Promise<[url: string, options: GraphqlCallOptions]> {
+    const template = this.queryUrlOf(record);
+    if (!template) throw new Error(`${record.name} has no query URL yet: deploy it, or add the query URL from the console (Edit Subgraph…).`);
+    const secrets = await this.secretsOf(record);
+    return [withKey(template, secrets.accessKey, 'query URL'), { ...this.settings.limits(), signal, secrets: subgraphSecretValues(secrets) }];
+  }
+
   /** The browser GraphQL UI: the record's, else the last deploy's playground. */
   uiUrlOf(record: SubgraphRecord): string {
     return record.graphqlUiUrl || record.lastDeployment?.deployedTo || '';
@@ -184,21 +202,13 @@ export class SubgraphStore implements vscode.Disposable {
 
   private write(records: readonly SubgraphRecord[]): Thenable<void> {
     const clean = records.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined && v !== '')));
-    return settings().update(KEY, clean, targetOf());
+    return this.settings.setSubgraphEntries(clean);
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
   }
-}
-
-/** Records are per project: a workspace keeps its own, unless they are already kept in user settings. */
-function targetOf(): vscode.ConfigurationTarget {
-  const where = settings().inspect(KEY);
-  if (where?.workspaceValue !== undefined) return vscode.ConfigurationTarget.Workspace;
-  if (where?.globalValue !== undefined || !vscode.workspace.workspaceFolders?.length) return vscode.ConfigurationTarget.Global;
-  return vscode.ConfigurationTarget.Workspace;
 }
 
 /** Entries may be written by hand: read leniently (no id: from the name; missing fields empty). */
@@ -223,11 +233,4 @@ function toRecord(entry: unknown): SubgraphRecord | undefined {
     ...(text(e.versionLabel) ? { versionLabel: text(e.versionLabel) } : {}),
     ...(deployment && typeof deployment === 'object' && typeof deployment.versionLabel === 'string' ? { lastDeployment: deployment } : {}),
   };
-}
-
-function uniqueId(base: string, records: readonly SubgraphRecord[]): string {
-  const taken = new Set(records.map((r) => r.id));
-  let id = base;
-  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
-  return id;
 }

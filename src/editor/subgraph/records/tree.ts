@@ -5,11 +5,9 @@
  * mapping at its function. Health is asked once per record and kept until refreshed.
  */
 import * as vscode from 'vscode';
-import { redactText } from '../../../core/redact';
-import { subgraphHealth } from '../../../core/subgraph/query';
-import { displaySubgraphUrl, subgraphSecretValues, withKey, type SubgraphRecord } from '../../../core/subgraph/records';
-import { config } from '../../config';
+import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
 import { COMMANDS } from '../../ids';
+import { errorText } from '../../kit/errors';
 import { manifestLabel, type Manifests } from '../manifests';
 import type { DataSourceSummary, HandlerSummary } from '../../../core/subgraph/manifestSummary';
 import type { SubgraphStore } from './store';
@@ -173,18 +171,15 @@ export class SubgraphsTree implements vscode.TreeDataProvider<SubgraphsElement>,
 
   /** Asks the record's query URL for `_meta`; the answer (or why there is none) shows as the description. */
   private async askHealth(record: SubgraphRecord): Promise<void> {
-    const template = this.store.queryUrlOf(record);
-    if (!template) return;
+    if (!this.store.queryUrlOf(record)) return;
     const cancel = new AbortController();
     this.asking.set(record.id, cancel);
     let state: HealthState;
     try {
-      const secrets = await this.store.secretsOf(record);
-      const url = withKey(template, secrets.accessKey, 'query URL');
-      const health = await subgraphHealth(url, { timeoutMs: config.requestTimeoutMs(), signal: cancel.signal, secrets: subgraphSecretValues(secrets) });
+      const health = await this.store.health(record, cancel.signal);
       state = { text: `block ${health.blockNumber} · ${health.hasIndexingErrors ? 'indexing errors' : 'healthy'}`, error: health.hasIndexingErrors };
     } catch (error) {
-      state = { text: redactText(error instanceof Error ? error.message : String(error)), error: true };
+      state = { text: errorText(error), error: true };
     }
     if (cancel.signal.aborted || this.asking.get(record.id) !== cancel) return;
     this.asking.delete(record.id);

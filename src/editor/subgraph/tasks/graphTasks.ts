@@ -22,8 +22,9 @@ import {
   type GraphRun,
 } from '../../../core/subgraph/graphcli';
 import { inertText } from '../../../core/inert';
-import { redactText } from '../../../core/redact';
 import type { SubgraphRecord, SubgraphSecrets } from '../../../core/subgraph/records';
+import { errorText } from '../../kit/errors';
+import { settings } from '../../kit/settings';
 import type { Log } from '../../log';
 import { manifestLabel, type Manifests } from '../manifests';
 import { askVersionLabel, resolveRecord } from '../pickers';
@@ -82,9 +83,7 @@ export function isGraphDefinition(def: vscode.TaskDefinition): def is GraphTaskD
 
 /** Node.js for the CLI: the setting, else this host's own binary when it is Node (not Electron), else `node` on PATH. */
 export function nodeBinary(): string {
-  const configured = vscode.workspace.getConfiguration('chaindeck').get<string>('graph.nodePath')?.trim();
-  if (configured) return configured;
-  return process.versions.electron ? 'node' : process.execPath;
+  return settings.graphNodePath() ?? (process.versions.electron ? 'node' : process.execPath);
 }
 
 export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
@@ -216,7 +215,7 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
         command = graphDeployCommand({ name: record.name, versionLabel, deployUrl: record.deployUrl, ipfsUrl: record.ipfsUrl, useDeployKey: !!secrets.deployKey, manifest: manifestArg });
       }
     } catch (error) {
-      return stop(messageOf(error), target?.record);
+      return stop(errorText(error), target?.record);
     }
     for (const note of command.notes) out(`${note}\n`);
     // The command as shown holds `{key}` and `{deployKey}`, never their values.
@@ -232,7 +231,7 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
         },
       });
     } catch (error) {
-      return stop(messageOf(error), target?.record);
+      return stop(errorText(error), target?.record);
     }
     await this.showProblems(folder, run);
     const { outcome } = run;
@@ -289,10 +288,6 @@ export function manifestUri(def: GraphTaskDefinition, scope: vscode.Task['scope'
   return folder && vscode.Uri.joinPath(folder.uri, def.manifest);
 }
 
-function messageOf(error: unknown): string {
-  return redactText(error instanceof Error ? error.message : String(error));
-}
-
 async function reportFailure(summary: string, hasProblems: boolean): Promise<void> {
   const choice = await vscode.window.showErrorMessage(summary, ...(hasProblems ? ['Show Problems'] : []));
   if (choice) await vscode.commands.executeCommand('workbench.actions.view.problems');
@@ -337,7 +332,7 @@ class GraphTerminal implements vscode.Pseudoterminal {
     this.start(out, this.abort.signal).then(
       (code) => this.closed.fire(code),
       (error: unknown) => {
-        out(`${messageOf(error)}\n`);
+        out(`${errorText(error)}\n`);
         this.closed.fire(1);
       },
     );

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EVM_NETWORKS } from '../../../core/subgraph/networks';
 import { findGraphCli, graphInitCommand, normalizeSlug, runGraph, validateGraphInit, type GraphInitInput } from '../../../core/subgraph/graphcli';
+import { withProgress } from '../../kit/progress';
 import type { SubgraphsFeature } from '../feature';
 import { pickOne, pickOrType } from '../pickers';
 import { requireTrust } from './deploy';
@@ -108,24 +109,18 @@ export async function initSubgraph(f: SubgraphsFeature): Promise<vscode.Uri | un
   }
   const command = graphInitCommand(input, cwd);
   f.log.info(`graph init ${input.directory} in ${cwd}`);
-  const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'graph init', cancellable: true }, async (progress, token) => {
-    const abort = new AbortController();
-    const cancel = token.onCancellationRequested(() => abort.abort());
-    try {
-      for (const note of command.notes) progress.report({ message: note });
-      return await runGraph(command, {
-        cli,
-        cwd,
-        node: nodeBinary(),
-        signal: abort.signal,
-        onOutput: (text) => {
-          const line = text.trim().split('\n').pop()?.trim();
-          if (line) progress.report({ message: line.slice(0, 120) });
-        },
-      });
-    } finally {
-      cancel.dispose();
-    }
+  const run = await withProgress('graph init', (signal, progress) => {
+    for (const note of command.notes) progress(note);
+    return runGraph(command, {
+      cli,
+      cwd,
+      node: nodeBinary(),
+      signal,
+      onOutput: (text) => {
+        const line = text.trim().split('\n').pop()?.trim();
+        if (line) progress(line.slice(0, 120));
+      },
+    });
   });
   if (!run.outcome.ok) {
     f.log.error(`graph init: ${run.outcome.summary}\n${run.output}`);
