@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SETTINGS } from '../../src/editor/kit/settingsSchema';
+import { CLI_HINTS } from '../../src/cli/knobs';
+import { KNOB_HINTS, SETTINGS } from '../../src/editor/kit/settingsSchema';
 
 interface Declared {
   type: string;
@@ -32,4 +33,9 @@ test('every setting package.json declares has a typed entry with its type, defau
 test('the settings table holds no setting package.json lacks, and each once', () => {
   for (const entry of table) assert.ok(entry.id in declared, `${entry.id} is not in package.json`);
   assert.equal(new Set(table.map((e) => e.id)).size, table.length);
+});
+
+test("the editor's failure messages name the knobs in the CLI's words: a message reads alike wherever it is shown", () => {
+  assert.deepEqual(KNOB_HINTS, CLI_HINTS);
+  assert.equal(KNOB_HINTS.timeout, 'the setting chaindeck.requestTimeoutMs (CLI: --timeout MS)');
 });
