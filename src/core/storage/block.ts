@@ -31,7 +31,7 @@ export async function lookupBlock(rpc: StorageRpc, ref: BlockRef, signal?: Abort
     block = await rpc.call(method, params, { signal });
   } catch (err) {
     if (!(err instanceof RpcFailure)) throw err;
-    if (err.kind === 'cancelled') throw cancelledError();
+    if (err.cancelled) throw cancelledError();
     if (isConnectFailure(err)) throw new StorageRangeError(CONNECT_FAILED, 'connect', err.message);
     throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}${err.message}`, 'block');
   }

@@ -98,7 +98,7 @@ export function warningLine(slot: bigint, reason: string): string {
 
 function failed(err: unknown): ReadOutcome {
   if (err instanceof RpcFailure) {
-    if (err.kind === 'cancelled') throw cancelledError();
+    if (err.cancelled) throw cancelledError();
     if (err.outOfTime) throw timeUpError(err);
     return { ok: false, reason: err.message, failure: err };
   }
@@ -245,7 +245,7 @@ export async function scanFast(rpc: StorageRpc, p: ScanParams, hooks: ScanHooks 
         outcomes = items.map((item) => ('error' in item ? failed(item.error) : interpretRead(item.result)));
       } catch (err) {
         if (!(err instanceof RpcFailure)) throw err;
-        if (err.kind === 'cancelled') throw cancelledError();
+        if (err.cancelled) throw cancelledError();
         if (err.outOfTime) throw timeUpError(err);
         refusal = err;
       }

@@ -50,7 +50,7 @@ export async function nativeRange(rpc: StorageRpc, p: NativeParams, signal?: Abo
     result = await rpc.call('debug_storageRangeAt', [p.blockHash, p.txIndex, p.address, p.startKey, p.maxResults], { signal });
   } catch (err) {
     if (!(err instanceof RpcFailure)) throw err;
-    if (err.kind === 'cancelled') throw cancelledError();
+    if (err.cancelled) throw cancelledError();
     if (isMethodUnavailable(err)) throw unavailable(err.message);
     throw new StorageRangeError(`debug_storageRangeAt failed: ${err.message}`, 'native', err.message);
   }
