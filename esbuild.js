@@ -24,14 +24,16 @@ const common = {
 function webviewEntries() {
   const dir = path.join(__dirname, 'src', 'webview');
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'page.ts')))
     .map((d) => ({ in: path.join('src', 'webview', d.name, 'page.ts'), out: d.name }));
 }
 
 function workbenchTestEntries() {
   const dir = path.join(__dirname, 'test', 'workbench');
-  return fs.readdirSync(dir, { recursive: true })
+  return fs
+    .readdirSync(dir, { recursive: true })
     .filter((f) => f.endsWith('.ts'))
     .map((f) => path.join('test', 'workbench', f));
 }
@@ -50,7 +52,17 @@ if (webviews.length) {
 if (tests) {
   // Extension-host tests stay unbundled per file so mocha can load them one by one; `vscode`
   // and mocha are resolved at run time inside the real extension host.
-  builds.push({ ...common, minify: false, sourcemap: 'inline', bundle: false, entryPoints: [...workbenchTestEntries(), ...workbenchSupport], outdir: 'out/test', outbase: 'test', platform: 'node', format: 'cjs' });
+  builds.push({
+    ...common,
+    minify: false,
+    sourcemap: 'inline',
+    bundle: false,
+    entryPoints: [...workbenchTestEntries(), ...workbenchSupport],
+    outdir: 'out/test',
+    outbase: 'test',
+    platform: 'node',
+    format: 'cjs',
+  });
 }
 
 async function main() {

@@ -58,7 +58,25 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', fetch: 'readonly', AbortSignal: 'readonly', AbortController: 'readonly', Buffer: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', performance: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        AbortSignal: 'readonly',
+        AbortController: 'readonly',
+        Buffer: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        performance: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -92,17 +110,27 @@ export default tseslint.config(
   {
     // The editor shares only the panels' message types: no webview code reaches the extension host.
     files: ['src/editor/**/*.ts', 'src/extension.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)webview/(\\w+/)?protocol$', allowTypeImports: true, message: 'the editor imports the panels\' messages as types only (import type)' }] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)webview/(\\w+/)?protocol$', allowTypeImports: true, message: "the editor imports the panels' messages as types only (import type)" }] },
+      ],
+    },
   },
   {
     // Browser code: no Node, no vscode, no packages; only the webview's own files.
     files: ['src/webview/**/*.ts'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', acquireVsCodeApi: 'readonly', requestAnimationFrame: 'readonly' } },
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^[^.]', message: 'webview code imports only the webview\'s own files' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^[^.]', message: "webview code imports only the webview's own files" }] }] },
   },
   {
     // The messages take the tables' shapes from core as types: nothing of core runs in the browser.
     files: ['src/webview/**/protocol.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)core/', allowTypeImports: true, message: 'the panels\' messages take only types from core (import type)' }] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)core/', allowTypeImports: true, message: "the panels' messages take only types from core (import type)" }] },
+      ],
+    },
   },
 );

@@ -104,7 +104,9 @@ async function main() {
     console.log('|---|---|---|---|---|---|');
     for (const [name, run, sent] of rows) {
       const refused = run.outcome instanceof RpcFailure && run.outcome.kind === 'too-large';
-      console.log(`| ${name} | ${refused ? 'yes' : `NO: ${String(run.outcome)}`} | ${run.ms.toFixed(1)} ms | ${(run.ms / baseline.ms).toFixed(0)}× | +${run.growthMB.toFixed(0)} MB | ${sent} |`);
+      console.log(
+        `| ${name} | ${refused ? 'yes' : `NO: ${String(run.outcome)}`} | ${run.ms.toFixed(1)} ms | ${(run.ms / baseline.ms).toFixed(0)}× | +${run.growthMB.toFixed(0)} MB | ${sent} |`,
+      );
       if (!refused) process.exitCode = 1;
     }
   } finally {

@@ -83,12 +83,16 @@ async function main(): Promise<void> {
       const r = await inChild(kind, keys);
       base ??= r;
       const ratio = r.cpuMs / Math.max(base.cpuMs, 0.1);
-      console.log(`| ${label[kind]} | ${keys.toLocaleString('en')} | ${r.wallMs.toFixed(0)} ms | ${r.cpuMs.toFixed(0)} ms | ${ratio.toFixed(1)}× (size ${keys / 1000}×) | ${r.rssMiB.toFixed(0)} MiB | ${r.duplicates} |`);
+      console.log(
+        `| ${label[kind]} | ${keys.toLocaleString('en')} | ${r.wallMs.toFixed(0)} ms | ${r.cpuMs.toFixed(0)} ms | ${ratio.toFixed(1)}× (size ${keys / 1000}×) | ${r.rssMiB.toFixed(0)} MiB | ${r.duplicates} |`,
+      );
       if (r.duplicates !== 1) failed = true;
       if (kind === 'fast' && keys === 40_000 && r.cpuMs >= 1000) failed = true;
     }
   }
-  console.log(`\n${path.basename(__filename)}: ${failed ? 'FAILED (a duplicate not found once, or the fast path over 1 s of CPU)' : 'every case found the duplicate once; the 40,000-key fast path took under 1 s of CPU'}`);
+  console.log(
+    `\n${path.basename(__filename)}: ${failed ? 'FAILED (a duplicate not found once, or the fast path over 1 s of CPU)' : 'every case found the duplicate once; the 40,000-key fast path took under 1 s of CPU'}`,
+  );
   if (failed) process.exitCode = 1;
 }
 

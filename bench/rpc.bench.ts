@@ -87,7 +87,9 @@ async function main(): Promise<void> {
       const ms = await time(name, strategy, client, expected);
       baseline ||= ms;
       const ratio = baseline / ms;
-      console.log(`  ${name.padEnd(18)} ${(ms / 1000).toFixed(2).padStart(7)} s  ${ratio.toFixed(1).padStart(6)}× vs sequential  (${proxy.requests.length} HTTP requests, ${proxy.connections} new connections)`);
+      console.log(
+        `  ${name.padEnd(18)} ${(ms / 1000).toFixed(2).padStart(7)} s  ${ratio.toFixed(1).padStart(6)}× vs sequential  (${proxy.requests.length} HTTP requests, ${proxy.connections} new connections)`,
+      );
     }
 
     console.log(`rpc: the same, direct to anvil (no added latency)`);

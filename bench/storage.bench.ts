@@ -33,7 +33,6 @@ const SLOTS = 2000;
 /** Fast pages take ~50 ms, so one noisy run (a busy machine) skews them: the median of a few. */
 const FAST_RUNS = 5;
 
-
 const client = (url: string) => new RpcClient(resolveEndpoint({ id: 'b', name: 'bench', protocol: 'evm', url, auth: 'none' }, {}));
 
 interface Layout {
@@ -154,7 +153,9 @@ async function main(): Promise<void> {
     }
     const worst = Math.max(...results.map((r) => r.maxRequests));
     const ratio = (r: Totals) => `${(r.reference / r.fast).toFixed(1)}× by number (worst page ${r.worstRatio.toFixed(1)}×), ${(r.reference / r.fastByHash).toFixed(1)}× by hash`;
-    console.log(`\ntargets: ≤ 3 round trips per page: ${worst <= 3 ? 'met' : `NOT met (${worst} requests)`}; ≥ 20× faster than one-by-one: sparse ${ratio(results[0])}; dense ${ratio(results[1])}`);
+    console.log(
+      `\ntargets: ≤ 3 round trips per page: ${worst <= 3 ? 'met' : `NOT met (${worst} requests)`}; ≥ 20× faster than one-by-one: sparse ${ratio(results[0])}; dense ${ratio(results[1])}`,
+    );
   } finally {
     closeIdleConnections();
     await proxy.close();

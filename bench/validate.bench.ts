@@ -45,11 +45,37 @@ function abiFor(i: number): unknown[] {
     outputs: [{ name: '', type: 'bool', internalType: 'bool' }],
   });
   return [
-    event('Approval', [['owner', 'address', true], ['spender', 'address', true], ['value', 'uint256', false]]),
-    event('Transfer', [['from', 'address', true], ['to', 'address', true], ['value', 'uint256', false]]),
-    event(`Settled${i}`, [['account', 'address', true], ['amount', 'uint256', false], ['memo', 'string', false]]),
-    fn('approve', [['spender', 'address'], ['value', 'uint256']], 'nonpayable'),
-    fn('transfer', [['to', 'address'], ['value', 'uint256']], 'nonpayable'),
+    event('Approval', [
+      ['owner', 'address', true],
+      ['spender', 'address', true],
+      ['value', 'uint256', false],
+    ]),
+    event('Transfer', [
+      ['from', 'address', true],
+      ['to', 'address', true],
+      ['value', 'uint256', false],
+    ]),
+    event(`Settled${i}`, [
+      ['account', 'address', true],
+      ['amount', 'uint256', false],
+      ['memo', 'string', false],
+    ]),
+    fn(
+      'approve',
+      [
+        ['spender', 'address'],
+        ['value', 'uint256'],
+      ],
+      'nonpayable',
+    ),
+    fn(
+      'transfer',
+      [
+        ['to', 'address'],
+        ['value', 'uint256'],
+      ],
+      'nonpayable',
+    ),
     fn('balanceOf', [['account', 'address']], 'view'),
   ];
 }

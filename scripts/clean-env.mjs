@@ -18,7 +18,10 @@ const npmPathEntry = (dir) => dir.endsWith(`${sep}node_modules${sep}.bin`) || di
 export function cleanEnv(extra = {}, env = process.env) {
   const out = {};
   for (const [name, value] of Object.entries(env)) if (!fromNpm(name) && value !== undefined) out[name] = value;
-  if (out.PATH) out.PATH = out.PATH.split(delimiter).filter((dir) => dir && !npmPathEntry(dir)).join(delimiter);
+  if (out.PATH)
+    out.PATH = out.PATH.split(delimiter)
+      .filter((dir) => dir && !npmPathEntry(dir))
+      .join(delimiter);
   return { ...out, ...extra };
 }
 

@@ -24,7 +24,17 @@ if (!existsSync(incrementalFile) && existsSync(storedFile)) {
 
 let parsed;
 try {
-  parsed = parseArgs({ allowPositionals: true, options: { concurrency: { type: 'string' }, force: { type: 'boolean' }, survivors: { type: 'boolean' }, all: { type: 'boolean' }, scores: { type: 'boolean' }, files: { type: 'boolean' } } });
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      concurrency: { type: 'string' },
+      force: { type: 'boolean' },
+      survivors: { type: 'boolean' },
+      all: { type: 'boolean' },
+      scores: { type: 'boolean' },
+      files: { type: 'boolean' },
+    },
+  });
 } catch (err) {
   console.error(`${err.message}\nusage: npm run mutate -- [src/core/FOLDER|FILE …] [--concurrency N] [--force] | --survivors [--all] [PATH…] | --scores [--files]`);
   process.exit(2);
@@ -65,7 +75,9 @@ if (values.survivors) {
         continue;
       }
       const replacement = (m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 60);
-      console.log(`${rel}:${m.location.start.line}:${m.location.start.column}  ${m.status === 'NoCoverage' ? 'no coverage' : 'survived'}  ${m.mutatorName}  ${replacement}${why ? `  (kept: ${why.reason})` : ''}`);
+      console.log(
+        `${rel}:${m.location.start.line}:${m.location.start.column}  ${m.status === 'NoCoverage' ? 'no coverage' : 'survived'}  ${m.mutatorName}  ${replacement}${why ? `  (kept: ${why.reason})` : ''}`,
+      );
     }
   }
   if (hidden) console.log(`(${hidden} more explained in docs/mutation.md; --all shows them)`);
@@ -144,7 +156,12 @@ function printScores(report, perFile) {
   };
   for (const [file, data] of Object.entries(report.files)) {
     const rel = relative(root, resolve(root, file));
-    const folder = perFile ? rel : rel.split('/').slice(0, rel.startsWith('src/core/') && rel.split('/').length > 3 ? 3 : 2).join('/');
+    const folder = perFile
+      ? rel
+      : rel
+          .split('/')
+          .slice(0, rel.startsWith('src/core/') && rel.split('/').length > 3 ? 3 : 2)
+          .join('/');
     for (const m of data.mutants) {
       add(folder, m.status);
       add('total', m.status);
@@ -155,8 +172,7 @@ function printScores(report, perFile) {
     return valid ? (100 * (r.Killed + r.Timeout)) / valid : 100;
   };
   const width = Math.max(22, ...[...rows.keys()].map((k) => k.length));
-  const line = (name, r) =>
-    [name.padEnd(width), ...[r.Killed, r.Survived, r.NoCoverage, r.Timeout].map((n) => String(n).padStart(9)), `${score(r).toFixed(1)}%`.padStart(8)].join(' ');
+  const line = (name, r) => [name.padEnd(width), ...[r.Killed, r.Survived, r.NoCoverage, r.Timeout].map((n) => String(n).padStart(9)), `${score(r).toFixed(1)}%`.padStart(8)].join(' ');
   console.log([(perFile ? 'file' : 'folder').padEnd(width), 'killed', 'survived', 'no-cover', 'timeout'].map((s, i) => (i ? s.padStart(9) : s)).join(' ') + '    score');
   for (const key of [...rows.keys()].filter((k) => k !== 'total').sort()) console.log(line(key, rows.get(key)));
   if (rows.has('total')) console.log(line('total', rows.get('total')));

@@ -36,7 +36,9 @@ function requiredFiles() {
   const p = workbenchPaths();
   const mods = join(installDir, 'code-server', 'node_modules', 'code-server', 'lib', 'vscode', 'node_modules');
   return [
-    p.node24, p.codeServerBin, p.serverMain,
+    p.node24,
+    p.codeServerBin,
+    p.serverMain,
     join(mods, '@vscode', 'spdlog', 'build', 'Release', 'spdlog.node'),
     join(mods, '@vscode', 'sqlite3', 'build', 'Release', 'vscode-sqlite3.node'),
     join(mods, 'kerberos', 'build', 'Release', 'kerberos.node'),
@@ -96,7 +98,7 @@ async function withLock(fn) {
   const pidFile = join(lock, 'pid');
   mkdirSync(cacheRoot, { recursive: true });
   const deadline = Date.now() + 20 * 60_000;
-  for (let told = false; ; ) {
+  for (let told = false; ;) {
     try {
       mkdirSync(lock);
       writeFileSync(pidFile, String(process.pid));
@@ -157,7 +159,7 @@ async function install() {
   const npmArgs = ['install', '--no-audit', '--no-fund', '--foreground-scripts', `--nodedir=${p.nodeRoot}`];
   const out = await run('npm', [...npmArgs, `code-server@${CODE_SERVER_VERSION}`], { cwd: csDir, env });
   if (!postinstallRan(out) || missing().length) {
-    log('code-server\'s install scripts did not run (or failed); approving them and rebuilding');
+    log("code-server's install scripts did not run (or failed); approving them and rebuilding");
     await run('npm', ['install-scripts', 'approve', 'code-server'], { cwd: csDir, env });
     await run('npm', ['rebuild', ...npmArgs.slice(1), 'code-server'], { cwd: csDir, env });
   }

@@ -135,7 +135,12 @@ function withTimeout(promise, ms, message) {
 /** HOME and XDG folders inside `dir`: code-server writes there despite --user-data-dir. */
 function isolatedEnv(dir, node24) {
   const env = { ...process.env, PATH: `${path.dirname(node24)}:${process.env.PATH}` };
-  for (const [k, sub] of [['HOME', 'home'], ['XDG_CONFIG_HOME', 'config'], ['XDG_DATA_HOME', 'data'], ['XDG_CACHE_HOME', 'cache']]) {
+  for (const [k, sub] of [
+    ['HOME', 'home'],
+    ['XDG_CONFIG_HOME', 'config'],
+    ['XDG_DATA_HOME', 'data'],
+    ['XDG_CACHE_HOME', 'cache'],
+  ]) {
     env[k] = path.join(dir, sub);
     fs.mkdirSync(env[k], { recursive: true });
   }
@@ -161,12 +166,29 @@ async function extensionHostTests(wb, testEnv, ws, tmp, ui) {
   const port = await freePort();
   const d = (sub) => path.join(dir, sub);
   // The extension host is a child of this server and inherits its environment (testEnv).
-  const server = start('server-main', wb.node24, [
-    wb.serverMain, '--host', '127.0.0.1', '--port', String(port), '--without-connection-token',
-    '--accept-server-license-terms', '--enable-smoke-test-driver', '--disable-workspace-trust',
-    '--disable-telemetry', '--server-data-dir', d('server-data'), '--user-data-dir', d('user-data'),
-    '--extensions-dir', d('extensions'),
-  ], { env, cwd: dir });
+  const server = start(
+    'server-main',
+    wb.node24,
+    [
+      wb.serverMain,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--enable-smoke-test-driver',
+      '--disable-workspace-trust',
+      '--disable-telemetry',
+      '--server-data-dir',
+      d('server-data'),
+      '--user-data-dir',
+      d('user-data'),
+      '--extensions-dir',
+      d('extensions'),
+    ],
+    { env, cwd: dir },
+  );
   await waitForHttp(`http://127.0.0.1:${port}/`, server);
 
   const browser = await ui.launchBrowser(true);
@@ -214,17 +236,37 @@ async function uiTests(wb, testEnv, ws, vsix, tmp) {
   const env = isolatedEnv(dir, wb.node24);
   const ud = path.join(dir, 'user-data');
   const ext = path.join(dir, 'extensions');
-  const inst = await run('install-extension', wb.node24, [wb.codeServerBin, '--install-extension', vsix, '--extensions-dir', ext, '--user-data-dir', ud], { env, cwd: dir, timeoutMs: 60_000 });
+  const inst = await run('install-extension', wb.node24, [wb.codeServerBin, '--install-extension', vsix, '--extensions-dir', ext, '--user-data-dir', ud], {
+    env,
+    cwd: dir,
+    timeoutMs: 60_000,
+  });
   if (inst.code !== 0 || !fs.existsSync(ext) || !fs.readdirSync(ext).some((f) => f.startsWith('chaindeck.chaindeck-'))) {
     throw new Error(`installing the .vsix into code-server failed (${inst.code}):\n${inst.output}`);
   }
   const { freePort } = devnets();
   const port = await freePort();
-  const server = start('code-server', wb.node24, [
-    wb.codeServerBin, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry',
-    '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    '--user-data-dir', ud, '--extensions-dir', ext, ws,
-  ], { env, cwd: dir });
+  const server = start(
+    'code-server',
+    wb.node24,
+    [
+      wb.codeServerBin,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--user-data-dir',
+      ud,
+      '--extensions-dir',
+      ext,
+      ws,
+    ],
+    { env, cwd: dir },
+  );
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, server);
 
   const uiDir = path.join(root, 'test', 'workbench', 'ui');
@@ -254,7 +296,12 @@ const devnets = () => tsRequire('../../test/support/devnets.ts', import.meta.url
 function selectTests(files, filter) {
   const all = files.filter((f) => f.endsWith('.test.ts') || f.endsWith('.test.js')).sort();
   if (!filter?.trim()) return all;
-  const wanted = new Set(filter.split(',').map((n) => n.trim()).filter(Boolean));
+  const wanted = new Set(
+    filter
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean),
+  );
   return all.filter((f) => wanted.has(path.basename(f).replace(/\.test\.[jt]s$/, '')));
 }
 const skipped = (filter) => filter?.trim() === 'none';
@@ -310,7 +357,11 @@ async function main() {
   const ui = tsRequire('../../test/workbench/ui/workbench.ts', import.meta.url);
   if (!skipped(process.env.CHAINDECK_WORKBENCH_SUITES)) await phase('extension-host tests', () => extensionHostTests(wb, testEnv, ws, tmp, ui));
   if (!skipped(process.env.CHAINDECK_WORKBENCH_UI)) await phase('UI tests', () => uiTests(wb, testEnv, ws, vsix, tmp));
-  log(`times: ${Object.entries(times).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${secs(t0)}`);
+  log(
+    `times: ${Object.entries(times)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; total ${secs(t0)}`,
+  );
 }
 
 main()

@@ -56,7 +56,13 @@ function wrap(text: string, width: number): string[] {
 /** Rows as two columns: the terms padded to `termWidth`, each text wrapped beside its term. */
 export function renderRows(rows: readonly Row[], termWidth: number): string {
   const indent = ' '.repeat(2 + termWidth + 2);
-  return rows.map(([term, text]) => wrap(text, WIDTH - indent.length).map((line, i) => `${i ? indent : `  ${term.padEnd(termWidth)}  `}${line}`.trimEnd()).join('\n')).join('\n');
+  return rows
+    .map(([term, text]) =>
+      wrap(text, WIDTH - indent.length)
+        .map((line, i) => `${i ? indent : `  ${term.padEnd(termWidth)}  `}${line}`.trimEnd())
+        .join('\n'),
+    )
+    .join('\n');
 }
 
 const paragraph = (text: string) => wrap(text, WIDTH).join('\n');
@@ -68,7 +74,11 @@ export function renderUsage(help: CommandHelp, optionTable: OptionTable): string
     .filter(([, option]) => option.help !== undefined)
     .map(([name, option]) => [`--${name}${option.value ? ` ${option.value}` : ''}`, option.help!]);
   options.push(HELP_ROW);
-  const exit: Row[] = [['0', `${help.exit.done}.`], ['1', `${help.exit.failed}.`], ['2', `${USAGE_ERROR}${help.exit.usageExample ? `\n(for example ${help.exit.usageExample})` : ''}.`]];
+  const exit: Row[] = [
+    ['0', `${help.exit.done}.`],
+    ['1', `${help.exit.failed}.`],
+    ['2', `${USAGE_ERROR}${help.exit.usageExample ? `\n(for example ${help.exit.usageExample})` : ''}.`],
+  ];
   const column = Math.max(MIN_TERM, ...[...(help.arguments ?? []), ...options, ...exit].map(([term]) => term.length));
   const sections = [
     forms.map((line, i) => `${i ? '       ' : 'Usage: '}${line}`).join('\n'),

@@ -80,7 +80,16 @@ const date = (v: string | undefined) => (v ? v.replace(/T(\d\d:\d\d).*$/, ' $1')
 export function renderTable<T>(columns: readonly Column<T>[], items: readonly T[]): string {
   const rows = [columns.map((c) => c.title), ...items.map((item) => columns.map((c) => cellText(c.cell(item))))];
   const widths = columns.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 const PROJECT_COLUMNS: Column<Project>[] = [
@@ -213,7 +222,14 @@ export const platformCommand = defineCommand({
     }
     registerSecret(apiKey);
 
-    const options: PlatformClientOptions = { apiKey, apiUrl: args.apiUrl, timeoutMs: args.timeoutMs, deadline: commandDeadline(args.timeoutMs), hints: CLI_HINTS, keyHint: `set a new one in the environment variable ${KEY_ENV}` };
+    const options: PlatformClientOptions = {
+      apiKey,
+      apiUrl: args.apiUrl,
+      timeoutMs: args.timeoutMs,
+      deadline: commandDeadline(args.timeoutMs),
+      hints: CLI_HINTS,
+      keyHint: `set a new one in the environment variable ${KEY_ENV}`,
+    };
     try {
       const client = new PlatformClient(options);
       const found: unknown =

@@ -51,7 +51,10 @@ async function call(args: RpcArgs, io: CliIO): Promise<number> {
   return withNodeClient(args.target, args.timeoutMs, async (client) => {
     if ('batch' in request) {
       const items = await client.batch(request.batch);
-      printJson(io, items.map((item) => item.response ?? null));
+      printJson(
+        io,
+        items.map((item) => item.response ?? null),
+      );
       const failed = items.map((item, i) => ('error' in item ? `call ${i} (${request.batch[i].method}): ${item.error.message}` : '')).filter(Boolean);
       for (const line of failed) io.err(`chaindeck rpc: ${line}\n`);
       return failed.length ? 1 : 0;

@@ -19,7 +19,11 @@ const options = {
   url: { type: 'string', aliasOf: 'rpc' },
   block: { type: 'string', value: 'B', help: 'block hash, block number (decimal or 0x-hex), or latest' },
   address: { type: 'string', value: 'A', help: 'the contract (any case; checksummed before use)' },
-  start: { type: 'string', value: 'KEY', help: "start key, hex with or without 0x (default 32 zero bytes). Emulation: the first slot number; native: a hashed key (use the previous page's nextKey)" },
+  start: {
+    type: 'string',
+    value: 'KEY',
+    help: "start key, hex with or without 0x (default 32 zero bytes). Emulation: the first slot number; native: a hashed key (use the previous page's nextKey)",
+  },
   max: { type: 'string', value: 'N', help: `entries wanted, 1 to ${MAX_RESULTS_LIMIT} (default 10); the emulation reads at most 10 × N slots. For more, read the next page from nextKey` },
   'tx-index': { type: 'string', value: 'N', help: 'native only: state before transaction N of the block (default 0); the emulation ignores it and reads the state at the end of the block' },
   mode: { type: 'string', value: 'M', help: 'auto (default): native debug_storageRangeAt where the node has it, the emulation where it does not; native; or emulate' },
@@ -42,7 +46,8 @@ function integerFlag(name: string, value: string | undefined, min: number, max =
   if (value === undefined) return undefined;
   const n = Number(value);
   // A documented maximum is named whenever it is passed, however many digits the value has.
-  if (max < Number.MAX_SAFE_INTEGER && /^\d+$/.test(value.trim()) && n > max) throw new UsageError(`--${name} is at most ${max}, not ${value}: read a larger range page by page, starting each page at the previous nextKey`);
+  if (max < Number.MAX_SAFE_INTEGER && /^\d+$/.test(value.trim()) && n > max)
+    throw new UsageError(`--${name} is at most ${max}, not ${value}: read a larger range page by page, starting each page at the previous nextKey`);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
     throw new UsageError(`--${name} needs ${min > 0 ? 'a positive' : 'a non-negative'} integer, not '${value}'`);
   }

@@ -61,13 +61,7 @@ interface StatLike {
 export function statProblem(file: string, stat: StatLike, cap: number): FileReadError | undefined {
   if (stat.isDirectory()) return new FileReadError('directory', file, `${file} is a folder, not a file`);
   if (!stat.isFile()) {
-    const what = stat.isFIFO?.()
-      ? 'a named pipe (FIFO)'
-      : stat.isCharacterDevice?.() || stat.isBlockDevice?.()
-        ? 'a device'
-        : stat.isSocket?.()
-          ? 'a socket'
-          : 'not a regular file';
+    const what = stat.isFIFO?.() ? 'a named pipe (FIFO)' : stat.isCharacterDevice?.() || stat.isBlockDevice?.() ? 'a device' : stat.isSocket?.() ? 'a socket' : 'not a regular file';
     return new FileReadError('not-regular', file, `${file} is ${what}: only regular files are read`);
   }
   if (stat.size > cap) return tooLarge(file, cap, stat.size);

@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 /** The harness's nodes are real and answering: the ground every integration test stands on. */
-for (const [name, url] of [['anvil', process.env.CHAINDECK_TEST_ANVIL_URL], ['ganache', process.env.CHAINDECK_TEST_GANACHE_URL]] as const) {
+for (const [name, url] of [
+  ['anvil', process.env.CHAINDECK_TEST_ANVIL_URL],
+  ['ganache', process.env.CHAINDECK_TEST_GANACHE_URL],
+] as const) {
   test(`${name} answers eth_blockNumber with a hex quantity`, async () => {
     assert.ok(url, `the harness did not start ${name}`);
     const res = await fetch(url, {

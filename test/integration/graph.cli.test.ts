@@ -73,7 +73,15 @@ after(() => {
 
 test('graph init scaffolds from a local ABI without prompting (empty slug → folder name)', async () => {
   const command = graphInitCommand(
-    { slug: '', directory: 'approvals', contractAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', abiPath: path.join(TUTORIAL, 'abis/ERC20.json'), network: 'mainnet', contractName: 'ERC20', startBlock: 6082465 },
+    {
+      slug: '',
+      directory: 'approvals',
+      contractAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      abiPath: path.join(TUTORIAL, 'abis/ERC20.json'),
+      network: 'mainnet',
+      contractName: 'ERC20',
+      startBlock: 6082465,
+    },
     work,
   );
   const result = await run(command, work);
@@ -112,7 +120,10 @@ describe('the tutorial subgraph', () => {
     writeFileSync(manifestPath, text);
     const result = await run(graphCodegenCommand(), broken);
     assert.equal(result.outcome.ok, false);
-    assert.deepEqual(result.outcome.problems.map((p) => [p.file, p.keyPath, p.message]), [['subgraph.yaml', ['dataSources', 0, 'source'], 'Unexpected key in map: startblock']]);
+    assert.deepEqual(
+      result.outcome.problems.map((p) => [p.file, p.keyPath, p.message]),
+      [['subgraph.yaml', ['dataSources', 0, 'source'], 'Unexpected key in map: startblock']],
+    );
     const range = rangeOfKeyPath(parseManifest(text), result.outcome.problems[0].keyPath!);
     assert.equal(text.split('\n')[range.start.line].trim(), 'address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"');
   });
@@ -165,7 +176,10 @@ describe('the tutorial subgraph', () => {
       assert.equal(call.path, `/${ACCESS_KEY}/deploy`);
       assert.equal(call.authorization, `Bearer ${DEPLOY_KEY}`);
       assert.match(call.contentType, /^application\/json/);
-      assert.deepEqual({ ...call.body, id: typeof call.body.id }, { method: 'subgraph_deploy', jsonrpc: '2.0', params: { name: NAME, ipfs_hash: manifestCid, version_label: 'v0.0.1' }, id: 'string' });
+      assert.deepEqual(
+        { ...call.body, id: typeof call.body.id },
+        { method: 'subgraph_deploy', jsonrpc: '2.0', params: { name: NAME, ipfs_hash: manifestCid, version_label: 'v0.0.1' }, id: 'string' },
+      );
     });
 
     test('401 without a deploy key: no Authorization header, advice to set one', async () => {

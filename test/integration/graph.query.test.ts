@@ -11,16 +11,7 @@ import type { GraphQLSchema } from 'graphql';
 import { RpcFailure } from '../../src/core/rpc/failure';
 import { closeIdleConnections } from '../../src/core/rpc/http';
 import { splitKeyFromUrl, withKey } from '../../src/core/subgraph/records';
-import {
-  buildQuerySchema,
-  defaultListQuery,
-  entityModel,
-  pageVariables,
-  postGraphql,
-  querySubgraph,
-  subgraphHealth,
-  type GraphqlCallOptions,
-} from '../../src/core/subgraph/query';
+import { buildQuerySchema, defaultListQuery, entityModel, pageVariables, postGraphql, querySubgraph, subgraphHealth, type GraphqlCallOptions } from '../../src/core/subgraph/query';
 import { freePort } from '../support/devnets';
 import { approvalRecords, startGraphqlServer, type GraphqlServer } from '../support/graphNodeServer';
 
@@ -69,11 +60,17 @@ test('the default query returns the first page as table rows, big values whole',
   assert.equal(outcome.response.status, 200);
   assert.equal(outcome.response.errors, undefined);
   assert.equal(outcome.table.field, 'approvalQueries');
-  assert.deepEqual(outcome.table.columns.map((c) => c.id), ['id', 'owner', 'spender', 'value']);
+  assert.deepEqual(
+    outcome.table.columns.map((c) => c.id),
+    ['id', 'owner', 'spender', 'value'],
+  );
   assert.equal(outcome.table.rows.length, 100);
   const sorted = [...RECORDS].sort((a, b) => (a.id < b.id ? -1 : 1));
   assert.deepEqual(outcome.table.rows[0], [sorted[0].id, sorted[0].owner, sorted[0].spender, sorted[0].value]);
-  assert.ok(outcome.table.rows.some((r) => r[3] === (2n ** 256n - 1n).toString()), 'uint256 max kept as written');
+  assert.ok(
+    outcome.table.rows.some((r) => r[3] === (2n ** 256n - 1n).toString()),
+    'uint256 max kept as written',
+  );
   // On the wire: one JSON POST with the query and the paging variables.
   assert.equal(server.requests.length, 1);
   assert.equal(server.requests[0].contentType, 'application/json');
@@ -90,7 +87,14 @@ test('paging with first/skip walks every record once', async () => {
   }
   assert.equal(seen.length, 250);
   assert.equal(new Set(seen).size, 250);
-  assert.deepEqual(server.requests.map((r) => r.body.variables), [{ first: 100, skip: 0 }, { first: 100, skip: 100 }, { first: 100, skip: 200 }]);
+  assert.deepEqual(
+    server.requests.map((r) => r.body.variables),
+    [
+      { first: 100, skip: 0 },
+      { first: 100, skip: 100 },
+      { first: 100, skip: 200 },
+    ],
+  );
 });
 
 test('an unknown field is flagged with its position and nothing is sent', async () => {
@@ -113,7 +117,10 @@ test("the endpoint's errors come back exactly as sent", async () => {
   assert.equal(reply.data, undefined);
   // A real execution error from the endpoint, with its data, passes through too.
   const limited = await postGraphql(url, { query: '{ approvalQueries(first: 5000) { id } }' }, options);
-  assert.deepEqual(limited.errors?.map((e) => (e as { message: string }).message), ['The `first` argument must be between 0 and 1000, but is 5000']);
+  assert.deepEqual(
+    limited.errors?.map((e) => (e as { message: string }).message),
+    ['The `first` argument must be between 0 and 1000, but is 5000'],
+  );
   assert.deepEqual(limited.data, null);
 });
 
@@ -125,7 +132,11 @@ test('health: the indexed block and indexing errors from _meta', async () => {
 });
 
 test('HTTP failures say what to check, without the key', async () => {
-  await rejects(postGraphql(withKey(server.url.replace(KEY, '{key}').replace('erc20-approvals', 'nope'), KEY), { query: '{ _meta { deployment } }' }, options), 'http', /No subgraph answers at .*\*\*\*.*\(HTTP 404\)/);
+  await rejects(
+    postGraphql(withKey(server.url.replace(KEY, '{key}').replace('erc20-approvals', 'nope'), KEY), { query: '{ _meta { deployment } }' }, options),
+    'http',
+    /No subgraph answers at .*\*\*\*.*\(HTTP 404\)/,
+  );
   server.fail({ status: 401, body: 'bad key' });
   await rejects(postGraphql(url, { query: '{ _meta { deployment } }' }, options), 'auth', /refused .*HTTP 401.*access key in the query URL/);
   server.fail({ status: 502, body: 'bad gateway' });

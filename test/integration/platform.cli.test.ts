@@ -63,7 +63,10 @@ describe('chaindeck platform output', () => {
     const run = await cli(['platform', 'nodes', ...api(), '--format', 'json']);
     assert.equal(run.code, 0, run.stderr);
     const nodes = JSON.parse(run.stdout) as { id: string; details: Record<string, unknown>; extra: object }[];
-    assert.deepEqual(nodes.map((n) => n.id), ['ND-101-202-303', 'ND-102-203-304', 'ND-103-204-305', 'ND-104-205-306', 'ND-105-206-307']);
+    assert.deepEqual(
+      nodes.map((n) => n.id),
+      ['ND-101-202-303', 'ND-102-203-304', 'ND-103-204-305', 'ND-104-205-306', 'ND-105-206-307'],
+    );
     assert.equal(nodes[0].details.auth_key, '***');
     assert.equal(nodes[0].details.auth_password, '***');
     assert.equal(nodes[0].details.auth_username, 'user-0');
@@ -79,23 +82,35 @@ describe('chaindeck platform output', () => {
 
     const projects = await cli(['platform', 'projects', ...api()]);
     assert.equal(projects.code, 0, projects.stderr);
-    assert.match(projects.stdout, /^ID\s+NAME\s+TYPE\s+NETWORKS\s+CREATED\s+DESCRIPTION\nPR-101-202\s+Mainnet apps\s+public\s+2\s+2024-02-01 10:00\s+Production\nPR-102-203\s+Bitcoin tools\s+public\s+1\s+2024-01-15 10:00\n$/);
+    assert.match(
+      projects.stdout,
+      /^ID\s+NAME\s+TYPE\s+NETWORKS\s+CREATED\s+DESCRIPTION\nPR-101-202\s+Mainnet apps\s+public\s+2\s+2024-02-01 10:00\s+Production\nPR-102-203\s+Bitcoin tools\s+public\s+1\s+2024-01-15 10:00\n$/,
+    );
 
     const networks = await cli(['platform', 'networks', ...api()]);
     assert.match(networks.stdout, /^ID\s+NAME\s+PROTOCOL\s+NETWORK\s+PROJECT\s+STATUS\s+NODES\n/);
     assert.match(networks.stdout, /NW-102-203-304\s+Polygon PoS\s+polygon-pos\s+mainnet\s+PR-101-202\s+running\s+2\n/);
 
     const identities = await cli(['platform', 'identities', ...api(), '--format', 'json']);
-    assert.deepEqual((JSON.parse(identities.stdout) as { name: string }[]).map((i) => i.name), ['deploy-bot', 'ci']);
+    assert.deepEqual(
+      (JSON.parse(identities.stdout) as { name: string }[]).map((i) => i.name),
+      ['deploy-bot', 'ci'],
+    );
   });
 
   test('filters, order and get by id', async () => {
     const filtered = await cli(['platform', 'nodes', ...api(), '--project', 'PR-102-203', '--format', 'json']);
-    assert.deepEqual((JSON.parse(filtered.stdout) as { id: string }[]).map((n) => n.id), ['ND-103-204-305']);
+    assert.deepEqual(
+      (JSON.parse(filtered.stdout) as { id: string }[]).map((n) => n.id),
+      ['ND-103-204-305'],
+    );
     assert.equal(server.requests[0].url, '/v1/nodes/?project=PR-102-203');
 
     const ordered = await cli(['platform', 'nodes', ...api(), '--status', 'running', '--order-by', '-name', '--format', 'json']);
-    assert.deepEqual((JSON.parse(ordered.stdout) as { name: string }[]).map((n) => n.name), ['node-04', 'node-03', 'node-01', 'node-00']);
+    assert.deepEqual(
+      (JSON.parse(ordered.stdout) as { name: string }[]).map((n) => n.name),
+      ['node-04', 'node-03', 'node-01', 'node-00'],
+    );
 
     const one = await cli(['platform', 'nodes', 'ND-102-203-304', ...api(), '--format', 'json']);
     assert.equal(one.code, 0, one.stderr);
@@ -123,7 +138,10 @@ describe('chaindeck platform failures: exit 1 with the reason', () => {
   test('401 says to set a new key in CHAINDECK_API_KEY; 403 names the action', async () => {
     const wrong = await cli(['platform', 'nodes', ...api()], { CHAINDECK_API_KEY: 'pk_cli_wrong_aaaaaaaaaaaaaaaaaaaa' });
     assert.equal(wrong.code, 1);
-    assert.match(wrong.stderr, /^chaindeck platform: The platform API did not accept the API key \(HTTP 401 .*\)\. The key is wrong or was revoked: set a new one in the environment variable CHAINDECK_API_KEY\.\n$/);
+    assert.match(
+      wrong.stderr,
+      /^chaindeck platform: The platform API did not accept the API key \(HTTP 401 .*\)\. The key is wrong or was revoked: set a new one in the environment variable CHAINDECK_API_KEY\.\n$/,
+    );
     assertNotShown(wrong, ['pk_cli_wrong_aaaaaaaaaaaaaaaaaaaa']);
     const member = await cli(['platform', 'networks', ...api()], { CHAINDECK_API_KEY: MEMBER_KEY });
     assert.equal(member.code, 1);

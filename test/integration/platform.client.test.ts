@@ -61,7 +61,10 @@ describe('reading the platform', () => {
   test('every list follows next through all pages', async () => {
     const progress: { page: number; read: number; count?: number }[] = [];
     const nodes = await client().listNodes({}, { onPage: (p) => progress.push(p) });
-    assert.deepEqual(nodes.map((n) => n.id), ['ND-101-202-303', 'ND-102-203-304', 'ND-103-204-305', 'ND-104-205-306', 'ND-105-206-307']);
+    assert.deepEqual(
+      nodes.map((n) => n.id),
+      ['ND-101-202-303', 'ND-102-203-304', 'ND-103-204-305', 'ND-104-205-306', 'ND-105-206-307'],
+    );
     assert.deepEqual(listPaths(), ['/v1/nodes/', '/v1/nodes/?page=2', '/v1/nodes/?page=3']);
     assert.deepEqual(progress, [
       { page: 1, read: 2, count: 5 },
@@ -71,9 +74,18 @@ describe('reading the platform', () => {
     assert.equal(nodes[0].details?.auth_key, '01'.repeat(16));
     assert.equal(nodes[1].configuration?.archive, true);
 
-    assert.deepEqual((await client().listProjects()).map((p) => p.name), ['Mainnet apps', 'Bitcoin tools']);
-    assert.deepEqual((await client().listNetworks()).map((n) => n.protocol), ['ethereum', 'polygon-pos', 'bitcoin']);
-    assert.deepEqual((await client().listIdentities()).map((i) => i.id), ['ID-101-202', 'ID-102-203']);
+    assert.deepEqual(
+      (await client().listProjects()).map((p) => p.name),
+      ['Mainnet apps', 'Bitcoin tools'],
+    );
+    assert.deepEqual(
+      (await client().listNetworks()).map((n) => n.protocol),
+      ['ethereum', 'polygon-pos', 'bitcoin'],
+    );
+    assert.deepEqual(
+      (await client().listIdentities()).map((i) => i.id),
+      ['ID-101-202', 'ID-102-203'],
+    );
   });
 
   test('pages of one object, and an empty list', async () => {
@@ -96,15 +108,36 @@ describe('reading the platform', () => {
   test('filters and order are sent, and next keeps them', async () => {
     const c = client();
     const inProject = await c.listNodes({ project: 'PR-101-202' });
-    assert.deepEqual(inProject.map((n) => n.network), ['NW-101-202-303', 'NW-102-203-304', 'NW-101-202-303', 'NW-102-203-304']);
+    assert.deepEqual(
+      inProject.map((n) => n.network),
+      ['NW-101-202-303', 'NW-102-203-304', 'NW-101-202-303', 'NW-102-203-304'],
+    );
     assert.deepEqual(listPaths(), ['/v1/nodes/?project=PR-101-202', '/v1/nodes/?project=PR-101-202&page=2']);
 
-    assert.deepEqual((await c.listNodes({ status: 'stopped' })).map((n) => n.id), ['ND-103-204-305']);
-    assert.deepEqual((await c.listNodes({ protocol: 'bitcoin' })).map((n) => n.id), ['ND-103-204-305']);
-    assert.deepEqual((await c.listNodes({ network: 'NW-102-203-304' })).map((n) => n.id), ['ND-102-203-304', 'ND-105-206-307']);
-    assert.deepEqual((await c.listNetworks({ project: 'PR-102-203' })).map((n) => n.id), ['NW-103-204-305']);
-    assert.deepEqual((await c.listNodes({ order_by: '-name' })).map((n) => n.name), ['node-04', 'node-03', 'node-02', 'node-01', 'node-00']);
-    assert.deepEqual((await c.listProjects({ order_by: 'created_at' })).map((p) => p.id), ['PR-102-203', 'PR-101-202']);
+    assert.deepEqual(
+      (await c.listNodes({ status: 'stopped' })).map((n) => n.id),
+      ['ND-103-204-305'],
+    );
+    assert.deepEqual(
+      (await c.listNodes({ protocol: 'bitcoin' })).map((n) => n.id),
+      ['ND-103-204-305'],
+    );
+    assert.deepEqual(
+      (await c.listNodes({ network: 'NW-102-203-304' })).map((n) => n.id),
+      ['ND-102-203-304', 'ND-105-206-307'],
+    );
+    assert.deepEqual(
+      (await c.listNetworks({ project: 'PR-102-203' })).map((n) => n.id),
+      ['NW-103-204-305'],
+    );
+    assert.deepEqual(
+      (await c.listNodes({ order_by: '-name' })).map((n) => n.name),
+      ['node-04', 'node-03', 'node-02', 'node-01', 'node-00'],
+    );
+    assert.deepEqual(
+      (await c.listProjects({ order_by: 'created_at' })).map((p) => p.id),
+      ['PR-102-203', 'PR-101-202'],
+    );
   });
 
   test('fields missing or added do not break a list: missing are undefined, added are kept', async () => {
@@ -122,7 +155,11 @@ describe('reading the platform', () => {
 
   test('an object without id is a bad reply naming the page and the object', async () => {
     delete server.data.nodes[3].id;
-    await failsWith(client().listNodes(), 'bad-reply', /^Listing nodes failed at page 2, after 2 read: The reply from http:\/\/127\.0\.0\.1:\d+\/v1\/nodes\/\?page=2 is not what the platform API sends: object 2 of page 2: the object has no id\./);
+    await failsWith(
+      client().listNodes(),
+      'bad-reply',
+      /^Listing nodes failed at page 2, after 2 read: The reply from http:\/\/127\.0\.0\.1:\d+\/v1\/nodes\/\?page=2 is not what the platform API sends: object 2 of page 2: the object has no id\./,
+    );
   });
 
   test('a next link naming another host is followed on the configured API only', async () => {
@@ -133,7 +170,10 @@ describe('reading the platform', () => {
       fault: { status: 200, body: { count: 3, next: 'https://evil.example.com/v1/nodes/?page=2', previous: null, results: [{ id: 'ND-1' }, { id: 'ND-2' }] } },
     });
     const nodes = await client().listNodes();
-    assert.deepEqual(nodes.map((n) => n.id), ['ND-1', 'ND-2', 'ND-103-204-305', 'ND-104-205-306', 'ND-105-206-307']);
+    assert.deepEqual(
+      nodes.map((n) => n.id),
+      ['ND-1', 'ND-2', 'ND-103-204-305', 'ND-104-205-306', 'ND-105-206-307'],
+    );
     assert.deepEqual(listPaths(), ['/v1/nodes/', '/v1/nodes/?page=2', '/v1/nodes/?page=3']);
   });
 
@@ -158,23 +198,39 @@ describe('platform failures', () => {
   test('403: a member key may read the organization but not list nodes', async () => {
     const member = client({ apiKey: MEMBER_KEY });
     assert.equal((await member.organization()).id, 'RG-123-456');
-    await failsWith(member.listNodes(), 'forbidden', /^The API key is not allowed to list nodes \(HTTP 403 .*You do not have permission to perform this action\. \(permission_denied\)\)\. .*member/);
+    await failsWith(
+      member.listNodes(),
+      'forbidden',
+      /^The API key is not allowed to list nodes \(HTTP 403 .*You do not have permission to perform this action\. \(permission_denied\)\)\. .*member/,
+    );
   });
 
   test('404: no such node <id>', async () => {
-    const err = await failsWith(client().getNode('ND-999-999-999'), 'not-found', /^No such node ND-999-999-999 \(HTTP 404 Not Found from .*\/v1\/nodes\/ND-999-999-999\/: Not found\. \(not_found\)\)/);
+    const err = await failsWith(
+      client().getNode('ND-999-999-999'),
+      'not-found',
+      /^No such node ND-999-999-999 \(HTTP 404 Not Found from .*\/v1\/nodes\/ND-999-999-999\/: Not found\. \(not_found\)\)/,
+    );
     assert.equal(err.apiCode, 'not_found');
   });
 
   test('400 with fields: the API says which input was wrong', async () => {
-    const err = await failsWith(client().listNodes({ order_by: 'size' }), 'http', /refused to list nodes .*Cannot order by "size"\. \(invalid_parameter\) \[order_by: Choose one of: name, created_at/);
+    const err = await failsWith(
+      client().listNodes({ order_by: 'size' }),
+      'http',
+      /refused to list nodes .*Cannot order by "size"\. \(invalid_parameter\) \[order_by: Choose one of: name, created_at/,
+    );
     assert.deepEqual(Object.keys(err.fields ?? {}), ['order_by']);
   });
 
   test('429 asking for a long wait fails at once, saying how long', async () => {
     server.fail({ path: '/v1/nodes/', fault: { status: 429, body: { error: { code: 'throttled', message: 'Request was throttled.' } }, headers: { 'retry-after': '120' } } });
     const started = Date.now();
-    const err = await failsWith(client().listNodes(), 'rate-limited', /rate limiting this key .*Request was throttled\. \(throttled\)\)\. It asks to wait 120 s \(Retry-After\); try again after that\.$/);
+    const err = await failsWith(
+      client().listNodes(),
+      'rate-limited',
+      /rate limiting this key .*Request was throttled\. \(throttled\)\)\. It asks to wait 120 s \(Retry-After\); try again after that\.$/,
+    );
     assert.equal(err.retryAfterMs, 120_000);
     assert.equal(server.requests.length, 1);
     assert.ok(Date.now() - started < 1000);
@@ -194,7 +250,10 @@ describe('platform failures', () => {
       /^Listing nodes failed at page 2, after 2 read: The platform API's server failed \(HTTP 500 Internal Server Error from http:\/\/127\.0\.0\.1:\d+\/v1\/nodes\/\?page=2: Database unavailable\. \(server_error\)\)\. Try again later/,
     );
     assert.equal(err.page, 2);
-    assert.deepEqual((err.partial as { id: string }[]).map((n) => n.id), ['ND-101-202-303', 'ND-102-203-304']);
+    assert.deepEqual(
+      (err.partial as { id: string }[]).map((n) => n.id),
+      ['ND-101-202-303', 'ND-102-203-304'],
+    );
     assert.equal(listPaths().filter((p) => p.endsWith('page=2')).length, 3, 'sent, then retried twice');
   });
 
@@ -205,7 +264,11 @@ describe('platform failures', () => {
 
   test('a slow answer times out, naming the limit and the setting', async () => {
     server.fail({ path: '/v1/projects/', fault: { delayMs: 1500 } });
-    await failsWith(client({ timeoutMs: 150 }).listProjects(), 'timeout', /^No answer from http:\/\/127\.0\.0\.1:\d+\/v1\/projects\/ within 150 ms\. Raise the limit with the setting chaindeck\.requestTimeoutMs \(CLI: --timeout MS\)\.$/);
+    await failsWith(
+      client({ timeoutMs: 150 }).listProjects(),
+      'timeout',
+      /^No answer from http:\/\/127\.0\.0\.1:\d+\/v1\/projects\/ within 150 ms\. Raise the limit with the setting chaindeck\.requestTimeoutMs \(CLI: --timeout MS\)\.$/,
+    );
     await failsWith(client().listProjects({}, { timeoutMs: 100 }), 'timeout', /within 100 ms/);
   });
 
@@ -237,7 +300,11 @@ describe('platform failures', () => {
 
   test('a reply that is not JSON, or JSON that is not a page', async () => {
     server.fail({ path: '/v1/networks/', times: 1, fault: { status: 200, body: '<html><body>Sign in</body></html>', headers: { 'content-type': 'text/html' } } });
-    await failsWith(client().listNetworks(), 'not-json', /^The reply from .*\/v1\/networks\/ is not JSON \(HTTP 200, an HTML page\): "<html><body>Sign in<\/body><\/html>"\. Check the platform API URL/);
+    await failsWith(
+      client().listNetworks(),
+      'not-json',
+      /^The reply from .*\/v1\/networks\/ is not JSON \(HTTP 200, an HTML page\): "<html><body>Sign in<\/body><\/html>"\. Check the platform API URL/,
+    );
     server.fail({ path: '/v1/networks/', times: 1, fault: { status: 200, body: [{ id: 'NW-1' }] } });
     await failsWith(client().listNetworks(), 'bad-reply', /got an array/);
   });

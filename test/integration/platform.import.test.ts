@@ -54,7 +54,10 @@ describe('imported platform nodes answer through core', () => {
     assert.equal(nodes.length, 4);
     const auths: string[] = [];
     for (const node of nodes) {
-      const { config, secret } = nodeToConfig(node, networks.find((n) => n.id === node.network));
+      const { config, secret } = nodeToConfig(
+        node,
+        networks.find((n) => n.id === node.network),
+      );
       auths.push(config.auth);
       const block = await blockNumber(config, secret);
       assert.match(block, /^0x[0-9a-f]+$/, `${config.name}: ${block}`);
@@ -69,7 +72,10 @@ describe('imported platform nodes answer through core', () => {
     assert.equal(config.url, `http://127.0.0.1:${keyed.port}/{key}`);
     assert.ok(!JSON.stringify(config).includes(NODE_KEY));
     await blockNumber(config, secret);
-    assert.deepEqual(keyed.requests.map((r) => r.path), [`/${NODE_KEY}`]);
+    assert.deepEqual(
+      keyed.requests.map((r) => r.path),
+      [`/${NODE_KEY}`],
+    );
   });
 
   test('the WSS endpoint (/ws/<KEY>) works through WsRpcClient', async () => {

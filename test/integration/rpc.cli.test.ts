@@ -25,7 +25,7 @@ describe('chaindeck rpc against anvil', () => {
     const run = await cli(['rpc', '--url', ANVIL, 'eth_chainId']);
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(JSON.parse(run.stdout), { jsonrpc: '2.0', id: 1, result: '0x7a69' });
-    assert.ok(run.stdout.startsWith(`{\n  "jsonrpc"`), "pretty-printed");
+    assert.ok(run.stdout.startsWith(`{\n  "jsonrpc"`), 'pretty-printed');
     assert.equal(run.stderr, '');
   });
 
@@ -46,7 +46,10 @@ describe('chaindeck rpc against anvil', () => {
     const run = await cli(['rpc', '--url', ANVIL, '--batch', '[{"method":"eth_chainId"},{"method":"foo_bar","params":[]},{"method":"net_version"}]']);
     assert.equal(run.code, 1);
     const out = JSON.parse(run.stdout) as { id: number; result?: unknown; error?: { code: number } }[];
-    assert.deepEqual(out.map((r) => r.id), [1, 2, 3]);
+    assert.deepEqual(
+      out.map((r) => r.id),
+      [1, 2, 3],
+    );
     assert.equal(out[0].result, '0x7a69');
     assert.equal(out[1].error?.code, -32601);
     assert.equal(out[2].result, '31337');

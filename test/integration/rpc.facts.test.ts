@@ -79,7 +79,10 @@ describe('live facts per protocol', () => {
       seen.length = 0;
       const facts = await liveFacts(protocol, endpoint(protocol));
       assert.equal(seen.length, 1);
-      assert.deepEqual((seen[0].body as { method: string }[]).map((r) => r.method), methods);
+      assert.deepEqual(
+        (seen[0].body as { method: string }[]).map((r) => r.method),
+        methods,
+      );
       for (const [name, value] of Object.entries(expected)) {
         const fact = facts[name as keyof typeof facts];
         assert.ok(fact && 'value' in fact, `${name}: ${JSON.stringify(fact)}`);

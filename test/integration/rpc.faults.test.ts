@@ -76,7 +76,11 @@ describe('credentials', () => {
   test('form B: a wrong password gets 401 naming Basic, and the message holds no password', async () => {
     const endpoint = endpointFor(basic.url, { username: 'alice', password: WRONG_PASSWORD });
     const encoded = Buffer.from(`alice:${WRONG_PASSWORD}`).toString('base64');
-    await failsWith(new RpcClient(endpoint).call('eth_chainId'), 'auth', /Credentials used: HTTP Basic username and password\. Check the username and password/, [WRONG_PASSWORD, PASSWORD, encoded]);
+    await failsWith(new RpcClient(endpoint).call('eth_chainId'), 'auth', /Credentials used: HTTP Basic username and password\. Check the username and password/, [
+      WRONG_PASSWORD,
+      PASSWORD,
+      encoded,
+    ]);
   });
 
   test('no credentials at all: the 401 says none were sent', async () => {
@@ -166,7 +170,12 @@ describe('HTTP faults', () => {
     proxy.fail({ delayMs: 3000 });
     const slowClient = new RpcClient(endpointFor(proxy.url), { timeoutMs: 300, hints: CLI_HINTS });
     const started = Date.now();
-    await failsWith(slowClient.call('eth_chainId'), 'timeout', /No answer from http:\/\/127\.0\.0\.1:\d+\/\*\*\* within 300 ms\. Raise the limit with the setting chaindeck\.requestTimeoutMs/, [KEY]);
+    await failsWith(
+      slowClient.call('eth_chainId'),
+      'timeout',
+      /No answer from http:\/\/127\.0\.0\.1:\d+\/\*\*\* within 300 ms\. Raise the limit with the setting chaindeck\.requestTimeoutMs/,
+      [KEY],
+    );
     assert.ok(Date.now() - started < 1500);
     proxy.fail({ delayMs: 3000 });
     await failsWith(client.call('eth_chainId', [], { timeoutMs: 200 }), 'timeout', /within 200 ms/);
@@ -220,7 +229,11 @@ describe('cancellation', () => {
 describe('network failures', () => {
   test('a closed port is unreachable: connection refused', async () => {
     const port = await freePort();
-    await failsWith(new RpcClient(endpointFor(`http://127.0.0.1:${port}`)).call('eth_chainId'), 'unreachable', /Cannot reach the node at http:\/\/127\.0\.0\.1:\d+\/: connection refused \(ECONNREFUSED\)/);
+    await failsWith(
+      new RpcClient(endpointFor(`http://127.0.0.1:${port}`)).call('eth_chainId'),
+      'unreachable',
+      /Cannot reach the node at http:\/\/127\.0\.0\.1:\d+\/: connection refused \(ECONNREFUSED\)/,
+    );
   });
 
   test('TLS to a plain HTTP server is a TLS failure that says so', async () => {

@@ -114,7 +114,10 @@ for (const node of NODES) {
 
     test('a reply whose id differs from the request is refused as a mismatch', async () => {
       proxy.fail({ rewrite: (reply) => ({ ...(reply as JsonRpcResponse), id: 424242 }) });
-      await assert.rejects(proxied.call('eth_chainId'), (err: unknown) => err instanceof RpcFailure && err.kind === 'mismatch' && /answered with id 424242 to request id \d+/.test(err.message));
+      await assert.rejects(
+        proxied.call('eth_chainId'),
+        (err: unknown) => err instanceof RpcFailure && err.kind === 'mismatch' && /answered with id 424242 to request id \d+/.test(err.message),
+      );
     });
 
     test("the raw exchange shows a malformed body's answer as the node gives it", async () => {
@@ -156,7 +159,11 @@ for (const node of NODES) {
 
     test('liveFacts falls back to single calls when the node rejects the batch itself', async () => {
       proxy.clear();
-      proxy.fail({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batches are not allowed' } }) });
+      proxy.fail({
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batches are not allowed' } }),
+      });
       const facts = await liveFacts('evm', proxied);
       assert.ok(facts.chainId && 'value' in facts.chainId && facts.chainId.value === String(Number(node.chainId)));
       assert.equal(proxy.requests.length, 4, 'the refused batch, then three single calls');

@@ -187,11 +187,17 @@ describe('WebSocket credentials and failures', () => {
     const port = (silent.address() as { port: number }).port;
     const client = new WsRpcClient(endpointFor(`ws://127.0.0.1:${port}`), { timeoutMs: 250, hints: CLI_HINTS });
     try {
-      await assert.rejects(client.call('eth_chainId'), (err: unknown) => err instanceof RpcFailure && err.kind === 'timeout' && /within 250 ms.*chaindeck\.requestTimeoutMs/.test(err.message));
+      await assert.rejects(
+        client.call('eth_chainId'),
+        (err: unknown) => err instanceof RpcFailure && err.kind === 'timeout' && /within 250 ms.*chaindeck\.requestTimeoutMs/.test(err.message),
+      );
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
       await assert.rejects(client.call('eth_chainId', [], { signal: controller.signal, timeoutMs: 5000 }), (err: unknown) => err instanceof RpcFailure && err.kind === 'cancelled');
-      const pending = assert.rejects(client.call('eth_chainId', [], { timeoutMs: 5000 }), (err: unknown) => err instanceof RpcFailure && err.kind === 'cancelled' && /closed before the node answered/.test(err.message));
+      const pending = assert.rejects(
+        client.call('eth_chainId', [], { timeoutMs: 5000 }),
+        (err: unknown) => err instanceof RpcFailure && err.kind === 'cancelled' && /closed before the node answered/.test(err.message),
+      );
       await new Promise((r) => setTimeout(r, 50));
       await client.close();
       await pending;

@@ -31,7 +31,12 @@ type Run = CliRun;
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(['storage-range', ...args], env);
 
 /** stdout must be one JSON object and nothing else; returns it. */
-function oneObject(run: Run): { jsonrpc: string; id: number; result?: { storage: Record<string, { key: string | null; value: string }>; nextKey: string | null }; error?: { code: number; message: string } } {
+function oneObject(run: Run): {
+  jsonrpc: string;
+  id: number;
+  result?: { storage: Record<string, { key: string | null; value: string }>; nextKey: string | null };
+  error?: { code: number; message: string };
+} {
   const text = run.stdout.trim();
   assert.ok(text.startsWith('{') && text.endsWith('}'), `stdout is not one JSON object:\n${run.stdout}`);
   const parsed = JSON.parse(text);

@@ -168,7 +168,11 @@ describe('emulation on anvil, step by step', () => {
       pages++;
       start = r.nextKey ?? undefined;
     }
-    assert.deepEqual(seen, [...paged.keys()].map((s) => `0x${s.toString(16)}`), 'every slot once, in order');
+    assert.deepEqual(
+      seen,
+      [...paged.keys()].map((s) => `0x${s.toString(16)}`),
+      'every slot once, in order',
+    );
     assert.equal(pages, Math.ceil(paged.size / 4) + (paged.size % 4 === 0 ? 1 : 0));
   });
 
@@ -193,7 +197,10 @@ describe('emulation on anvil, step by step', () => {
       const r = await run({ maxResults: 2, address: address.toLowerCase() }, clientFor(proxy.url));
       assert.deepEqual(Object.keys(r.storage), ['0x0', '0x1']);
       assert.ok(sent.length >= 2);
-      assert.ok(sent.every((a) => a === address && a !== address.toLowerCase()), `sent: ${sent.join(', ')}`);
+      assert.ok(
+        sent.every((a) => a === address && a !== address.toLowerCase()),
+        `sent: ${sent.join(', ')}`,
+      );
     } finally {
       proxy.clear();
     }
@@ -239,7 +246,10 @@ describe('emulation on anvil, step by step', () => {
     proxy.clear();
     proxy.failCalls((call) => (call.method.startsWith('eth_getBlockBy') ? { code: -32000, message: 'header not found' } : undefined));
     try {
-      await assert.rejects(run({}, clientFor(proxy.url)), (err: StorageRangeError) => err.reason === 'block' && err.message === 'Failed to get block: JSON-RPC error -32000: header not found');
+      await assert.rejects(
+        run({}, clientFor(proxy.url)),
+        (err: StorageRangeError) => err.reason === 'block' && err.message === 'Failed to get block: JSON-RPC error -32000: header not found',
+      );
     } finally {
       proxy.clear();
     }
@@ -293,7 +303,11 @@ describe('emulation on anvil, step by step', () => {
       const r = await run({ block: ref, maxResults: 2 }, via);
       assert.deepEqual(Object.keys(r.storage), ['0x0', '0x1']);
       const sent = proxy.requests.map((q) => q.methods.join(',')).sort();
-      assert.deepEqual(sent, ['eth_getStorageAt,eth_getStorageAt', typeof ref === 'number' || ref === 'latest' ? 'eth_getBlockByNumber' : 'eth_getBlockByHash'].sort(), `${ref}: one lookup, one batch`);
+      assert.deepEqual(
+        sent,
+        ['eth_getStorageAt,eth_getStorageAt', typeof ref === 'number' || ref === 'latest' ? 'eth_getBlockByNumber' : 'eth_getBlockByHash'].sort(),
+        `${ref}: one lookup, one batch`,
+      );
     }
     // Sent together: by number, the batch does not wait for the lookup's answer.
     const slow = await startProxy({ target: ANVIL, delayMs: 400 });
@@ -344,7 +358,10 @@ describe('emulation on anvil, step by step', () => {
       const controller = new AbortController();
       const started = Date.now();
       setTimeout(() => controller.abort(), 300);
-      await assert.rejects(run({ maxResults: 50, emulation: 'one-by-one', signal: controller.signal }, clientFor(slow.url)), (err: StorageRangeError) => err.reason === 'cancelled' && err.message === 'Storage range cancelled');
+      await assert.rejects(
+        run({ maxResults: 50, emulation: 'one-by-one', signal: controller.signal }, clientFor(slow.url)),
+        (err: StorageRangeError) => err.reason === 'cancelled' && err.message === 'Storage range cancelled',
+      );
       assert.ok(Date.now() - started < 1500, 'stopped promptly');
     } finally {
       await slow.close();
@@ -367,7 +384,10 @@ describe('auto mode on anvil', () => {
     assert.equal(r.mode, 'emulate');
     assert.match(r.nativeUnavailable ?? '', /-32601/);
     assert.deepEqual(Object.keys(r.storage), ['0x0', '0x4']);
-    await assert.rejects(storageRange(clientFor(ANVIL), { block: block.hash, address, mode: 'native' }), (err: StorageRangeError) => err.reason === 'native-unavailable' && /not available on this node \(JSON-RPC error -32601: Method not found\)/.test(err.message));
+    await assert.rejects(
+      storageRange(clientFor(ANVIL), { block: block.hash, address, mode: 'native' }),
+      (err: StorageRangeError) => err.reason === 'native-unavailable' && /not available on this node \(JSON-RPC error -32601: Method not found\)/.test(err.message),
+    );
   });
 
   test('over WebSocket too (where anvil answers -32602 "… untagged enum EthRpcCall" instead)', async () => {
@@ -418,7 +438,6 @@ describe('auto mode on anvil', () => {
 });
 
 describe('fast = reference on real anvil (random layouts, random failing slots)', () => {
-
   test('24 cases: both equal the oracle computed from the layout written', async () => {
     for (let seed = 1; seed <= 24; seed++) {
       const rand = prng(seed * 7919);
@@ -439,10 +458,22 @@ describe('fast = reference on real anvil (random layouts, random failing slots)'
         proxy.clear();
         proxy.failCalls((call) => (failing.has(slotOf(call) ?? -1n) ? { code: -32000, message: 'unreadable' } : undefined));
         const lines: string[] = [];
-        const r = await storageRange(clientFor(proxy.url), { block: at.hash, address, startKey: start.toString(16), maxResults: max, mode: 'emulate', emulation, onWarning: (l) => lines.push(l) });
+        const r = await storageRange(clientFor(proxy.url), {
+          block: at.hash,
+          address,
+          startKey: start.toString(16),
+          maxResults: max,
+          mode: 'emulate',
+          emulation,
+          onWarning: (l) => lines.push(l),
+        });
         const why = `seed ${seed} (${emulation}): start ${start}, max ${max}, density ${density}, ${failing.size} failing`;
         assert.deepEqual(toSpecOutput(r), { jsonrpc: '2.0', id: 1, result: { storage: want.storage, nextKey: want.nextKey } }, why);
-        assert.deepEqual(lines, want.warnedSlots.map((s) => `Warning: failed to read slot 0x${s.toString(16)}: JSON-RPC error -32000: unreadable; skipped`), why);
+        assert.deepEqual(
+          lines,
+          want.warnedSlots.map((s) => `Warning: failed to read slot 0x${s.toString(16)}: JSON-RPC error -32000: unreadable; skipped`),
+          why,
+        );
         outputs.push({ out: toSpecOutput(r), lines });
       }
       assert.deepEqual(outputs[0], outputs[1]);

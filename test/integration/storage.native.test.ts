@@ -112,13 +112,16 @@ describe('native debug_storageRangeAt on ganache', () => {
     const proxy = await startProxy({ target: GANACHE });
     try {
       // The block lookup passes; the native answer comes back with its entries reversed.
-      proxy.fail({ delayMs: 0 }, {
-        rewrite: (reply) => {
-          const r = reply as { result: { storage: Record<string, unknown> } };
-          const reversed = Object.fromEntries(Object.entries(r.result.storage).reverse());
-          return { ...r, result: { ...r.result, storage: reversed } };
+      proxy.fail(
+        { delayMs: 0 },
+        {
+          rewrite: (reply) => {
+            const r = reply as { result: { storage: Record<string, unknown> } };
+            const reversed = Object.fromEntries(Object.entries(r.result.storage).reverse());
+            return { ...r, result: { ...r.result, storage: reversed } };
+          },
         },
-      });
+      );
       const r = await storageRange(clientFor(proxy.url), { block: deployed.block.hash, address: deployed.address, maxResults: 50, mode: 'native' });
       const keys = Object.keys(r.storage);
       assert.equal(keys.length, SLOTS.size);

@@ -114,7 +114,10 @@ function parseCliErrors(output: string): CliError[] {
     } else if ((m = /^\s*Missing handlers in WASM: (.*)$/.exec(line)) && !errors.some((e) => e.message.startsWith('Missing handlers'))) {
       errors.push({ file: 'subgraph.yaml', message: `Missing handlers in WASM: ${m[1]}` });
     } else if ((m = /^ERROR (TS\d+): (.*)$/.exec(line))) {
-      const where = lines.slice(i + 1, i + 5).map((l) => /^ in (.*)\((\d+),(\d+)\)$/.exec(l)).find(Boolean);
+      const where = lines
+        .slice(i + 1, i + 5)
+        .map((l) => /^ in (.*)\((\d+),(\d+)\)$/.exec(l))
+        .find(Boolean);
       errors.push({ file: where?.[1] ?? '?', message: `${m[1]}: ${m[2]}`, line: Number(where?.[2]), column: Number(where?.[3]) });
     }
   }
@@ -218,7 +221,10 @@ describe('the tutorial subgraph', () => {
     const later = new Date(Date.now() + 5000);
     fs.utimesSync(path.join(dir, 'schema.graphql'), later, later);
     const stale = validateSubgraph(manifest, nodeFileSource()).findings;
-    assert.deepEqual(stale.map((f) => [f.code, f.action, f.message]), [['generated-stale', 'run-codegen', 'Generated code is older than ./schema.graphql; run graph codegen']]);
+    assert.deepEqual(
+      stale.map((f) => [f.code, f.action, f.message]),
+      [['generated-stale', 'run-codegen', 'Generated code is older than ./schema.graphql; run graph codegen']],
+    );
   });
 });
 
@@ -261,7 +267,11 @@ describe('the corpus against the real graph CLI', () => {
   test('the CLI misses, Chaindeck reports: entity not in schema (a hint), checksum, specVersion, network', () => {
     const missed = outcomes.filter((o) => o.variant.codegen === 'passes' && !o.variant.build);
     const findings = missed.flatMap((o) => o.findings);
-    for (const code of ['entity-not-in-schema', 'address-checksum', 'unknown-spec-version', 'unknown-network']) assert.ok(findings.some((f) => f.code === code), code);
+    for (const code of ['entity-not-in-schema', 'address-checksum', 'unknown-spec-version', 'unknown-network'])
+      assert.ok(
+        findings.some((f) => f.code === code),
+        code,
+      );
     // Neither graph-cli nor graph-node checks mapping.entities: never more than a hint.
     assert.ok(findings.filter((f) => f.code === 'entity-not-in-schema').every((f) => f.severity === 'info'));
   });
@@ -279,7 +289,10 @@ describe('node dist/cli.js validate', () => {
     assert.match(broken.output, /^subgraph\.yaml:23:18: error: Event with signature 'Approval\(address,address,uint256\)' not present in ABI 'ERC20'; did you mean/m);
     const json = await cli(['--format', 'json', 'subgraph.yaml'], dir);
     const parsed = JSON.parse(json.output.slice(0, json.output.lastIndexOf(']') + 1)) as { code: string; line: number; column: number }[];
-    assert.deepEqual(parsed.map((l) => [l.code, l.line, l.column]), [['event-not-in-abi', 23, 18]]);
+    assert.deepEqual(
+      parsed.map((l) => [l.code, l.line, l.column]),
+      [['event-not-in-abi', 23, 18]],
+    );
     const clean = await cli([path.join(root, 'test', 'fixtures', 'subgraphs', 'tutorial')], dir);
     assert.equal(clean.code, 0, clean.output);
     const missing = await cli(['nope.yaml'], dir);

@@ -65,7 +65,10 @@ test('the manifest has what the Marketplace shows: repository, bugs, homepage an
 test('the Getting Started walkthrough: add a node, send a call, browse storage, open a subgraph', () => {
   assert.equal(walkthroughs.length, 1, 'one walkthrough');
   const steps = walkthroughs[0].steps;
-  assert.deepEqual(steps.map((s) => s.title), ['Add a node', 'Send a call', 'Browse storage', 'Open a subgraph']);
+  assert.deepEqual(
+    steps.map((s) => s.title),
+    ['Add a node', 'Send a call', 'Browse storage', 'Open a subgraph'],
+  );
   const commands = new Set((manifest.contributes.commands as { command: string }[]).map((c) => c.command));
   for (const step of steps) {
     assert.match(stepMedia(step), /^media\/walkthrough\/[\w.-]+\.(md|png)$/, `${step.id}: media under media/walkthrough/`);
@@ -100,7 +103,8 @@ test('plain `vsce package` (no flags) packs the run-time files only, under 2 MB,
     for (const needed of ['package.json', 'dist/extension.js', 'dist/cli.js', 'media/chaindeck.svg', manifest.icon, ...walkthroughMedia]) {
       assert.ok(files.includes(needed), `missing ${needed}`);
     }
-    const allowed = /^(package\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension|cli)\.js|dist\/webview\/[\w.-]+\.(js|css)|syntaxes\/[\w.-]+\.json|media\/[\w.-]+\.(svg|css|png)|media\/walkthrough\/[\w.-]+\.(md|png)|language-configuration[\w.-]*\.json)$/;
+    const allowed =
+      /^(package\.json|readme\.md|changelog\.md|LICENSE\.txt|dist\/(extension|cli)\.js|dist\/webview\/[\w.-]+\.(js|css)|syntaxes\/[\w.-]+\.json|media\/[\w.-]+\.(svg|css|png)|media\/walkthrough\/[\w.-]+\.(md|png)|language-configuration[\w.-]*\.json)$/;
     const unexpected = files.filter((f) => !allowed.test(f));
     assert.deepEqual(unexpected, [], 'files that the extension does not need at run time');
     assert.ok(!files.some((f) => /^(src|test|bench|scripts|node_modules|out|\.demo|test-results)\//.test(f)));

@@ -69,10 +69,12 @@ export async function startDevnet(kind: DevnetKind, timeoutMs = 30_000): Promise
     stderr += d.toString();
   });
   let exited = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => {
-    exited = true;
-    resolve();
-  }));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   while (!(await answers(url))) {

@@ -228,8 +228,7 @@ export async function startGraphNodeAdmin(options: AdminServerOptions = {}): Pro
       // recorded as empty; answered below as a parse error
     }
     requests.push({ path: req.url ?? '', authorization: req.headers.authorization, contentType: req.headers['content-type'] ?? '', body });
-    const reply = (payload: Record<string, unknown>) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id ?? null, ...payload }));
+    const reply = (payload: Record<string, unknown>) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id ?? null, ...payload }));
     const normal = () => {
       if (req.url !== path) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       if (options.deployKey !== undefined && req.headers.authorization !== `Bearer ${options.deployKey}`) {
@@ -351,7 +350,11 @@ export async function startGraphqlServer(records: ApprovalRecord[], options: { k
       }
       return rows.slice(args.skip, args.skip + args.first);
     },
-    _meta: () => ({ block: { number: state.meta.number, hash: state.meta.hash, timestamp: null, parentHash: null }, deployment: state.meta.deployment, hasIndexingErrors: state.meta.hasIndexingErrors }),
+    _meta: () => ({
+      block: { number: state.meta.number, hash: state.meta.hash, timestamp: null, parentHash: null },
+      deployment: state.meta.deployment,
+      hasIndexingErrors: state.meta.hasIndexingErrors,
+    }),
   };
   const listening = await listen((req, raw, res) => {
     let body: GraphqlRequest['body'] = {};

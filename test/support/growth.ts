@@ -23,7 +23,10 @@ export function cpuMs(work: () => void, runs = 3): number {
  */
 export function assertGrowsLinearly(work: (size: number) => void, small: number, large: number, slack = 4): void {
   // A floor of 1 ms on the small run keeps timer resolution from making the ratio explode.
-  const smallMs = Math.max(cpuMs(() => work(small)), 1);
+  const smallMs = Math.max(
+    cpuMs(() => work(small)),
+    1,
+  );
   const largeMs = cpuMs(() => work(large));
   const limit = (large / small) * slack;
   assert.ok(largeMs / smallMs < limit, `size ${small}: ${smallMs.toFixed(1)} ms, size ${large}: ${largeMs.toFixed(1)} ms of CPU (ratio ${(largeMs / smallMs).toFixed(0)}, limit ${limit})`);

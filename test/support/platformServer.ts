@@ -97,13 +97,49 @@ export function sampleKey(i: number): string {
 export function sampleData(options: SampleOptions = {}): PlatformData {
   const organization = { id: 'RG-123-456', name: 'Acme Chains' };
   const projects = [
-    { id: 'PR-101-202', name: 'Mainnet apps', description: 'Production', type: 'public', members: ['alice', 'bob'], networks: ['NW-101-202-303', 'NW-102-203-304'], creator: 'alice', created_at: '2024-02-01T10:00:00Z' },
+    {
+      id: 'PR-101-202',
+      name: 'Mainnet apps',
+      description: 'Production',
+      type: 'public',
+      members: ['alice', 'bob'],
+      networks: ['NW-101-202-303', 'NW-102-203-304'],
+      creator: 'alice',
+      created_at: '2024-02-01T10:00:00Z',
+    },
     { id: 'PR-102-203', name: 'Bitcoin tools', description: '', type: 'public', members: ['alice'], networks: ['NW-103-204-305'], creator: 'alice', created_at: '2024-01-15T10:00:00Z' },
   ];
   const networks = [
-    { id: 'NW-101-202-303', name: 'Ethereum Mainnet', project: 'PR-101-202', protocol: 'ethereum', configuration: { network: 'mainnet' }, status: 'running', nodes: [] as string[], created_at: '2024-02-01T10:05:00Z' },
-    { id: 'NW-102-203-304', name: 'Polygon PoS', project: 'PR-101-202', protocol: 'polygon-pos', configuration: { network: 'mainnet' }, status: 'running', nodes: [] as string[], created_at: '2024-02-02T10:05:00Z' },
-    { id: 'NW-103-204-305', name: 'Bitcoin', project: 'PR-102-203', protocol: 'bitcoin', configuration: { network: 'mainnet' }, status: 'running', nodes: [] as string[], created_at: '2024-01-15T10:05:00Z' },
+    {
+      id: 'NW-101-202-303',
+      name: 'Ethereum Mainnet',
+      project: 'PR-101-202',
+      protocol: 'ethereum',
+      configuration: { network: 'mainnet' },
+      status: 'running',
+      nodes: [] as string[],
+      created_at: '2024-02-01T10:05:00Z',
+    },
+    {
+      id: 'NW-102-203-304',
+      name: 'Polygon PoS',
+      project: 'PR-101-202',
+      protocol: 'polygon-pos',
+      configuration: { network: 'mainnet' },
+      status: 'running',
+      nodes: [] as string[],
+      created_at: '2024-02-02T10:05:00Z',
+    },
+    {
+      id: 'NW-103-204-305',
+      name: 'Bitcoin',
+      project: 'PR-102-203',
+      protocol: 'bitcoin',
+      configuration: { network: 'mainnet' },
+      status: 'running',
+      nodes: [] as string[],
+      created_at: '2024-01-15T10:05:00Z',
+    },
   ];
   const count = options.nodes ?? 5;
   const nodes = Array.from({ length: count }, (_, i) => {

@@ -17,7 +17,11 @@ const options = {
 const read = (args: string[], rules: Partial<ArgRules<typeof options>> = {}) => readArgs(args, { options, ...rules });
 
 function refused(args: string[], message: string, rules: Partial<ArgRules<typeof options>> = {}): void {
-  assert.throws(() => read(args, rules), (err: unknown) => err instanceof UsageError && err.message === message, JSON.stringify(args));
+  assert.throws(
+    () => read(args, rules),
+    (err: unknown) => err instanceof UsageError && err.message === message,
+    JSON.stringify(args),
+  );
 }
 
 describe('readArgs', () => {
@@ -77,7 +81,10 @@ describe('the help of every command', () => {
       assert.match(usage, new RegExp(`^Usage: chaindeck ${command.name} `));
       assert.ok(summary.startsWith(`${command.summary}.`), summary);
       const titles = sections.map((s) => s.split('\n')[0]).filter((t) => t.endsWith(':'));
-      assert.deepEqual(titles.filter((t) => ['Options:', 'Exit status:'].includes(t)), ['Options:', 'Exit status:']);
+      assert.deepEqual(
+        titles.filter((t) => ['Options:', 'Exit status:'].includes(t)),
+        ['Options:', 'Exit status:'],
+      );
       // Where a line's text starts: after its term and two or more spaces, or its indentation.
       const textColumn = (line: string) => /^ {2}\S+(?: \S+)*? {2,}/.exec(line)?.[0].length ?? line.search(/\S/);
       const tables = sections.filter((s) => /^(Arguments|Options|Exit status):\n/.test(s));

@@ -41,7 +41,7 @@ test('--version: exit 0, a version on stdout', async () => {
   assert.match(r.out, /^\d+\.\d+\.\d+(-[\w.]+)?\n$/);
 });
 
-test('a command\'s --help: exit 0; a bad response cap: exit 2 before anything runs', async () => {
+test("a command's --help: exit 0; a bad response cap: exit 2 before anything runs", async () => {
   const help = await run('validate', '--help');
   assert.equal(help.code, 0);
   assert.match(help.out, /validate/);
@@ -59,7 +59,11 @@ test('--timeout: whole milliseconds from 1 to 24 h, spaces around allowed, nothi
   assert.equal(parseTimeout(' 250 '), 250);
   assert.equal(parseTimeout('86400000'), 86_400_000);
   for (const bad of ['0', '86400001', '-5', '1.5', '1e3', '5s', '', '1234567890']) {
-    assert.throws(() => parseTimeout(bad), (err: unknown) => err instanceof UsageError && err.message === `--timeout needs ${TIMEOUT_RULE}, not '${bad}'`, bad);
+    assert.throws(
+      () => parseTimeout(bad),
+      (err: unknown) => err instanceof UsageError && err.message === `--timeout needs ${TIMEOUT_RULE}, not '${bad}'`,
+      bad,
+    );
   }
   assert.equal(TIMEOUT_RULE, 'a whole number of milliseconds from 1 to 86400000 (24 h)');
 });

@@ -28,7 +28,7 @@ beforeEach(() => {
   node.methods = { eth_chainId: { result: '0x539' } };
 });
 
-test('rpc and storage-range --help: the endpoint\'s redaction rule, and how to show a public path', async () => {
+test("rpc and storage-range --help: the endpoint's redaction rule, and how to show a public path", async () => {
   for (const command of ['rpc', 'storage-range']) {
     const run = await runMain([command, '--help']);
     assert.equal(run.code, 0);
@@ -101,7 +101,10 @@ test('storage-range --max: only digits (spaces around allowed) are a number; abo
   }
   const spaced = await runMain(['storage-range', ...base, '--max', ' 100001 ']);
   assert.equal(spaced.code, 2);
-  assert.ok(spaced.err.startsWith('chaindeck storage-range: --max is at most 100000, not  100001 : read a larger range page by page, starting each page at the previous nextKey\n\nUsage: '), spaced.err);
+  assert.ok(
+    spaced.err.startsWith('chaindeck storage-range: --max is at most 100000, not  100001 : read a larger range page by page, starting each page at the previous nextKey\n\nUsage: '),
+    spaced.err,
+  );
   assert.equal(node.requests.length, 0);
 });
 
@@ -129,8 +132,10 @@ describe('validate: findings sorted by file, then line, then column', () => {
     const files = tutorialFiles();
     // Two findings on one line 9 of the manifest (a flow mapping), and two in the schema, at
     // lines 4 and 11: ordered by file first, whatever the lines.
-    files['subgraph.yaml'] = files['subgraph.yaml']
-      .replace('    source:\n      address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"\n      abi: ERC20\n      startBlock: 6082465\n', '    source: { address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", abi: ERC20, startblock: 6082465, endblock: 1 }\n');
+    files['subgraph.yaml'] = files['subgraph.yaml'].replace(
+      '    source:\n      address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"\n      abi: ERC20\n      startBlock: 6082465\n',
+      '    source: { address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", abi: ERC20, startblock: 6082465, endblock: 1 }\n',
+    );
     files['schema.graphql'] = files['schema.graphql'].replace('owner: Bytes!', 'owner: Bytez!');
     files['schema.graphql'] += '\ntype Holder @entity(immutable: true) {\n  id: ID!\n  balance: Bigint!\n}\n';
     for (const [file, text] of Object.entries(files)) {
@@ -152,11 +157,17 @@ describe('validate: findings sorted by file, then line, then column', () => {
     const sorted = [...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || a[2] - b[2]));
     assert.deepEqual(found, sorted);
     const text = await runMain(['validate', manifest]);
-    assert.deepEqual(text.out.trimEnd().split('\n').map((l) => l.split(': ')[0]), found.map(([f, l, c]) => `${f}:${l}:${c}`));
+    assert.deepEqual(
+      text.out
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(': ')[0]),
+      found.map(([f, l, c]) => `${f}:${l}:${c}`),
+    );
     return found;
   }
 
-  test('by file before line: the schema\'s findings (lines 4 and 11) before the manifest\'s (line 9); one line by column', async () => {
+  test("by file before line: the schema's findings (lines 4 and 11) before the manifest's (line 9); one line by column", async () => {
     const found = await positions(path.join('p', 'subgraph.yaml'));
     assert.deepEqual(
       found.map(([f, l]) => `${f}:${l}`),

@@ -67,7 +67,11 @@ test('CHAINDECK_MAX_RESPONSE_MB: checked before the command (even an unknown one
     const empty = await runMain(['no-such-command'], { CHAINDECK_MAX_RESPONSE_MB: '' });
     assert.match(empty.err, /^chaindeck: unknown command 'no-such-command'/);
     assert.equal(responseLimit(), DEFAULT_MAX_RESPONSE_MB * 1024 * 1024);
-    for (const [value, mb] of [['4096', 4096], [' 3 ', 3], ['1', 1]] as const) {
+    for (const [value, mb] of [
+      ['4096', 4096],
+      [' 3 ', 3],
+      ['1', 1],
+    ] as const) {
       const run = await runMain(['no-such-command'], { CHAINDECK_MAX_RESPONSE_MB: value });
       assert.equal(run.code, 2);
       assert.match(run.err, /^chaindeck: unknown command/, value);

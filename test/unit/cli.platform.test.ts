@@ -55,7 +55,10 @@ describe('chaindeck platform: usage errors (exit 2)', () => {
     [['nodes', '--format=JSON'], "--format is table or json, not 'JSON'"],
     [['nodes', '--timeout', '0'], "--timeout needs a whole number of milliseconds from 1 to 86400000 (24 h), not '0'"],
     [['nodes', '--timeout=86400001'], "--timeout needs a whole number of milliseconds from 1 to 86400000 (24 h), not '86400001'"],
-    [['nodes', '--api-key', API_KEY], '--api-key is not accepted: a key on the command line shows in the process list and the shell history. Set the environment variable CHAINDECK_API_KEY.'],
+    [
+      ['nodes', '--api-key', API_KEY],
+      '--api-key is not accepted: a key on the command line shows in the process list and the shell history. Set the environment variable CHAINDECK_API_KEY.',
+    ],
     [['nodes', `--key=${API_KEY}`], '--key is not accepted: a key on the command line shows in the process list and the shell history. Set the environment variable CHAINDECK_API_KEY.'],
     [['nodes', '--colour', 'red'], 'unknown option --colour'],
     [['nodes', '--show-secrets=yes'], 'unknown option --show-secrets'],
@@ -84,7 +87,12 @@ describe('chaindeck platform: usage errors (exit 2)', () => {
   test('--api-url: refused when not https (http only on this machine) or not a URL', async () => {
     const run = await runMain(['platform', 'nodes', '--api-url', 'ftp://api.example'], { CHAINDECK_API_KEY: API_KEY });
     assert.equal(run.code, 2);
-    assert.ok(run.err.startsWith('chaindeck platform: --api-url: The platform API URL must use https (http only for a server on this machine), not ftp://api.example: the API key travels with every request.\n\nUsage: chaindeck platform'), run.err);
+    assert.ok(
+      run.err.startsWith(
+        'chaindeck platform: --api-url: The platform API URL must use https (http only for a server on this machine), not ftp://api.example: the API key travels with every request.\n\nUsage: chaindeck platform',
+      ),
+      run.err,
+    );
     const plain = await runMain(['platform', 'nodes', '--api-url=http://api.example.com'], { CHAINDECK_API_KEY: API_KEY });
     assert.equal(plain.code, 2);
     assert.match(plain.err, /^chaindeck platform: --api-url: /);
@@ -97,7 +105,10 @@ describe('chaindeck platform: the API key', () => {
       const run = await platform(['nodes'], env);
       assert.equal(run.code, 1);
       assert.equal(run.out, '');
-      assert.equal(run.err, "chaindeck platform: no API key: set the environment variable CHAINDECK_API_KEY to your platform API key (create one in the provider's console, under Settings → API keys).\n");
+      assert.equal(
+        run.err,
+        "chaindeck platform: no API key: set the environment variable CHAINDECK_API_KEY to your platform API key (create one in the provider's console, under Settings → API keys).\n",
+      );
     }
     assert.equal(api.requests.length, 0);
   });
@@ -105,7 +116,10 @@ describe('chaindeck platform: the API key', () => {
   test('the key is trimmed and sent as a Bearer token', async () => {
     const run = await platform(['organization'], { CHAINDECK_API_KEY: ` ${API_KEY}\n` });
     assert.equal(run.code, 0, run.err);
-    assert.deepEqual(api.requests.map((r) => [r.url, r.authorization]), [['/v1/organization/', `Bearer ${API_KEY}`]]);
+    assert.deepEqual(
+      api.requests.map((r) => [r.url, r.authorization]),
+      [['/v1/organization/', `Bearer ${API_KEY}`]],
+    );
   });
 
   test('401: exit 1, the hint names CHAINDECK_API_KEY; the key is not in the message', async () => {
@@ -137,7 +151,10 @@ describe('chaindeck platform: the API key', () => {
     const run = await platform(['projects', '--timeout', '5000']);
     assert.ok(Date.now() - started < 4000, 'not by the timeout');
     assert.equal(run.code, 1);
-    assert.equal(run.err, `chaindeck platform: The platform API is rate limiting this key (HTTP 429 Too Many Requests from ${api.url}/v1/projects/: Slow down. (throttled)). It asks to wait 60 s (Retry-After); try again after that.\n`);
+    assert.equal(
+      run.err,
+      `chaindeck platform: The platform API is rate limiting this key (HTTP 429 Too Many Requests from ${api.url}/v1/projects/: Slow down. (throttled)). It asks to wait 60 s (Retry-After); try again after that.\n`,
+    );
     assert.equal(api.requests.length, 1);
   });
 
@@ -169,7 +186,10 @@ describe('chaindeck platform: lists and objects (exit 0)', () => {
       'ID              NAME              PROTOCOL     NETWORK  PROJECT     STATUS   NODES\nNW-101-202-303  Ethereum Mainnet  ethereum     mainnet  PR-101-202  running  2\nNW-102-203-304  Polygon PoS       polygon-pos  mainnet  PR-101-202  running  2\n',
     );
     const identities = await platform(['identities']);
-    assert.equal(identities.out, 'ID          NAME        TYPE  STATUS  CREATED\nID-101-202  deploy-bot  api   active  2024-02-03 09:00\nID-102-203  ci          api   active  2024-02-04 09:00\n');
+    assert.equal(
+      identities.out,
+      'ID          NAME        TYPE  STATUS  CREATED\nID-101-202  deploy-bot  api   active  2024-02-03 09:00\nID-102-203  ci          api   active  2024-02-04 09:00\n',
+    );
   });
 
   test('nodes: every page read; endpoints masked and no credentials without --show-secrets', async () => {
@@ -177,17 +197,33 @@ describe('chaindeck platform: lists and objects (exit 0)', () => {
     assert.equal(run.code, 0, run.err);
     const lines = run.out.trimEnd().split('\n');
     assert.equal(lines[0], 'ID              NAME     STATUS   TYPE       REGION        NETWORK         HTTPS ENDPOINT');
-    assert.deepEqual(lines.slice(1).map((l) => l.split(/\s+/)[0]), ['ND-101-202-303', 'ND-102-203-304', 'ND-103-204-305', 'ND-104-205-306', 'ND-105-206-307']);
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.split(/\s+/)[0]),
+      ['ND-101-202-303', 'ND-102-203-304', 'ND-103-204-305', 'ND-104-205-306', 'ND-105-206-307'],
+    );
     assert.equal(lines[1], 'ND-101-202-303  node-00  running  shared     us-east1      NW-101-202-303  https://nd-101-202-303.p2pify.example.com/***');
-    assert.deepEqual(api.requests.map((r) => r.url.replace(api.url, '')), ['/v1/nodes/', '/v1/nodes/?page=2', '/v1/nodes/?page=3']);
-    assertNoSecrets(run, [0, 1, 2, 3, 4].flatMap((i) => [sampleKey(i), `pass-${i}-Xy7!q`]));
+    assert.deepEqual(
+      api.requests.map((r) => r.url.replace(api.url, '')),
+      ['/v1/nodes/', '/v1/nodes/?page=2', '/v1/nodes/?page=3'],
+    );
+    assertNoSecrets(
+      run,
+      [0, 1, 2, 3, 4].flatMap((i) => [sampleKey(i), `pass-${i}-Xy7!q`]),
+    );
     assert.equal(run.revealed, '');
   });
 
-  test('filters and --order-by become query parameters; the server\'s selection is printed', async () => {
+  test("filters and --order-by become query parameters; the server's selection is printed", async () => {
     const run = await platform(['nodes', '--status', 'running', '--network=NW-101-202-303', '--order-by', '-created_at']);
     assert.equal(run.code, 0, run.err);
-    assert.deepEqual(run.out.trimEnd().split('\n').slice(1).map((l) => l.split(/\s+/)[0]), ['ND-101-202-303', 'ND-104-205-306']);
+    assert.deepEqual(
+      run.out
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(/\s+/)[0]),
+      ['ND-101-202-303', 'ND-104-205-306'],
+    );
     const query = new URL(api.requests[0].url, 'http://x').searchParams;
     assert.equal(query.get('status'), 'running');
     assert.equal(query.get('network'), 'NW-101-202-303');
@@ -200,15 +236,25 @@ describe('chaindeck platform: lists and objects (exit 0)', () => {
     assert.equal(run.code, 0, run.err);
     assert.equal(run.out, '');
     const lines = run.revealed.trimEnd().split('\n');
-    assert.equal(lines[0], 'ID              NAME     STATUS   TYPE       REGION        NETWORK         HTTPS ENDPOINT                                                              ACCESS KEY                        USERNAME  PASSWORD');
-    assert.equal(lines[2], `ND-104-205-306  node-03  running  dedicated  europe-west3  NW-101-202-303  https://nd-104-205-306.p2pify.example.com/${sampleKey(3)}  ${sampleKey(3)}  user-3    pass-3-Xy7!q`);
+    assert.equal(
+      lines[0],
+      'ID              NAME     STATUS   TYPE       REGION        NETWORK         HTTPS ENDPOINT                                                              ACCESS KEY                        USERNAME  PASSWORD',
+    );
+    assert.equal(
+      lines[2],
+      `ND-104-205-306  node-03  running  dedicated  europe-west3  NW-101-202-303  https://nd-104-205-306.p2pify.example.com/${sampleKey(3)}  ${sampleKey(3)}  user-3    pass-3-Xy7!q`,
+    );
     assert.ok(lines[1].includes(sampleKey(0)));
     assertNoSecrets(run, [API_KEY]);
   });
 
   test('--show-secrets with an io that has no outRevealed: printed on out', async () => {
     let out = '';
-    const code = await main(['platform', 'nodes', 'ND-102-203-304', '--show-secrets', '--format', 'json', '--api-url', api.url], { out: (t) => void (out += t), err: () => undefined, env: { CHAINDECK_API_KEY: API_KEY } });
+    const code = await main(['platform', 'nodes', 'ND-102-203-304', '--show-secrets', '--format', 'json', '--api-url', api.url], {
+      out: (t) => void (out += t),
+      err: () => undefined,
+      env: { CHAINDECK_API_KEY: API_KEY },
+    });
     assert.equal(code, 0);
     assert.equal(JSON.parse(out).details.auth_key, sampleKey(1));
   });
@@ -218,7 +264,10 @@ describe('chaindeck platform: lists and objects (exit 0)', () => {
     assert.equal(list.code, 0);
     const projects = JSON.parse(list.out) as { id: string }[];
     assert.ok(Array.isArray(projects));
-    assert.deepEqual(projects.map((p) => p.id), ['PR-101-202', 'PR-102-203']);
+    assert.deepEqual(
+      projects.map((p) => p.id),
+      ['PR-101-202', 'PR-102-203'],
+    );
     assert.equal(list.out, `${JSON.stringify(projects, null, 2)}\n`);
     const one = await platform(['nodes', 'ND-101-202-303', '--format=json']);
     assert.equal(one.code, 0, one.err);
@@ -269,9 +318,15 @@ describe('chaindeck platform: lists and objects (exit 0)', () => {
     const missing = await platform(['nodes', 'ND-999-202-303']);
     assert.equal(missing.code, 1);
     assert.equal(missing.out, '');
-    assert.equal(missing.err, `chaindeck platform: No such node ND-999-202-303 (HTTP 404 Not Found from ${api.url}/v1/nodes/ND-999-202-303/: Not found. (not_found)). Check the id: it may have been deleted, or belong to another organization.\n`);
+    assert.equal(
+      missing.err,
+      `chaindeck platform: No such node ND-999-202-303 (HTTP 404 Not Found from ${api.url}/v1/nodes/ND-999-202-303/: Not found. (not_found)). Check the id: it may have been deleted, or belong to another organization.\n`,
+    );
     const down = await runMain(['platform', 'projects', '--api-url', 'http://127.0.0.1:1'], { CHAINDECK_API_KEY: API_KEY });
     assert.equal(down.code, 1);
-    assert.equal(down.err, 'chaindeck platform: Cannot reach the platform API at http://127.0.0.1:1/v1/projects/: connection refused (ECONNREFUSED). Is the platform API running, and are the host and port right?\n');
+    assert.equal(
+      down.err,
+      'chaindeck platform: Cannot reach the platform API at http://127.0.0.1:1/v1/projects/: connection refused (ECONNREFUSED). Is the platform API running, and are the host and port right?\n',
+    );
   });
 });

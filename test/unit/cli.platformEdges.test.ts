@@ -56,7 +56,10 @@ test('a network without configuration and a node without details: empty cells, w
   assert.equal(nodes.out, 'ID              NAME  STATUS   TYPE    REGION    NETWORK         HTTPS ENDPOINT\nND-101-202-303  bare  running  shared  us-east1  NW-101-202-303\n');
   const secrets = await platform(['nodes', '--show-secrets']);
   assert.equal(secrets.code, 0, secrets.err);
-  assert.equal(secrets.revealed, 'ID              NAME  STATUS   TYPE    REGION    NETWORK         HTTPS ENDPOINT  ACCESS KEY  USERNAME  PASSWORD\nND-101-202-303  bare  running  shared  us-east1  NW-101-202-303\n');
+  assert.equal(
+    secrets.revealed,
+    'ID              NAME  STATUS   TYPE    REGION    NETWORK         HTTPS ENDPOINT  ACCESS KEY  USERNAME  PASSWORD\nND-101-202-303  bare  running  shared  us-east1  NW-101-202-303\n',
+  );
 });
 
 test('the API key echoed in any field is masked in the default output too (table and JSON)', async () => {
@@ -75,15 +78,29 @@ test('--timeout bounds the whole listing: pages that each fit but together do no
   const run = await platform(['projects', '--timeout', '300']);
   assert.equal(run.code, 1);
   assert.equal(run.out, '');
-  assert.equal(run.err, `chaindeck platform: Listing projects failed at page 2, after 1 read: No answer from ${api.url}/v1/projects/?page=2 within 300 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).\n`);
-  assert.deepEqual(api.requests.map((r) => r.url.replace(api.url, '')), ['/v1/projects/', '/v1/projects/?page=2']);
+  assert.equal(
+    run.err,
+    `chaindeck platform: Listing projects failed at page 2, after 1 read: No answer from ${api.url}/v1/projects/?page=2 within 300 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).\n`,
+  );
+  assert.deepEqual(
+    api.requests.map((r) => r.url.replace(api.url, '')),
+    ['/v1/projects/', '/v1/projects/?page=2'],
+  );
 });
 
 /** A minimal platform API that counts the connections still open. */
 async function connectionCounter(): Promise<{ url: string; open: () => number; close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
-    const body = req.url === '/v1/nodes/' ? { count: 1, next: null, previous: null, results: [{ id: 'ND-101-202-303', name: 'n', details: { https_endpoint: `https://n.example.com/${sampleKey(0)}`, auth_key: sampleKey(0) } }] } : { id: 'RG-123-456', name: 'Acme' };
+    const body =
+      req.url === '/v1/nodes/'
+        ? {
+            count: 1,
+            next: null,
+            previous: null,
+            results: [{ id: 'ND-101-202-303', name: 'n', details: { https_endpoint: `https://n.example.com/${sampleKey(0)}`, auth_key: sampleKey(0) } }],
+          }
+        : { id: 'RG-123-456', name: 'Acme' };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   server.on('connection', (s) => {
@@ -116,7 +133,12 @@ test('the chaindeck process with --show-secrets prints the credentials on stdout
     // A process of its own: main's default writers are process.stdout, which the test runner uses too.
     const env = { ...process.env, CHAINDECK_API_KEY: API_KEY };
     const run = await new Promise<{ err: Error | null; stdout: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli.ts'), 'platform', 'nodes', '--show-secrets', '--format', 'json', '--api-url', server.url], { env, timeout: 20_000 }, (err, stdout) => resolve({ err, stdout }));
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', path.join(__dirname, '../../src/cli.ts'), 'platform', 'nodes', '--show-secrets', '--format', 'json', '--api-url', server.url],
+        { env, timeout: 20_000 },
+        (err, stdout) => resolve({ err, stdout }),
+      );
     });
     assert.equal(run.err, null);
     const [node] = JSON.parse(run.stdout) as { details: { auth_key: string; https_endpoint: string } }[];

@@ -42,12 +42,14 @@ test('rpc registers the key in the URL and the password', async () => {
 
 test('storage-range registers the password from the environment', async () => {
   assert.ok(!registered(STORAGE_PASSWORD));
-  const run = await runMain(['storage-range', '--rpc', node.url, '--user', 'bob', '--block', 'latest', '--address', '0x5FbDB2315678afecb367f032d93F642f64180aa3'], { CHAINDECK_PASSWORD: STORAGE_PASSWORD });
+  const run = await runMain(['storage-range', '--rpc', node.url, '--user', 'bob', '--block', 'latest', '--address', '0x5FbDB2315678afecb367f032d93F642f64180aa3'], {
+    CHAINDECK_PASSWORD: STORAGE_PASSWORD,
+  });
   assert.equal(run.code, 1, 'the node has no such block');
   assert.ok(registered(STORAGE_PASSWORD));
 });
 
-test('CHAINDECK_PUBLIC_PATH=1 makes the URL\'s path public for the process\'s output', async () => {
+test("CHAINDECK_PUBLIC_PATH=1 makes the URL's path public for the process's output", async () => {
   const url = `${node.url}/public-rpc`;
   assert.equal(redactText(`at ${url} now`), `at ${node.url}/*** now`);
   const run = await runMain(['rpc', '--url', url, 'eth_chainId'], { CHAINDECK_PUBLIC_PATH: '1' });

@@ -48,8 +48,14 @@ describe('chaindeck rpc: usage errors (exit 2)', () => {
     [['eth_chainId', '--url'], '--url needs a value'],
     [['--bogus', 'x'], 'unknown option --bogus'],
     [['--url=x', '--Url', 'y'], 'unknown option --Url'],
-    [['--password', 'x'], '--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable CHAINDECK_PASSWORD and pass --user NAME.'],
-    [['--password=x'], '--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable CHAINDECK_PASSWORD and pass --user NAME.'],
+    [
+      ['--password', 'x'],
+      '--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable CHAINDECK_PASSWORD and pass --user NAME.',
+    ],
+    [
+      ['--password=x'],
+      '--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable CHAINDECK_PASSWORD and pass --user NAME.',
+    ],
   ];
   for (const [args, message] of cases) {
     test(`${JSON.stringify(args)}: ${message.slice(0, 40)}`, async () => assertUsage(await rpc(args), message));
@@ -77,7 +83,10 @@ describe('chaindeck rpc: usage errors (exit 2)', () => {
   });
 
   test('PARAMS_JSON: not JSON, or JSON that is neither array nor object', async () => {
-    assertUsage(await rpc(['--url', node.url, 'eth_call', '[1,']), "Params are not valid JSON: expected a value (string, number, object, array, true, false or null) but found the end of the text at line 1, column 4 (position 3).");
+    assertUsage(
+      await rpc(['--url', node.url, 'eth_call', '[1,']),
+      'Params are not valid JSON: expected a value (string, number, object, array, true, false or null) but found the end of the text at line 1, column 4 (position 3).',
+    );
     assertUsage(await rpc(['--url', node.url, 'eth_call', '["a"\n x]']), "Params are not valid JSON: expected ',' or ']' but found 'x' at line 2, column 2 (position 6).");
     assertUsage(await rpc(['--url', node.url, 'eth_call', '5']), 'Params must be a JSON array (positional) or a JSON object (named), not number: for example ["0x1", "latest"].');
     assertUsage(await rpc(['--url', node.url, 'eth_call', 'null']), 'Params must be a JSON array (positional) or a JSON object (named), not null: for example ["0x1", "latest"].');
@@ -92,7 +101,10 @@ describe('chaindeck rpc: usage errors (exit 2)', () => {
     assertUsage(await rpc(['--url', node.url, '--batch', '[null]']), '--batch element 0 needs a "method" string: null');
     assertUsage(await rpc(['--url', node.url, '--batch', '[{"method":"a"},{"method":7}]']), '--batch element 1 needs a "method" string: {"method":7}');
     assertUsage(await rpc(['--url', node.url, '--batch', '[{"method":"a"},{"params":[]}]']), '--batch element 1 needs a "method" string: {"params":[]}');
-    assertUsage(await rpc(['--url', node.url, '--batch', '[{"method":"a"']), "Params are not valid JSON: expected ',' or '}' but found the end of the text at line 1, column 15 (position 14).");
+    assertUsage(
+      await rpc(['--url', node.url, '--batch', '[{"method":"a"']),
+      "Params are not valid JSON: expected ',' or '}' but found the end of the text at line 1, column 15 (position 14).",
+    );
     assertUsage(await rpc(['--url', node.url, '--batch']), '--batch needs a value');
   });
 
@@ -172,24 +184,37 @@ describe('chaindeck rpc: the node answers', () => {
     const run = await rpc(['--url', node.url, '--batch', '[{"method":"eth_blockNumber"},{"method":"echo","params":[7]},{"method":"eth_chainId"}]']);
     assert.equal(run.code, 0, run.err);
     assert.equal(run.err, '');
-    assert.equal(run.out, json([
-      { jsonrpc: '2.0', id: 1, result: '0x10' },
-      { jsonrpc: '2.0', id: 2, result: [7] },
-      { jsonrpc: '2.0', id: 3, result: '0x539' },
-    ]));
+    assert.equal(
+      run.out,
+      json([
+        { jsonrpc: '2.0', id: 1, result: '0x10' },
+        { jsonrpc: '2.0', id: 2, result: [7] },
+        { jsonrpc: '2.0', id: 3, result: '0x539' },
+      ]),
+    );
     assert.equal(node.requests.length, 1);
-    assert.deepEqual(node.calls.map((c) => [c.method, c.params]), [['eth_blockNumber', []], ['echo', [7]], ['eth_chainId', []]]);
+    assert.deepEqual(
+      node.calls.map((c) => [c.method, c.params]),
+      [
+        ['eth_blockNumber', []],
+        ['echo', [7]],
+        ['eth_chainId', []],
+      ],
+    );
   });
 
   test('a batch with failed calls: every response printed, one stderr line per failed call naming its index and method, exit 1', async () => {
     node.methods.eth_call = { error: { code: -32000, message: 'out of gas' } };
     const run = await rpc(['--url', node.url, '--batch', '[{"method":"eth_call"},{"method":"eth_chainId"},{"method":"foo_bar"}]']);
     assert.equal(run.code, 1);
-    assert.equal(run.out, json([
-      { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'out of gas' } },
-      { jsonrpc: '2.0', id: 2, result: '0x539' },
-      { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found' } },
-    ]));
+    assert.equal(
+      run.out,
+      json([
+        { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'out of gas' } },
+        { jsonrpc: '2.0', id: 2, result: '0x539' },
+        { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found' } },
+      ]),
+    );
     assert.equal(run.err, 'chaindeck rpc: call 0 (eth_call): JSON-RPC error -32000: out of gas\nchaindeck rpc: call 2 (foo_bar): JSON-RPC error -32601: Method not found\n');
   });
 
@@ -200,7 +225,10 @@ describe('chaindeck rpc: the node answers', () => {
     };
     const run = await rpc(['--url', node.url, '--batch', '[{"method":"a"},{"method":"b"}]']);
     assert.equal(run.code, 0, run.err);
-    assert.deepEqual(JSON.parse(run.out), [{ jsonrpc: '2.0', id: 1, result: 'a' }, { jsonrpc: '2.0', id: 2, result: 'b' }]);
+    assert.deepEqual(JSON.parse(run.out), [
+      { jsonrpc: '2.0', id: 1, result: 'a' },
+      { jsonrpc: '2.0', id: 2, result: 'b' },
+    ]);
   });
 });
 
@@ -256,7 +284,11 @@ describe('chaindeck rpc: credentials', () => {
     for (const env of [{ CHAINDECK_PUBLIC_PATH: '0' }, { CHAINDECK_PUBLIC_PATH: '' }, {}]) {
       const hidden = await rpc(['--url', `${node.url}/rpc`, 'eth_chainId'], env);
       assert.equal(hidden.code, 1);
-      assert.equal(hidden.err, `chaindeck rpc: Unexpected HTTP 404 Not Found from ${node.url}/***. Check the URL: a JSON-RPC endpoint answers POST requests with HTTP 200.\n`, JSON.stringify(env));
+      assert.equal(
+        hidden.err,
+        `chaindeck rpc: Unexpected HTTP 404 Not Found from ${node.url}/***. Check the URL: a JSON-RPC endpoint answers POST requests with HTTP 200.\n`,
+        JSON.stringify(env),
+      );
     }
     const shown = await rpc(['--url', `${node.url}/rpc`, 'eth_chainId'], { CHAINDECK_PUBLIC_PATH: '1' });
     assert.equal(shown.code, 1);
@@ -283,12 +315,18 @@ describe('chaindeck rpc: failures (exit 1, the reason on stderr, nothing on stdo
     node.reply = () => ({ status: 429, headers: { 'retry-after': '0' }, body: '' });
     const limited = await rpc(['--url', node.url, 'eth_chainId']);
     assert.equal(limited.code, 1);
-    assert.equal(limited.err, `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}/). The node asks to wait 0 s (Retry-After). Slow down, or send calls in batches.\n`);
+    assert.equal(
+      limited.err,
+      `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}/). The node asks to wait 0 s (Retry-After). Slow down, or send calls in batches.\n`,
+    );
     assert.equal(node.requests.length, 3);
     node.clear();
     node.reply = () => ({ status: 503, headers: { 'retry-after': '0' }, body: 'maintenance' });
     const down = await rpc(['--url', node.url, 'eth_chainId']);
-    assert.equal(down.err, `chaindeck rpc: The node's server failed (HTTP 503 Service Unavailable from ${node.url}/): "maintenance". Try again later; if it persists, check the node's status in the console.\n`);
+    assert.equal(
+      down.err,
+      `chaindeck rpc: The node's server failed (HTTP 503 Service Unavailable from ${node.url}/): "maintenance". Try again later; if it persists, check the node's status in the console.\n`,
+    );
     assert.equal(node.requests.length, 3);
     node.clear();
     node.reply = (_req, attempt) => (attempt < 3 ? { status: 500, headers: { 'retry-after': '0' }, body: 'boom' } : undefined);
@@ -303,11 +341,17 @@ describe('chaindeck rpc: failures (exit 1, the reason on stderr, nothing on stdo
     const html = await rpc(['--url', node.url, 'eth_chainId']);
     assert.equal(html.code, 1);
     assert.equal(html.out, '');
-    assert.equal(html.err, `chaindeck rpc: The reply from ${node.url}/ is not JSON (HTTP 200, an HTML page): "<html>login</html>". This does not look like a JSON-RPC endpoint; check the URL.\n`);
+    assert.equal(
+      html.err,
+      `chaindeck rpc: The reply from ${node.url}/ is not JSON (HTTP 200, an HTML page): "<html>login</html>". This does not look like a JSON-RPC endpoint; check the URL.\n`,
+    );
     node.reply = () => ({ body: { hello: 1 } });
     const other = await rpc(['--url', node.url, 'eth_chainId']);
     assert.equal(other.code, 1);
-    assert.equal(other.err, `chaindeck rpc: The reply from ${node.url}/ is JSON but not a JSON-RPC response: "{\\"hello\\":1}". This does not look like a JSON-RPC endpoint; check the URL.\n`);
+    assert.equal(
+      other.err,
+      `chaindeck rpc: The reply from ${node.url}/ is JSON but not a JSON-RPC response: "{\\"hello\\":1}". This does not look like a JSON-RPC endpoint; check the URL.\n`,
+    );
   });
 
   test('no answer within --timeout: exit 1 naming the timeout, well before the node would answer', async () => {

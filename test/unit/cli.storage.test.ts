@@ -58,7 +58,12 @@ function assertUsage(run: MainRun, message: string): void {
 }
 
 /** The one object on stdout, which must be all of stdout, pretty-printed with two spaces. */
-function oneObject(run: MainRun): { jsonrpc: string; id: number; result?: { storage: Record<string, { key: string | null; value: string }>; nextKey: string | null }; error?: { code: number; message: string } } {
+function oneObject(run: MainRun): {
+  jsonrpc: string;
+  id: number;
+  result?: { storage: Record<string, { key: string | null; value: string }>; nextKey: string | null };
+  error?: { code: number; message: string };
+} {
   const value = JSON.parse(run.out);
   assert.equal(run.out, `${JSON.stringify(value, null, 2)}\n`);
   return value;
@@ -72,7 +77,10 @@ describe('chaindeck storage-range: usage errors (exit 2)', () => {
     assertUsage(await storage([...base(), '--colour', 'red']), 'unknown option --colour');
     assertUsage(await storage([...base(), ADDRESS]), `unexpected argument '${ADDRESS}': every value follows its option, e.g. --address ${ADDRESS}`);
     assertUsage(await storage([...base(), '--max']), '--max needs a value');
-    assertUsage(await storage([...base(), '--password', 'x']), '--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable CHAINDECK_PASSWORD and pass --user NAME.');
+    assertUsage(
+      await storage([...base(), '--password', 'x']),
+      '--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable CHAINDECK_PASSWORD and pass --user NAME.',
+    );
     assertUsage(await storage([...base(), '--mode', 'fast']), "--mode is auto, native or emulate, not 'fast'");
     assertUsage(await storage([...base(), '--mode=Native']), "--mode is auto, native or emulate, not 'Native'");
   });
@@ -89,7 +97,10 @@ describe('chaindeck storage-range: usage errors (exit 2)', () => {
 
   test('--timeout and the endpoint are checked the same way as for rpc', async () => {
     assertUsage(await storage([...base(), '--timeout', '0']), "--timeout needs a whole number of milliseconds from 1 to 86400000 (24 h), not '0'");
-    assertUsage(await storage(['--rpc', 'ftp://example.com/', '--block', 'latest', '--address', ADDRESS]), "Unsupported scheme 'ftp' in ftp://example.com/: a node endpoint's scheme is https or wss (http or ws for a local node).");
+    assertUsage(
+      await storage(['--rpc', 'ftp://example.com/', '--block', 'latest', '--address', ADDRESS]),
+      "Unsupported scheme 'ftp' in ftp://example.com/: a node endpoint's scheme is https or wss (http or ws for a local node).",
+    );
     assertUsage(await storage([...base(), '--user', 'bob']), '--user needs the password in the environment variable CHAINDECK_PASSWORD');
   });
 
@@ -129,10 +140,13 @@ describe('chaindeck storage-range: results (exit 0)', () => {
     assert.equal(run.code, 0, run.err);
     assert.deepEqual(oneObject(run).result, { storage: { '0x2': { key: null, value: word(7) }, '0x5': { key: null, value: word(0xff) } }, nextKey: '0x6' });
     assert.ok(!node.calls.some((c) => c.method === 'debug_storageRangeAt'), 'emulate never asks the native method');
-    assert.ok(node.calls.filter((c) => c.method === 'eth_getStorageAt').every((c) => (c.params as string[])[0] === ADDRESS), 'the address checksummed');
+    assert.ok(
+      node.calls.filter((c) => c.method === 'eth_getStorageAt').every((c) => (c.params as string[])[0] === ADDRESS),
+      'the address checksummed',
+    );
   });
 
-  test('native: the node\'s range, sorted by hashed key; --tx-index, --start and --max passed as its parameters', async () => {
+  test("native: the node's range, sorted by hashed key; --tx-index, --start and --max passed as its parameters", async () => {
     const k1 = `0x${'1'.repeat(64)}`;
     const k2 = `0x${'2'.repeat(64)}`;
     node.methods.debug_storageRangeAt = { result: { storage: { [k2]: { key: word(1), value: word(2) }, [k1]: { key: word(0), value: word(3) } }, nextKey: `0x${'3'.repeat(64)}` } };
@@ -173,7 +187,9 @@ describe('chaindeck storage-range: results (exit 0)', () => {
   });
 
   test('Basic auth and a key in the path reach the node; nothing printed holds them', async () => {
-    const run = await storage(['--rpc', `${node.url}/${KEY}`, '--user', 'bob', '--block', 'latest', '--address', ADDRESS, '--mode', 'emulate', '--max', '1'], { CHAINDECK_PASSWORD: PASSWORD });
+    const run = await storage(['--rpc', `${node.url}/${KEY}`, '--user', 'bob', '--block', 'latest', '--address', ADDRESS, '--mode', 'emulate', '--max', '1'], {
+      CHAINDECK_PASSWORD: PASSWORD,
+    });
     assert.equal(run.code, 0, run.err);
     assert.ok(node.requests.every((r) => r.url === `/${KEY}` && r.authorization === `Basic ${Buffer.from(`bob:${PASSWORD}`).toString('base64')}`));
   });
@@ -195,7 +211,10 @@ describe('chaindeck storage-range: errors (exit 1, the JSON error object on stdo
     assert.match(error(address), /^Invalid address '0x1234': /);
     assert.equal(address.err, `chaindeck storage-range: ${JSON.parse(address.out).error.message}\n`);
     const start = await storage([...base(), '--start', '0xnope']);
-    assert.equal(error(start), "Invalid start key '0xnope': expected hex digits (0-9, a-f), with or without 0x, e.g. 0x0 or 0x0000000000000000000000000000000000000000000000000000000000000000");
+    assert.equal(
+      error(start),
+      "Invalid start key '0xnope': expected hex digits (0-9, a-f), with or without 0x, e.g. 0x0 or 0x0000000000000000000000000000000000000000000000000000000000000000",
+    );
     const blockRef = await storage(['--rpc', node.url, '--block', 'yesterday', '--address', ADDRESS]);
     assert.match(error(blockRef), /^Invalid block 'yesterday': expected a block hash/);
     assert.equal(node.requests.length, 0);
@@ -226,10 +245,13 @@ describe('chaindeck storage-range: errors (exit 1, the JSON error object on stdo
     const run = await storage([...base(), '--timeout', '300']);
     assert.ok(Date.now() - started < 10_000);
     assert.equal(error(run), 'Failed to connect to Ethereum node');
-    assert.equal(run.err, `chaindeck storage-range: Failed to connect to Ethereum node: No answer from ${node.url}/ within 300 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).\n`);
+    assert.equal(
+      run.err,
+      `chaindeck storage-range: Failed to connect to Ethereum node: No answer from ${node.url}/ within 300 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).\n`,
+    );
   });
 
-  test('an unreachable node: the spec\'s connect failure, the reason after it on stderr only; no key shown', async () => {
+  test("an unreachable node: the spec's connect failure, the reason after it on stderr only; no key shown", async () => {
     node.reply = () => ({ status: 401, body: 'no' });
     const run = await storage(['--rpc', `${node.url}/${KEY}`, '--block', 'latest', '--address', ADDRESS]);
     assert.equal(error(run), 'Failed to connect to Ethereum node');

@@ -40,7 +40,9 @@ before(() => {
   writeProject('good');
   // One warning (graft.base) and one info finding (an entity not in the schema): no error.
   writeProject('hints', (f) => {
-    f['subgraph.yaml'] = f['subgraph.yaml'].replace('specVersion: 0.0.5', 'specVersion: 0.0.5\nfeatures:\n  - grafting\ngraft:\n  base: nope\n  block: 1').replace('ApprovalQuery', 'ApprovalQuerry');
+    f['subgraph.yaml'] = f['subgraph.yaml']
+      .replace('specVersion: 0.0.5', 'specVersion: 0.0.5\nfeatures:\n  - grafting\ngraft:\n  base: nope\n  block: 1')
+      .replace('ApprovalQuery', 'ApprovalQuerry');
   });
   writeProject('one-error', (f) => void (f['subgraph.yaml'] = f['subgraph.yaml'].replace('startBlock: 6082465', 'startblock: 6082465')));
   writeProject('fifo-schema');
@@ -93,10 +95,20 @@ describe('chaindeck validate: usage errors (exit 2, the message then the usage)'
 
 describe('chaindeck validate: manifests that cannot be read (exit 1, the reason alone)', () => {
   test('a folder named subgraph.yaml, a device, a FIFO', async () => {
-    assert.deepEqual(await validate('folder-manifest'), { code: 1, out: '', revealed: '', err: `chaindeck validate: ${path.join('folder-manifest', 'subgraph.yaml')} is a folder, not a file\n` });
+    assert.deepEqual(await validate('folder-manifest'), {
+      code: 1,
+      out: '',
+      revealed: '',
+      err: `chaindeck validate: ${path.join('folder-manifest', 'subgraph.yaml')} is a folder, not a file\n`,
+    });
     assert.deepEqual(await validate('null.yaml'), { code: 1, out: '', revealed: '', err: 'chaindeck validate: null.yaml is a device: only regular files are read\n' });
     const started = Date.now();
-    assert.deepEqual(await validate('pipe.yaml', '--format', 'json'), { code: 1, out: '', revealed: '', err: 'chaindeck validate: pipe.yaml is a named pipe (FIFO): only regular files are read\n' });
+    assert.deepEqual(await validate('pipe.yaml', '--format', 'json'), {
+      code: 1,
+      out: '',
+      revealed: '',
+      err: 'chaindeck validate: pipe.yaml is a named pipe (FIFO): only regular files are read\n',
+    });
     assert.ok(Date.now() - started < 10_000, 'at once');
   });
 });

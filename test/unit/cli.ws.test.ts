@@ -78,7 +78,10 @@ test('rpc over ws: a JSON-RPC error is exit 1; a batch travels as one message', 
   assert.equal(failed.err, 'chaindeck rpc: JSON-RPC error -32601: Method not found\n');
   const batch = await runMain(['rpc', '--url', url, '--batch', '[{"method":"eth_chainId"},{"method":"eth_chainId"}]']);
   assert.equal(batch.code, 0, batch.err);
-  assert.deepEqual((JSON.parse(batch.out) as { result: string }[]).map((r) => r.result), ['0x7a69', '0x7a69']);
+  assert.deepEqual(
+    (JSON.parse(batch.out) as { result: string }[]).map((r) => r.result),
+    ['0x7a69', '0x7a69'],
+  );
   await closedSoon();
 });
 

@@ -22,7 +22,13 @@ test('commas, quotes and line breaks are quoted, quotes doubled', () => {
 });
 
 test('a table becomes a header line and one CRLF line per row', () => {
-  const csv = toCsv({ columns, rows: [['0x0', '0x2a'], ['0x1', 'x, "y"']] });
+  const csv = toCsv({
+    columns,
+    rows: [
+      ['0x0', '0x2a'],
+      ['0x1', 'x, "y"'],
+    ],
+  });
   assert.equal(csv, 'Slot,Value\r\n0x0,0x2a\r\n0x1,"x, ""y"""\r\n');
 });
 
@@ -35,5 +41,14 @@ test('titles are escaped like values', () => {
 });
 
 test('JSON records are keyed by column id, empty cells left out', () => {
-  assert.deepEqual(toRecords({ columns, rows: [['0x0', '0x2a'], ['0x1', '']] }), [{ slot: '0x0', value: '0x2a' }, { slot: '0x1' }]);
+  assert.deepEqual(
+    toRecords({
+      columns,
+      rows: [
+        ['0x0', '0x2a'],
+        ['0x1', ''],
+      ],
+    }),
+    [{ slot: '0x0', value: '0x2a' }, { slot: '0x1' }],
+  );
 });

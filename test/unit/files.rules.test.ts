@@ -125,7 +125,10 @@ describe('reads across the 1 MiB chunk and at the cap', () => {
     assert.equal(readFileBytes(at('big.txt'), bytes.length).length, bytes.length);
     assert.equal((await readTextFileAsync(at('big.txt'), bytes.length)).length, bytes.length);
     for (const read of [() => readFileBytes(at('big.txt'), bytes.length - 1), () => readTextFileAsync(at('big.txt'), bytes.length - 1)]) {
-      await assert.rejects(async () => read(), (err: unknown) => err instanceof FileReadError && err.kind === 'too-large' && err.message.includes('(2.5 MiB)'));
+      await assert.rejects(
+        async () => read(),
+        (err: unknown) => err instanceof FileReadError && err.kind === 'too-large' && err.message.includes('(2.5 MiB)'),
+      );
     }
   });
 
@@ -154,7 +157,10 @@ describe('reads across the 1 MiB chunk and at the cap', () => {
   test('readTextFileIfExists: undefined only for a missing file', () => {
     assert.equal(readTextFileIfExists(at('nope.txt')), undefined);
     assert.equal(readTextFileIfExists(path.join(at('empty.txt'), 'under-a-file')), undefined);
-    assert.throws(() => readTextFileIfExists(dir), (err: unknown) => err instanceof FileReadError && err.kind === 'directory');
+    assert.throws(
+      () => readTextFileIfExists(dir),
+      (err: unknown) => err instanceof FileReadError && err.kind === 'directory',
+    );
   });
 });
 
@@ -176,8 +182,14 @@ describe('every read closes its file', () => {
     fs.writeFileSync(big, 'x'.repeat(100));
     for (let i = 0; i < 20; i++) {
       assert.equal(readTextFile(small), 'abc');
-      assert.throws(() => readTextFile(big, 10), (err: unknown) => err instanceof FileReadError && err.kind === 'too-large' && err.name === 'FileReadError');
-      assert.throws(() => readTextFile(dir), (err: unknown) => err instanceof FileReadError && err.kind === 'directory');
+      assert.throws(
+        () => readTextFile(big, 10),
+        (err: unknown) => err instanceof FileReadError && err.kind === 'too-large' && err.name === 'FileReadError',
+      );
+      assert.throws(
+        () => readTextFile(dir),
+        (err: unknown) => err instanceof FileReadError && err.kind === 'directory',
+      );
       assert.equal(await readTextFileAsync(small), 'abc');
       await assert.rejects(readTextFileAsync(big, 10), (err: unknown) => err instanceof FileReadError && err.kind === 'too-large');
       await assert.rejects(readTextFileAsync(dir), (err: unknown) => err instanceof FileReadError && err.kind === 'directory');

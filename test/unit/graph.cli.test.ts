@@ -41,14 +41,24 @@ test('graph init: every prompt answered by a flag, as an argument vector', () =>
   const cwd = mkdtempSync(path.join(tmpdir(), 'graph-init-'));
   const command = graphInitCommand(initInput(cwd), cwd);
   assert.deepEqual(command.args, [
-    'init', 'erc20-approvals', 'approvals',
-    '--protocol', 'ethereum',
-    '--from-contract', '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
-    '--abi', TUTORIAL_ABI,
-    '--network', 'mainnet',
-    '--contract-name', 'ERC20',
-    '--start-block', '6082465',
-    '--index-events', '--skip-install', '--skip-git',
+    'init',
+    'erc20-approvals',
+    'approvals',
+    '--protocol',
+    'ethereum',
+    '--from-contract',
+    '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    '--abi',
+    TUTORIAL_ABI,
+    '--network',
+    'mainnet',
+    '--contract-name',
+    'ERC20',
+    '--start-block',
+    '6082465',
+    '--index-events',
+    '--skip-install',
+    '--skip-git',
   ]);
   assert.equal(command.manifest, path.join('approvals', 'subgraph.yaml'));
 });
@@ -92,19 +102,41 @@ test('codegen and build skip migrations, which would rewrite subgraph.yaml', () 
 });
 
 test('graph deploy: placeholders instead of keys on the command line and in what is shown', () => {
-  const command = graphDeployCommand({ name: 'my/erc20', versionLabel: 'v0.0.1', deployUrl: 'https://d.example.com/{key}/deploy', ipfsUrl: 'https://i.example.com/{key}/api/v0', useDeployKey: true });
+  const command = graphDeployCommand({
+    name: 'my/erc20',
+    versionLabel: 'v0.0.1',
+    deployUrl: 'https://d.example.com/{key}/deploy',
+    ipfsUrl: 'https://i.example.com/{key}/api/v0',
+    useDeployKey: true,
+  });
   assert.deepEqual(command.args, [
-    'deploy', '--node', 'https://d.example.com/{key}/deploy', '--ipfs', 'https://i.example.com/{key}/api/v0', 'my/erc20',
-    '--version-label', 'v0.0.1', '--skip-migrations', '--deploy-key', DEPLOY_KEY_PLACEHOLDER,
+    'deploy',
+    '--node',
+    'https://d.example.com/{key}/deploy',
+    '--ipfs',
+    'https://i.example.com/{key}/api/v0',
+    'my/erc20',
+    '--version-label',
+    'v0.0.1',
+    '--skip-migrations',
+    '--deploy-key',
+    DEPLOY_KEY_PLACEHOLDER,
   ]);
   const proc = graphProcess(command, { accessKey: ACCESS_KEY, deployKey: DEPLOY_KEY }, { cli: '/opt/graph-cli/bin/run.js', env: { PATH: '/usr/bin' } });
   const visible = [proc.file, ...proc.args, proc.display, ...Object.values(proc.env)].join('\n');
   assert.ok(!visible.includes(ACCESS_KEY) && !visible.includes(DEPLOY_KEY), 'a key reached the command line or the environment');
-  assert.equal(proc.display, 'graph deploy --node https://d.example.com/{key}/deploy --ipfs https://i.example.com/{key}/api/v0 my/erc20 --version-label v0.0.1 --skip-migrations --deploy-key {deployKey}');
+  assert.equal(
+    proc.display,
+    'graph deploy --node https://d.example.com/{key}/deploy --ipfs https://i.example.com/{key}/api/v0 my/erc20 --version-label v0.0.1 --skip-migrations --deploy-key {deployKey}',
+  );
   assert.deepEqual(JSON.parse(proc.stdin), { accessKey: ACCESS_KEY, deployKey: DEPLOY_KEY });
   assert.equal(proc.env.FORCE_COLOR, '0');
   // Without a deploy key the placeholder is absent and the key is not sent at all.
-  const open = graphProcess(graphDeployCommand({ name: 'a', versionLabel: 'v1', deployUrl: 'http://127.0.0.1:8020/', ipfsUrl: 'http://127.0.0.1:5001', useDeployKey: false }), { deployKey: DEPLOY_KEY }, { cli: '/x/run.js' });
+  const open = graphProcess(
+    graphDeployCommand({ name: 'a', versionLabel: 'v1', deployUrl: 'http://127.0.0.1:8020/', ipfsUrl: 'http://127.0.0.1:5001', useDeployKey: false }),
+    { deployKey: DEPLOY_KEY },
+    { cli: '/x/run.js' },
+  );
   assert.deepEqual(JSON.parse(open.stdin), {});
 });
 
@@ -114,7 +146,10 @@ test('graph deploy: inputs checked, missing secrets refused before starting', ()
     (err: GraphInputError) => err.problems.map((p) => p.field).join() === 'name,versionLabel,deployUrl,ipfsUrl',
   );
   const command = graphDeployCommand({ name: 'a', versionLabel: 'v1', deployUrl: 'https://d.example.com/{key}', ipfsUrl: 'https://i.example.com', useDeployKey: true });
-  assert.throws(() => graphProcess(command, {}, { cli: '/x/run.js' }), (err: GraphInputError) => err.problems.map((p) => p.field).join() === 'accessKey,deployKey');
+  assert.throws(
+    () => graphProcess(command, {}, { cli: '/x/run.js' }),
+    (err: GraphInputError) => err.problems.map((p) => p.field).join() === 'accessKey,deployKey',
+  );
   assert.equal(displayCommand({ args: ['deploy', 'it has spaces'] }), "graph deploy 'it has spaces'");
 });
 
@@ -157,7 +192,11 @@ test('every deploy failure of the note becomes a message that says what to do', 
     ['✖ Failed to deploy to Graph node http://127.0.0.1:8020/: subgraph name not found: my/erc20-approvals', 1, /refused the deployment: subgraph name not found: my\/erc20-approvals$/],
     ['✖ Failed to deploy to Graph node http://127.0.0.1:8020/: auth failure\nYou may need to authenticate first.', 1, /auth failure Set the deploy key/],
     ['✖ Failed to upload subgraph to IPFS: Failed to upload file to IPFS: fetch failed', 1, /Cannot reach the IPFS node at http:\/\/127\.0\.0\.1:5001 \(fetch failed\)/],
-    ["Build completed: QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLiM\nTypeError: Cannot read properties of undefined (reading 'charAt')", 0, /without a deployment .*crashed \(with exit code 0\): the subgraph is not deployed/],
+    [
+      "Build completed: QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLiM\nTypeError: Cannot read properties of undefined (reading 'charAt')",
+      0,
+      /without a deployment .*crashed \(with exit code 0\): the subgraph is not deployed/,
+    ],
   ];
   for (const [output, code, message, sentKey] of cases) {
     const outcome = judgeGraphRun('deploy', code, output, { ...ctx, sentDeployKey: sentKey });

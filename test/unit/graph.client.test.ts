@@ -58,15 +58,27 @@ test('graph-node answers are passed on as sent: errors with a 400, a lone error 
 test('every other reply is a failure of its kind, in words that say what to do, without the key', async () => {
   await nodeReady;
   const cases: [Answer, string, string][] = [
-    [{ status: 401, body: 'no' }, 'auth', `The query endpoint refused the request (HTTP 401 Unauthorized from ${shown()}). Check the access key in the query URL (copy the query URL again from the console).`],
-    [{ status: 403 }, 'auth', `The query endpoint refused the request (HTTP 403 Forbidden from ${shown()}). Check the access key in the query URL (copy the query URL again from the console).`],
+    [
+      { status: 401, body: 'no' },
+      'auth',
+      `The query endpoint refused the request (HTTP 401 Unauthorized from ${shown()}). Check the access key in the query URL (copy the query URL again from the console).`,
+    ],
+    [
+      { status: 403 },
+      'auth',
+      `The query endpoint refused the request (HTTP 403 Forbidden from ${shown()}). Check the access key in the query URL (copy the query URL again from the console).`,
+    ],
     [{ status: 404, body: 'x' }, 'http', `No subgraph answers at ${shown()} (HTTP 404): check the subgraph name and version label in the query URL, and that the subgraph is deployed.`],
     [{ status: 429 }, 'rate-limited', `Rate limited by the query endpoint (HTTP 429 Too Many Requests from ${shown()}). Wait, then query again.`],
     [{ status: 502, body: 'upstream down' }, 'server', `The query endpoint failed (HTTP 502 Bad Gateway from ${shown()}): "upstream down". Try again later.`],
     [{ status: 500 }, 'server', `The query endpoint failed (HTTP 500 Internal Server Error from ${shown()}). Try again later.`],
     [{ status: 302, body: 'moved' }, 'http', `Unexpected HTTP 302 Found from ${shown()}: "moved". Check the query URL.`],
     [{ body: '<html>GraphiQL</html>' }, 'not-json', `${shown()} answered with an HTML page, not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
-    [{ body: 'plain words', headers: { 'Content-Type': 'text/html' } }, 'not-json', `${shown()} answered with an HTML page, not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
+    [
+      { body: 'plain words', headers: { 'Content-Type': 'text/html' } },
+      'not-json',
+      `${shown()} answered with an HTML page, not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`,
+    ],
     [{ body: 'plain words' }, 'not-json', `${shown()} answered with "plain words", not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
     [{ body: '  ' }, 'not-json', `${shown()} answered with an empty body, not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
     [{ body: { result: 1 } }, 'not-json', `${shown()} answered with "{\\"result\\":1}", not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
@@ -77,7 +89,11 @@ test('every other reply is a failure of its kind, in words that say what to do, 
     [{ status: 409, statusText: '', body: 'taken' }, 'http', `Unexpected HTTP 409 from ${shown()}: "taken". Check the query URL.`],
     [{ status: 502, body: ' \n ' }, 'server', `The query endpoint failed (HTTP 502 Bad Gateway from ${shown()}). Try again later.`],
     // HTML after leading blanks is still a page; a < inside plain text is not.
-    [{ body: ' \n <!doctype html><p>GraphiQL' }, 'not-json', `${shown()} answered with an HTML page, not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
+    [
+      { body: ' \n <!doctype html><p>GraphiQL' },
+      'not-json',
+      `${shown()} answered with an HTML page, not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`,
+    ],
     [{ body: 'a < b' }, 'not-json', `${shown()} answered with "a < b", not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],
     // JSON that is not an object: a number, a string.
     [{ body: '42' }, 'not-json', `${shown()} answered with "42", not a GraphQL result: check that this is the subgraph's query URL (not the GraphQL UI URL).`],

@@ -61,9 +61,7 @@ test('AssemblyScript problems: severity, trimmed message, the place within the n
   assert.deepEqual(extractProblems('ERROR TS1: m\n in a.ts(1,2) x\n', 'm.yaml'), []);
   assert.deepEqual(extractProblems('ERROR TS1: m\n seen in a.ts(1,2)\n', 'm.yaml'), []);
   // The place is looked for after the head, not before it.
-  assert.deepEqual(extractProblems(' in prev.ts(1,1)\nERROR TS1: m\n in a.ts(2,3)\n', 'm.yaml'), [
-    { severity: 'error', code: 'TS1', message: 'm', file: 'a.ts', line: 2, column: 3 },
-  ]);
+  assert.deepEqual(extractProblems(' in prev.ts(1,1)\nERROR TS1: m\n in a.ts(2,3)\n', 'm.yaml'), [{ severity: 'error', code: 'TS1', message: 'm', file: 'a.ts', line: 2, column: 3 }]);
   // Up to 7 lines after the head.
   const at = (gap: number) => extractProblems(['ERROR TS1: m', ...Array<string>(gap).fill('x'), ' in a.ts(1,1)'].join('\n'), 'm.yaml').length;
   assert.equal(at(6), 1);
@@ -117,9 +115,7 @@ test('schema blocks: one problem per entity, its messages without the dash', () 
     { severity: 'error', file: 'schema.graphql', value: 'Token', message: 'Token: Missing id\nsee a - b\nOther: not an entity' },
   ]);
   // Lines before the first entity belong to none.
-  assert.deepEqual(extractProblems('Error in schema.graphql:\n  - loose\n  A:\n  - m\n', 'subgraph.yaml'), [
-    { severity: 'error', file: 'schema.graphql', value: 'A', message: 'A: m' },
-  ]);
+  assert.deepEqual(extractProblems('Error in schema.graphql:\n  - loose\n  A:\n  - m\n', 'subgraph.yaml'), [{ severity: 'error', file: 'schema.graphql', value: 'A', message: 'A: m' }]);
 });
 
 test('deploy failures: every HTTP status and network error in words', () => {
@@ -163,14 +159,8 @@ test('deploy failures: refusals, IPFS, crashes and the rest', () => {
   );
   assert.equal(summary('✖ Failed to upload file to IPFS: 413 too large  \n'), 'Uploading the build to IPFS at http://ipfs:5001 failed: 413 too large');
   assert.equal(summary('✖ Failed to upload file to IPFS: 413 too large', bare), 'Uploading the build to IPFS at the IPFS URL failed: 413 too large');
-  assert.equal(
-    summary('No response received from pin'),
-    'The IPFS node at http://ipfs:5001 gave an empty answer to a pin request: check that the IPFS URL is an IPFS API endpoint.',
-  );
-  assert.equal(
-    summary('No response received from pin', bare),
-    'The IPFS node at the IPFS URL gave an empty answer to a pin request: check that the IPFS URL is an IPFS API endpoint.',
-  );
+  assert.equal(summary('No response received from pin'), 'The IPFS node at http://ipfs:5001 gave an empty answer to a pin request: check that the IPFS URL is an IPFS API endpoint.');
+  assert.equal(summary('No response received from pin', bare), 'The IPFS node at the IPFS URL gave an empty answer to a pin request: check that the IPFS URL is an IPFS API endpoint.');
   assert.equal(
     summary('TypeError: x is undefined', ctx, 1),
     'graph-node at http://node:8020/ answered the deploy call without a deployment (no playground or query URL), and the graph CLI crashed: the subgraph is not deployed. Check that the deploy URL is a graph-node admin endpoint.',
@@ -190,12 +180,9 @@ test('deploy: success needs both lines; compile errors stop it before uploading 
   assert.equal(judgeGraphRun('deploy', 1, compile, ctx).summary, 'graph deploy stopped before uploading: 1 problem in the subgraph: bad thing');
   assert.equal(
     judgeGraphRun('deploy', 1, `${compile}✖ HTTP error deploying the subgraph 500\n`, ctx).summary,
-    'graph-node at http://node:8020/ failed (HTTP 500). Try again later; if it persists, check the host\'s status.',
+    "graph-node at http://node:8020/ failed (HTTP 500). Try again later; if it persists, check the host's status.",
   );
-  assert.equal(
-    judgeGraphRun('deploy', 1, `${compile}✖ Failed to deploy to Graph node http://n/: refused\n`, ctx).summary,
-    'graph-node at http://node:8020/ refused the deployment: refused',
-  );
+  assert.equal(judgeGraphRun('deploy', 1, `${compile}✖ Failed to deploy to Graph node http://n/: refused\n`, ctx).summary, 'graph-node at http://node:8020/ refused the deployment: refused');
 });
 
 test('build: ok only with exit 0, the success line and no errors; warnings do not fail it', () => {

@@ -55,28 +55,99 @@ test('plurals by every inflection rule, case-sensitive as graph-node applies the
   // Irregular and Latin stems match in lower case only, so a capitalised name (Person, Matrix,
   // Knife) takes the general rules: graph-node names the list field the same way.
   const cases: [string, string][] = [
-    ['Chateaux', 'Chateaux'], ['Bureau', 'Bureaus'], ['Person', 'Persons'], ['SalesPerson', 'SalesPersons'], ['People', 'Peoples'],
-    ['Child', 'Childs'], ['Children', 'Childrens'], ['Mouse', 'Mouses'], ['DeviceMouse', 'DeviceMouses'], ['Louse', 'Louses'],
-    ['TokenIndex', 'TokenIndexes'], ['Matrix', 'Matrixes'], ['Vertex', 'Vertexes'], ['Boxes', 'Boxes'], ['Box', 'Boxes'], ['Match', 'Matches'],
-    ['Pass', 'Passes'], ['Wish', 'Wishes'], ['Buzz', 'Buzzes'], ['Money', 'Monies'], ['Honey', 'Honies'], ['Chimney', 'Chimneys'],
-    ['Query', 'Queries'], ['Day', 'Days'], ['Soliloquy', 'Soliloquies'], ['Half', 'Halves'], ['Leaf', 'Leaves'], ['Roof', 'Roofs'],
-    ['Dwarf', 'Dwarves'], ['Afterlife', 'Afterlives'], ['Knife', 'Knifes'], ['Analysis', 'Analyses'], ['Criterion', 'Criterions'],
-    ['Phenomenon', 'Phenomenons'], ['Metadata', 'Metadata'], ['Metadatum', 'Metadata'], ['Potato', 'Potatoes'], ['Tomato', 'Tomatoes'],
-    ['Hero', 'Heros'], ['Cherub', 'Cherubs'], ['Seraphim', 'Seraphims'], ['Alga', 'Algas'], ['Autofocus', 'Autofoci'], ['Bias', 'Bias'],
-    ['Atlas', 'Atlases'], ['Gas', 'Gas'], ['Iris', 'Irises'], ['Alias', 'Alias'], ['Bonus', 'Bonuses'], ['Status', 'Statuses'], ['Menu', 'Menus'],
-    ['Axis', 'Axis'], ['Chinese', 'Chinese'], ['Stats', 'Stats'], ['Token', 'Tokens'], ['Automaton', 'Automatons'], ['Octopus', 'Octopuses'],
-    ['Datum', 'Datums'], ['Bacterium', 'Bacteriums'], ['Vertebra', 'Vertebras'], ['Ox', 'Oxes'], ['Bus', 'Buses'], ['Class', 'Classes'],
-    ['Dish', 'Dishes'], ['Fizz', 'Fizzes'], ['Sheep', 'Sheeps'], ['Stadium', 'Stadiums'], ['Quiz', 'Quizs'], ['Tax', 'Taxes'], ['Hedron', 'Hedrons'],
-    ['Strata', 'Stratas'], ['Emus', 'Emuses'], ['Protest', 'Protests'],
+    ['Chateaux', 'Chateaux'],
+    ['Bureau', 'Bureaus'],
+    ['Person', 'Persons'],
+    ['SalesPerson', 'SalesPersons'],
+    ['People', 'Peoples'],
+    ['Child', 'Childs'],
+    ['Children', 'Childrens'],
+    ['Mouse', 'Mouses'],
+    ['DeviceMouse', 'DeviceMouses'],
+    ['Louse', 'Louses'],
+    ['TokenIndex', 'TokenIndexes'],
+    ['Matrix', 'Matrixes'],
+    ['Vertex', 'Vertexes'],
+    ['Boxes', 'Boxes'],
+    ['Box', 'Boxes'],
+    ['Match', 'Matches'],
+    ['Pass', 'Passes'],
+    ['Wish', 'Wishes'],
+    ['Buzz', 'Buzzes'],
+    ['Money', 'Monies'],
+    ['Honey', 'Honies'],
+    ['Chimney', 'Chimneys'],
+    ['Query', 'Queries'],
+    ['Day', 'Days'],
+    ['Soliloquy', 'Soliloquies'],
+    ['Half', 'Halves'],
+    ['Leaf', 'Leaves'],
+    ['Roof', 'Roofs'],
+    ['Dwarf', 'Dwarves'],
+    ['Afterlife', 'Afterlives'],
+    ['Knife', 'Knifes'],
+    ['Analysis', 'Analyses'],
+    ['Criterion', 'Criterions'],
+    ['Phenomenon', 'Phenomenons'],
+    ['Metadata', 'Metadata'],
+    ['Metadatum', 'Metadata'],
+    ['Potato', 'Potatoes'],
+    ['Tomato', 'Tomatoes'],
+    ['Hero', 'Heros'],
+    ['Cherub', 'Cherubs'],
+    ['Seraphim', 'Seraphims'],
+    ['Alga', 'Algas'],
+    ['Autofocus', 'Autofoci'],
+    ['Bias', 'Bias'],
+    ['Atlas', 'Atlases'],
+    ['Gas', 'Gas'],
+    ['Iris', 'Irises'],
+    ['Alias', 'Alias'],
+    ['Bonus', 'Bonuses'],
+    ['Status', 'Statuses'],
+    ['Menu', 'Menus'],
+    ['Axis', 'Axis'],
+    ['Chinese', 'Chinese'],
+    ['Stats', 'Stats'],
+    ['Token', 'Tokens'],
+    ['Automaton', 'Automatons'],
+    ['Octopus', 'Octopuses'],
+    ['Datum', 'Datums'],
+    ['Bacterium', 'Bacteriums'],
+    ['Vertebra', 'Vertebras'],
+    ['Ox', 'Oxes'],
+    ['Bus', 'Buses'],
+    ['Class', 'Classes'],
+    ['Dish', 'Dishes'],
+    ['Fizz', 'Fizzes'],
+    ['Sheep', 'Sheeps'],
+    ['Stadium', 'Stadiums'],
+    ['Quiz', 'Quizs'],
+    ['Tax', 'Taxes'],
+    ['Hedron', 'Hedrons'],
+    ['Strata', 'Stratas'],
+    ['Emus', 'Emuses'],
+    ['Protest', 'Protests'],
   ];
   for (const [name, plural] of cases) assert.equal(pluralTypeName(name), plural, name);
 });
 
 test('lower camel case: separators start words and go, digits start words, trailing separators go', () => {
   const cases: [string, string][] = [
-    ['ApprovalQuery', 'approvalQuery'], ['ERC20Token', 'erc20Token'], ['NFTSale', 'nftsale'], ['TokenID', 'tokenID'],
-    ['token_transfer', 'tokenTransfer'], ['Token-Transfer', 'tokenTransfer'], ['_Private', 'private'], ['Pool2Day', 'pool2Day'],
-    ['ÄpfelBaum', 'äpfelBaum'], ['ABC', 'abc'], ['A', 'a'], ['Token__', 'token'], ['9Lives', '9Lives'], ['X_y_Z', 'xYZ'],
+    ['ApprovalQuery', 'approvalQuery'],
+    ['ERC20Token', 'erc20Token'],
+    ['NFTSale', 'nftsale'],
+    ['TokenID', 'tokenID'],
+    ['token_transfer', 'tokenTransfer'],
+    ['Token-Transfer', 'tokenTransfer'],
+    ['_Private', 'private'],
+    ['Pool2Day', 'pool2Day'],
+    ['ÄpfelBaum', 'äpfelBaum'],
+    ['ABC', 'abc'],
+    ['A', 'a'],
+    ['Token__', 'token'],
+    ['9Lives', '9Lives'],
+    ['X_y_Z', 'xYZ'],
     ['uniswapV3Pool', 'uniswapV3Pool'],
   ];
   for (const [name, camel] of cases) assert.equal(lowerCamelCase(name), camel, name);
@@ -147,7 +218,8 @@ test('unknown fields and arguments are flagged with their positions', () => {
 });
 
 test('results flatten to a table: dotted columns, lists as JSON, big numbers kept whole', () => {
-  const body = '{"data":{"transfers":[{"id":"a","amount":"115792089237316195423570985008687907853269984665640564039457584007913129639935","count":12345678901234567890123,"token":{"id":"0x01","owner":{"id":"0x02"}},"tags":["x","y"],"memo":null,"ok":true}]}}';
+  const body =
+    '{"data":{"transfers":[{"id":"a","amount":"115792089237316195423570985008687907853269984665640564039457584007913129639935","count":12345678901234567890123,"token":{"id":"0x01","owner":{"id":"0x02"}},"tags":["x","y"],"memo":null,"ok":true}]}}';
   const json = parseJsonLossless(body) as { data: unknown };
   const table = flattenResult(json.data);
   assert.equal(table.field, 'transfers');
@@ -159,7 +231,10 @@ test('results flatten to a table: dotted columns, lists as JSON, big numbers kep
   // A single object is one row; columns that appear later are added in order seen.
   assert.deepEqual(flattenResult({ _meta: { block: { number: 7 }, hasIndexingErrors: false } }).rows, [['7', 'false']]);
   const ragged = flattenResult({ xs: [{ a: '1' }, { b: '2' }] });
-  assert.deepEqual(ragged.rows, [['1', ''], ['', '2']]);
+  assert.deepEqual(ragged.rows, [
+    ['1', ''],
+    ['', '2'],
+  ]);
 });
 
 test('JSON numbers too big for a double stay exact; strings with digits are untouched', () => {
@@ -200,22 +275,50 @@ test('paging at the limits: page size 1 and 1000, skip exactly 5000, bad pages',
   assert.deepEqual(pageVariables(50), { first: 100, skip: 5000 });
   for (const size of [0, 1.5, 1001]) assert.throws(() => pageVariables(0, size), { name: 'RangeError', message: "Page size must be 1 to 1000 (graph-node's limit on first)." }, String(size));
   for (const page of [-1, 0.5]) assert.throws(() => pageVariables(page), { name: 'RangeError', message: 'Page must be 0 or more.' }, String(page));
-  assert.throws(() => pageVariables(6, 1000), { message: 'graph-node skips at most 5000 records; to read further, filter instead of skipping (e.g. where: { id_gt: "<last id>" } with orderBy: id).' });
+  assert.throws(() => pageVariables(6, 1000), {
+    message: 'graph-node skips at most 5000 records; to read further, filter instead of skipping (e.g. where: { id_gt: "<last id>" } with orderBy: id).',
+  });
 });
 
 test('plural rules apply only at the end of the name; lower-case stems inside a name take the irregular forms', () => {
   const cases: [string, string][] = [
     // Each rule's ending in the middle of a name does not count: the name takes the general rules.
-    ['BeauxArt', 'BeauxArts'], ['Salespersonnel', 'Salespersonnels'], ['Grandchildhood', 'Grandchildhoods'], ['DormouseNest', 'DormouseNests'],
-    ['ReindexedEvent', 'ReindexedEvents'], ['BoxesCount', 'BoxesCounts'], ['MoneyBag', 'MoneyBags'], ['LeafNode', 'LeafNodes'], ['MidwifeFee', 'MidwifeFees'],
-    ['AnalysisRun', 'AnalysisRuns'], ['SubcriterionSet', 'SubcriterionSets'], ['MetadataItem', 'MetadataItems'], ['GoldcherubWing', 'GoldcherubWings'],
-    ['MicroalgaBloom', 'MicroalgaBlooms'], ['AutofocusMode', 'AutofocusModes'], ['BiasCount', 'BiasCounts'], ['MenuItem', 'MenuItems'], ['IrisScan', 'IrisScans'],
-    ['TaxisFleet', 'TaxisFleets'], ['ChineseName', 'ChineseNames'],
+    ['BeauxArt', 'BeauxArts'],
+    ['Salespersonnel', 'Salespersonnels'],
+    ['Grandchildhood', 'Grandchildhoods'],
+    ['DormouseNest', 'DormouseNests'],
+    ['ReindexedEvent', 'ReindexedEvents'],
+    ['BoxesCount', 'BoxesCounts'],
+    ['MoneyBag', 'MoneyBags'],
+    ['LeafNode', 'LeafNodes'],
+    ['MidwifeFee', 'MidwifeFees'],
+    ['AnalysisRun', 'AnalysisRuns'],
+    ['SubcriterionSet', 'SubcriterionSets'],
+    ['MetadataItem', 'MetadataItems'],
+    ['GoldcherubWing', 'GoldcherubWings'],
+    ['MicroalgaBloom', 'MicroalgaBlooms'],
+    ['AutofocusMode', 'AutofocusModes'],
+    ['BiasCount', 'BiasCounts'],
+    ['MenuItem', 'MenuItems'],
+    ['IrisScan', 'IrisScans'],
+    ['TaxisFleet', 'TaxisFleets'],
+    ['ChineseName', 'ChineseNames'],
     // At the end, in lower case, the irregular and Latin forms.
-    ['Salesperson', 'Salespeople'], ['Grandchild', 'Grandchildren'], ['Grandchildren', 'Grandchildren'], ['Dormouse', 'Dormice'], ['Subappendix', 'Subappendices'],
-    ['Subcriterion', 'Subcriteria'], ['Goldcherub', 'Goldcherubim'], ['Goldcherubim', 'Goldcherubim'], ['Microalga', 'Microalgae'], ['Taxis', 'Taxes'],
+    ['Salesperson', 'Salespeople'],
+    ['Grandchild', 'Grandchildren'],
+    ['Grandchildren', 'Grandchildren'],
+    ['Dormouse', 'Dormice'],
+    ['Subappendix', 'Subappendices'],
+    ['Subcriterion', 'Subcriteria'],
+    ['Goldcherub', 'Goldcherubim'],
+    ['Goldcherubim', 'Goldcherubim'],
+    ['Microalga', 'Microalgae'],
+    ['Taxis', 'Taxes'],
     // -ias stays unless it is -lias (alias takes -es); -iam and -uam stay, other -am do not; -enus stays.
-    ['Subalias', 'Subaliases'], ['Siam', 'Siam'], ['Exam', 'Exams'], ['Venus', 'Venus'],
+    ['Subalias', 'Subaliases'],
+    ['Siam', 'Siam'],
+    ['Exam', 'Exams'],
+    ['Venus', 'Venus'],
   ];
   for (const [name, plural] of cases) assert.equal(pluralTypeName(name), plural, name);
 });
@@ -245,14 +348,29 @@ type Stat @entity(immutable: "yes") { id: ID! }
 
 test('the entity model: entity objects and interfaces only, field kinds, lists, non-null, @derivedFrom, immutable', () => {
   const field = (name: string, type: string, typeText: string, kind: string, list: boolean, nonNull: boolean, derivedFrom?: string) => ({
-    name, type, typeText, kind, list, nonNull, ...(derivedFrom !== undefined ? { derivedFrom } : {}),
+    name,
+    type,
+    typeText,
+    kind,
+    list,
+    nonNull,
+    ...(derivedFrom !== undefined ? { derivedFrom } : {}),
   });
   const model = entityModel(MODEL_SCHEMA);
   assert.deepEqual(model.entities, [
-    { name: 'Event', kind: 'interface', implements: [], immutable: false, fields: [field('id', 'ID', 'ID!', 'scalar', false, true), field('block', 'BigInt', 'BigInt!', 'scalar', false, true)] },
+    {
+      name: 'Event',
+      kind: 'interface',
+      implements: [],
+      immutable: false,
+      fields: [field('id', 'ID', 'ID!', 'scalar', false, true), field('block', 'BigInt', 'BigInt!', 'scalar', false, true)],
+    },
     { name: 'Named', kind: 'interface', implements: [], immutable: false, fields: [field('name', 'String', 'String!', 'scalar', false, true)] },
     {
-      name: 'Token', kind: 'object', implements: [], immutable: false,
+      name: 'Token',
+      kind: 'object',
+      implements: [],
+      immutable: false,
       fields: [
         field('id', 'Bytes', 'Bytes!', 'scalar', false, true),
         field('owner', 'Account', 'Account!', 'entity', false, true),
@@ -272,8 +390,16 @@ test('the entity model: entity objects and interfaces only, field kinds, lists, 
       ],
     },
     {
-      name: 'Transfer', kind: 'object', implements: ['Event', 'Named'], immutable: true,
-      fields: [field('id', 'ID', 'ID!', 'scalar', false, true), field('block', 'BigInt', 'BigInt!', 'scalar', false, true), field('name', 'String', 'String!', 'scalar', false, true), field('token', 'Token', 'Token!', 'entity', false, true)],
+      name: 'Transfer',
+      kind: 'object',
+      implements: ['Event', 'Named'],
+      immutable: true,
+      fields: [
+        field('id', 'ID', 'ID!', 'scalar', false, true),
+        field('block', 'BigInt', 'BigInt!', 'scalar', false, true),
+        field('name', 'String', 'String!', 'scalar', false, true),
+        field('token', 'Token', 'Token!', 'entity', false, true),
+      ],
     },
     // immutable is read from @entity's own argument, wherever the directive and the argument stand.
     { name: 'Account', kind: 'object', implements: [], immutable: true, fields: [field('id', 'Bytes', 'Bytes!', 'scalar', false, true)] },
@@ -286,15 +412,21 @@ test('the entity model: entity objects and interfaces only, field kinds, lists, 
 });
 
 test('the query schema SDL graph-node would serve: types, interfaces, orderBy enums, filters, query fields', () => {
-  const sdl = querySchemaSdl(entityModel(`
+  const sdl = querySchemaSdl(
+    entityModel(`
 enum Kind { A B }
 interface Event { on: Boolean }
 interface Named { kind: Kind }
 type Pool @entity { on: Boolean parts: [Part!]! }
 type Part implements Event & Named @entity { on: Boolean kind: Kind }
-`));
+`),
+  );
   assert.ok(sdl.startsWith('\nscalar BigInt\n'), sdl.slice(0, 40));
-  const filter = (name: string, lines: string[]) => [`input ${name}_filter {`, ...[...lines, '_change_block: BlockChangedFilter', `and: [${name}_filter]`, `or: [${name}_filter]`].map((l) => `  ${l}`), '}'];
+  const filter = (name: string, lines: string[]) => [
+    `input ${name}_filter {`,
+    ...[...lines, '_change_block: BlockChangedFilter', `and: [${name}_filter]`, `or: [${name}_filter]`].map((l) => `  ${l}`),
+    '}',
+  ];
   const bool = ['on: Boolean', 'on_not: Boolean', 'on_in: [Boolean!]', 'on_not_in: [Boolean!]'];
   const kind = ['kind: Kind', 'kind_not: Kind', 'kind_in: [Kind!]', 'kind_not_in: [Kind!]'];
   const common = 'block: Block_height, subgraphError: _SubgraphErrorPolicy_! = deny';
@@ -303,16 +435,46 @@ type Part implements Event & Named @entity { on: Boolean kind: Kind }
     sdl.slice(sdl.indexOf('enum Kind')),
     [
       'enum Kind { A B }',
-      'interface Event {', '  on: Boolean', '}', 'enum Event_orderBy { on }', ...filter('Event', bool),
-      'interface Named {', '  kind: Kind', '}', 'enum Named_orderBy { kind }', ...filter('Named', kind),
-      'type Pool {', '  on: Boolean', `  parts(${list('Part')}): [Part!]!`, '}', 'enum Pool_orderBy { on parts }',
-      ...filter('Pool', [...bool, 'parts: [String!]', 'parts_not: [String!]', 'parts_contains: [String!]', 'parts_contains_nocase: [String!]', 'parts_not_contains: [String!]', 'parts_not_contains_nocase: [String!]', 'parts_: Part_filter']),
-      'type Part implements Event & Named {', '  on: Boolean', '  kind: Kind', '}', 'enum Part_orderBy { on kind }', ...filter('Part', [...bool, ...kind]),
+      'interface Event {',
+      '  on: Boolean',
+      '}',
+      'enum Event_orderBy { on }',
+      ...filter('Event', bool),
+      'interface Named {',
+      '  kind: Kind',
+      '}',
+      'enum Named_orderBy { kind }',
+      ...filter('Named', kind),
+      'type Pool {',
+      '  on: Boolean',
+      `  parts(${list('Part')}): [Part!]!`,
+      '}',
+      'enum Pool_orderBy { on parts }',
+      ...filter('Pool', [
+        ...bool,
+        'parts: [String!]',
+        'parts_not: [String!]',
+        'parts_contains: [String!]',
+        'parts_contains_nocase: [String!]',
+        'parts_not_contains: [String!]',
+        'parts_not_contains_nocase: [String!]',
+        'parts_: Part_filter',
+      ]),
+      'type Part implements Event & Named {',
+      '  on: Boolean',
+      '  kind: Kind',
+      '}',
+      'enum Part_orderBy { on kind }',
+      ...filter('Part', [...bool, ...kind]),
       'type Query {',
-      `  event(id: ID!, ${common}): Event`, `  events(${list('Event')}, ${common}): [Event!]!`,
-      `  named(id: ID!, ${common}): Named`, `  nameds(${list('Named')}, ${common}): [Named!]!`,
-      `  pool(id: ID!, ${common}): Pool`, `  pools(${list('Pool')}, ${common}): [Pool!]!`,
-      `  part(id: ID!, ${common}): Part`, `  parts(${list('Part')}, ${common}): [Part!]!`,
+      `  event(id: ID!, ${common}): Event`,
+      `  events(${list('Event')}, ${common}): [Event!]!`,
+      `  named(id: ID!, ${common}): Named`,
+      `  nameds(${list('Named')}, ${common}): [Named!]!`,
+      `  pool(id: ID!, ${common}): Pool`,
+      `  pools(${list('Pool')}, ${common}): [Pool!]!`,
+      `  part(id: ID!, ${common}): Part`,
+      `  parts(${list('Part')}, ${common}): [Part!]!`,
       '  _meta(block: Block_height): _Meta_',
       '}',
     ].join('\n'),
@@ -332,7 +494,20 @@ type Transfer @entity { id: ID! token: Token! }
   const ops = (n: string, t: string, suffixes: string[]) => suffixes.map((op) => `${n}${op}: ${op.endsWith('_in') ? `[${t}!]` : t}`);
   const EQ = ['', '_not', '_in', '_not_in'];
   const ORDER = ['_gt', '_lt', '_gte', '_lte'];
-  const TEXT = ['_contains', '_contains_nocase', '_not_contains', '_not_contains_nocase', '_starts_with', '_starts_with_nocase', '_not_starts_with', '_not_starts_with_nocase', '_ends_with', '_ends_with_nocase', '_not_ends_with', '_not_ends_with_nocase'];
+  const TEXT = [
+    '_contains',
+    '_contains_nocase',
+    '_not_contains',
+    '_not_contains_nocase',
+    '_starts_with',
+    '_starts_with_nocase',
+    '_not_starts_with',
+    '_not_starts_with_nocase',
+    '_ends_with',
+    '_ends_with_nocase',
+    '_not_ends_with',
+    '_not_ends_with_nocase',
+  ];
   const LIST = ['', '_not', '_contains', '_contains_nocase', '_not_contains', '_not_contains_nocase'];
   const fields = (type: string) => Object.values((schema.getType(type) as GraphQLInputObjectType).getFields()).map((f) => `${f.name}: ${String(f.type)}`);
   assert.deepEqual(fields('Token_filter'), [
@@ -353,9 +528,15 @@ type Transfer @entity { id: ID! token: Token! }
     'and: [Token_filter]',
     'or: [Token_filter]',
   ]);
-  assert.deepEqual(fields('Account_filter').filter((f) => f.startsWith('flags')), LIST.map((op) => `flags${op}: [Boolean!]`));
+  assert.deepEqual(
+    fields('Account_filter').filter((f) => f.startsWith('flags')),
+    LIST.map((op) => `flags${op}: [Boolean!]`),
+  );
   // ID takes the comparisons and text matching of String.
-  assert.deepEqual(fields('Transfer_filter').filter((f) => f.startsWith('id')), ops('id', 'ID', [...EQ, ...ORDER, ...TEXT]));
+  assert.deepEqual(
+    fields('Transfer_filter').filter((f) => f.startsWith('id')),
+    ops('id', 'ID', [...EQ, ...ORDER, ...TEXT]),
+  );
   const values = (type: string) => (schema.getType(type) as GraphQLEnumType).getValues().map((v) => v.name);
   // Ordering by a single reference's own fields (ref__field): its scalars and enums, not its lists or references.
   assert.deepEqual(values('Token_orderBy'), ['id', 'symbol', 'decimals', 'active', 'kind', 'owner', 'owner__id', 'owner__balance', 'owner__kind', 'holders', 'tags', 'transfers', 'count']);
@@ -378,20 +559,59 @@ test('default queries put id first wherever the schema declares it; one per enti
   assert.equal(defaultListQuery(model.entities[0]), query('Ts', 'ts', ['id', 'name', 'b']));
   assert.equal(defaultListQuery(model.entities[1]), query('Us', 'us', ['id', 'a', 'b']));
   assert.equal(defaultListQuery(model.entities[2]), query('Vs', 'vs', ['a', 'b']));
-  assert.deepEqual(model.entities[0].fields.map((f) => f.name), ['name', 'id', 'b'], 'the model itself is not reordered');
-  assert.deepEqual([...defaultListQueries(model, 7)], [['T', query('Ts', 'ts', ['id', 'name', 'b'], 7)], ['U', query('Us', 'us', ['id', 'a', 'b'], 7)], ['V', query('Vs', 'vs', ['a', 'b'], 7)]]);
-  assert.deepEqual([...defaultListQueries(model)].map(([, q]) => q.split('\n')[0]), ['query Ts($first: Int = 100, $skip: Int = 0) {', 'query Us($first: Int = 100, $skip: Int = 0) {', 'query Vs($first: Int = 100, $skip: Int = 0) {']);
+  assert.deepEqual(
+    model.entities[0].fields.map((f) => f.name),
+    ['name', 'id', 'b'],
+    'the model itself is not reordered',
+  );
+  assert.deepEqual(
+    [...defaultListQueries(model, 7)],
+    [
+      ['T', query('Ts', 'ts', ['id', 'name', 'b'], 7)],
+      ['U', query('Us', 'us', ['id', 'a', 'b'], 7)],
+      ['V', query('Vs', 'vs', ['a', 'b'], 7)],
+    ],
+  );
+  assert.deepEqual(
+    [...defaultListQueries(model)].map(([, q]) => q.split('\n')[0]),
+    ['query Ts($first: Int = 100, $skip: Int = 0) {', 'query Us($first: Int = 100, $skip: Int = 0) {', 'query Vs($first: Int = 100, $skip: Int = 0) {'],
+  );
 });
 
 test('flattening: a named field the data lacks gives no rows; a column seen again is not repeated', () => {
   assert.deepEqual(flattenResult({ a: [{ x: 1 }] }, 'b'), { field: 'b', columns: [], rows: [] });
-  assert.deepEqual(flattenResult({ xs: [{ a: 1, b: 2 }, { b: 3, a: 4 }] }), { field: 'xs', columns: [{ id: 'a', title: 'a' }, { id: 'b', title: 'b' }], rows: [['1', '2'], ['4', '3']] });
+  assert.deepEqual(
+    flattenResult({
+      xs: [
+        { a: 1, b: 2 },
+        { b: 3, a: 4 },
+      ],
+    }),
+    {
+      field: 'xs',
+      columns: [
+        { id: 'a', title: 'a' },
+        { id: 'b', title: 'b' },
+      ],
+      rows: [
+        ['1', '2'],
+        ['4', '3'],
+      ],
+    },
+  );
 });
 
 test('lossless JSON: negative big integers, decimals and exponents stay numbers, broken JSON is a SyntaxError', () => {
   assert.deepEqual(parseJsonLossless('{"a":-9007199254740993,"b":12345678901234567.5,"c":1.2345678901234567890}'), { a: '-9007199254740993', b: 12345678901234568, c: 1.2345678901234567 });
   assert.deepEqual(parseJsonLossless('[12345678901234567e2,12345678901234567e+2,12345678901234567E-2,9007199254740993,1,1e99999999999999999,-0,-1.5]'), [
-    1234567890123456800, 1234567890123456800, 123456789012345.67, '9007199254740993', 1, Infinity, -0, -1.5,
+    1234567890123456800,
+    1234567890123456800,
+    123456789012345.67,
+    '9007199254740993',
+    1,
+    Infinity,
+    -0,
+    -1.5,
   ]);
   for (const text of ['{"a":"abc', '[-]', '[-x]', '[-,1]']) assert.throws(() => parseJsonLossless(text), SyntaxError, text);
   assert.throws(() => parseJsonLossless(`${'['.repeat(513)}${']'.repeat(513)}`), { name: 'SyntaxError', message: 'nested more than 512 levels deep' });

@@ -147,10 +147,14 @@ test('blank or missing console URLs stay empty; a URL without the key is fine; a
   } as never);
   assert.equal(accessKey, KEY);
   assert.deepEqual(urls, { deployUrl: 'https://deploy.example.com/{key}', ipfsUrl: '', queryUrl: 'https://query.example.com/subgraphs/name/my/erc20', graphqlUiUrl: '' });
-  assert.deepEqual(templateSubgraphUrls({ deployUrl: '', ipfsUrl: '', queryUrl: '', graphqlUiUrl: '' }), { urls: { deployUrl: '', ipfsUrl: '', queryUrl: '', graphqlUiUrl: '' }, accessKey: undefined });
+  assert.deepEqual(templateSubgraphUrls({ deployUrl: '', ipfsUrl: '', queryUrl: '', graphqlUiUrl: '' }), {
+    urls: { deployUrl: '', ipfsUrl: '', queryUrl: '', graphqlUiUrl: '' },
+    accessKey: undefined,
+  });
   const second = (field: 'ipfsUrl' | 'queryUrl' | 'graphqlUiUrl', label: string) =>
     assert.throws(
-      () => templateSubgraphUrls({ deployUrl: `https://d.example.com/${KEY}`, ipfsUrl: '', queryUrl: '', graphqlUiUrl: '', [field]: 'https://x.example.com/0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e' }),
+      () =>
+        templateSubgraphUrls({ deployUrl: `https://d.example.com/${KEY}`, ipfsUrl: '', queryUrl: '', graphqlUiUrl: '', [field]: 'https://x.example.com/0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e' }),
       (err: Error & { field?: string }) => {
         assert.equal(err.message, `The ${label} holds a different access key than the deploy URL; paste the URLs of one subgraph (one key).`);
         assert.equal(err.field, field);

@@ -31,7 +31,10 @@ describe('deep JSON params', () => {
     const text = `[\n  {"a": ${deepArray(N)}}]`;
     assert.throws(
       () => parseParams(text),
-      (err: unknown) => err instanceof RpcFailure && err.kind === 'invalid-request' && err.message === `Params are nested more than 64 levels deep at line 2, column ${9 + 62} (position ${2 + 8 + 62}): no JSON-RPC method takes that.`,
+      (err: unknown) =>
+        err instanceof RpcFailure &&
+        err.kind === 'invalid-request' &&
+        err.message === `Params are nested more than 64 levels deep at line 2, column ${9 + 62} (position ${2 + 8 + 62}): no JSON-RPC method takes that.`,
     );
   });
 
@@ -163,8 +166,14 @@ describe('deep YAML and GraphQL', () => {
     for (let i = 0; i < 20_000; i++) param = `{"name":"t","type":"tuple","components":[${param}]}`;
     const findings = validate((f) => void (f['abis/ERC20.json'] = `[{"type":"event","name":"Approval","inputs":[${param}]}]`));
     assert.ok(findings.length >= 1, JSON.stringify(findings));
-    assert.ok(findings.every((f) => !/call stack|could not finish/i.test(f.message)), JSON.stringify(findings));
-    assert.ok(findings.some((f) => /The ABI nests tuples more than 32 levels deep \(in event Approval\)/.test(f.message)), JSON.stringify(findings));
+    assert.ok(
+      findings.every((f) => !/call stack|could not finish/i.test(f.message)),
+      JSON.stringify(findings),
+    );
+    assert.ok(
+      findings.some((f) => /The ABI nests tuples more than 32 levels deep \(in event Approval\)/.test(f.message)),
+      JSON.stringify(findings),
+    );
     // 32 levels still read.
     let ok = '{"name":"x","type":"uint256"}';
     for (let i = 0; i < 32; i++) ok = `{"name":"t","type":"tuple","components":[${ok}]}`;

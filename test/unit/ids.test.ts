@@ -67,7 +67,12 @@ test('every command of the table is contributed, except the internal ones, which
 });
 
 test('views: package.json contributes exactly the table views, and names no other', () => {
-  assert.deepEqual(Object.values(c.views).flatMap((views) => views.map((v) => v.id)).sort(), [...tableViews].sort());
+  assert.deepEqual(
+    Object.values(c.views)
+      .flatMap((views) => views.map((v) => v.id))
+      .sort(),
+    [...tableViews].sort(),
+  );
   for (const id of usedViews) assert.ok(tableViews.includes(id), `view ${id} is not in src/editor/ids.ts`);
   assert.equal(focusCommand(VIEWS.nodes), 'chaindeck.nodes.focus');
 });

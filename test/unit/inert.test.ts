@@ -12,8 +12,7 @@ import { rangeTable } from '../../src/core/storage/table';
 const ACTIVE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 test('CSI, OSC (title, hyperlink), BEL, NUL and lone ESC are stripped; the words stay', () => {
-  const hostile =
-    'execution reverted\x1b[2J\x1b[H\x1b[31;1mred\x1b[0m \x1b]0;pwned title\x07 \x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ bell\x07 nul\x00 esc\x1b';
+  const hostile = 'execution reverted\x1b[2J\x1b[H\x1b[31;1mred\x1b[0m \x1b]0;pwned title\x07 \x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ bell\x07 nul\x00 esc\x1b';
   const shown = inertText(hostile);
   assert.doesNotMatch(shown, ACTIVE);
   assert.equal(shown, 'execution revertedred  click bell nul esc');
@@ -69,7 +68,10 @@ describe('where text from outside is shown', () => {
   test("yaml's parser-internal messages are said in our words", () => {
     const { problems } = parseWithYaml('specVersion: 1.0.0\nschema:\n\tfile: ./schema.graphql\n');
     assert.ok(problems.length > 0);
-    assert.ok(problems.some((p) => p.message === 'Tabs cannot indent YAML: use spaces.'), JSON.stringify(problems));
+    assert.ok(
+      problems.some((p) => p.message === 'Tabs cannot indent YAML: use spaces.'),
+      JSON.stringify(problems),
+    );
     // Duplicates are found after parsing, in our words, on whichever parser's tree.
     const duplicate = parseManifest('a: &x 1\na: 2\n').problems;
     assert.deepEqual(

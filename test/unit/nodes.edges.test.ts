@@ -126,10 +126,26 @@ test('error texts for a refused paste say what is wrong, exactly, with the secre
 });
 
 test('isLoopback: localhost, 127.x.x.x, [::1] and 0.0.0.0; look-alikes are not', () => {
-  for (const url of ['http://localhost:8545', 'http://LOCALHOST/', 'http://127.0.0.1:8545/', 'http://127.255.0.9/', 'http://[::1]:8545/', 'http://0.0.0.0:8545/', `http://127.0.0.1:8545/${K}`]) {
+  for (const url of [
+    'http://localhost:8545',
+    'http://LOCALHOST/',
+    'http://127.0.0.1:8545/',
+    'http://127.255.0.9/',
+    'http://[::1]:8545/',
+    'http://0.0.0.0:8545/',
+    `http://127.0.0.1:8545/${K}`,
+  ]) {
     assert.equal(isLoopback(url), true, url);
   }
-  for (const url of ['http://128.0.0.1/', 'http://127.0.0.1.example.com/', 'http://localhost.example.com/', 'http://[::2]/', 'http://10.0.0.1/', 'not a url', 'http://user@example.com/127.0.0.1']) {
+  for (const url of [
+    'http://128.0.0.1/',
+    'http://127.0.0.1.example.com/',
+    'http://localhost.example.com/',
+    'http://[::2]/',
+    'http://10.0.0.1/',
+    'not a url',
+    'http://user@example.com/127.0.0.1',
+  ]) {
     assert.equal(isLoopback(url), false, url);
   }
 });

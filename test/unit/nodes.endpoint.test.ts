@@ -73,7 +73,11 @@ test('garbage and other schemes are refused with a message that says what an end
     [`https://host.example.com/${'k'.repeat(5000)}`, /at most 4096 characters/],
   ];
   for (const [input, message] of cases) {
-    assert.throws(() => parseEndpoint(input), (err: unknown) => err instanceof EndpointError && message.test(err.message), input);
+    assert.throws(
+      () => parseEndpoint(input),
+      (err: unknown) => err instanceof EndpointError && message.test(err.message),
+      input,
+    );
   }
 });
 

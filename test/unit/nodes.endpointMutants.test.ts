@@ -18,7 +18,10 @@ const K = KEY_PLACEHOLDER;
 const refusal = (message: string) => (e: unknown) => e instanceof EndpointError && e.name === 'EndpointError' && e.message === message;
 
 test('a refused paste throws an EndpointError named so (what String(error) shows the user)', () => {
-  assert.throws(() => parseEndpoint('ftp://h.example.com/abc'), (e: unknown) => e instanceof EndpointError && String(e).startsWith('EndpointError: Unsupported scheme'));
+  assert.throws(
+    () => parseEndpoint('ftp://h.example.com/abc'),
+    (e: unknown) => e instanceof EndpointError && String(e).startsWith('EndpointError: Unsupported scheme'),
+  );
 });
 
 test('Basic credentials that are not valid percent-encoding are kept as written, not lost', () => {
@@ -58,10 +61,7 @@ test('a public path on a bare host is "/": the URL keeps its slash, the query al
 });
 
 test('a paste wrapped in quotes is not a URL: the message says what an endpoint starts with', () => {
-  assert.throws(
-    () => parseEndpoint('"https://h.example.com/abc"'),
-    refusal('"https:/*** is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'),
-  );
+  assert.throws(() => parseEndpoint('"https://h.example.com/abc"'), refusal('"https:/*** is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'));
 });
 
 test('isLoopback: a host that merely ends in "localhost" is not this machine', () => {
@@ -98,7 +98,8 @@ test('displayUrl masks a secret written by hand in settings, unless the path is 
 });
 
 test('settingsHoldSecret: a bare "?" or "#" holds nothing, a fragment with text does, text that is no URL holds none', () => {
-  for (const url of ['https://h.example.com/?', 'https://h.example.com/#', `https://h.example.com/${K}?`, 'not a url', '127.0.0.1:8545']) assert.equal(settingsHoldSecret({ url }), false, url);
+  for (const url of ['https://h.example.com/?', 'https://h.example.com/#', `https://h.example.com/${K}?`, 'not a url', '127.0.0.1:8545'])
+    assert.equal(settingsHoldSecret({ url }), false, url);
   for (const url of ['http://127.0.0.1:8545/#abc', 'https://h.example.com/?x']) assert.equal(settingsHoldSecret({ url }), true, url);
   assert.equal(settingsHoldSecret({ url: 'http://127.0.0.1:8545/', wsUrl: 'ws://127.0.0.1:8545/#k' }), true);
   assert.equal(moveSecretsOut(node('not a url'), {}), undefined);

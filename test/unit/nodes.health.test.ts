@@ -8,7 +8,10 @@ import { test } from 'node:test';
 import { commonFailure, shortError } from '../../src/core/nodes/health';
 
 test('commonFailure: every fact failed gives the distinct errors once, in order', () => {
-  assert.equal(commonFailure({ clientVersion: { error: 'connect ECONNREFUSED' }, latestBlock: { error: 'connect ECONNREFUSED' }, chainId: { error: 'timeout' } }), 'connect ECONNREFUSED; timeout');
+  assert.equal(
+    commonFailure({ clientVersion: { error: 'connect ECONNREFUSED' }, latestBlock: { error: 'connect ECONNREFUSED' }, chainId: { error: 'timeout' } }),
+    'connect ECONNREFUSED; timeout',
+  );
 });
 
 test('commonFailure: a fact that was not asked (undefined) is skipped, not taken for a failure or a crash', () => {

@@ -13,7 +13,7 @@ import type { RawExchange } from '../../src/core/rpc/types';
 const node: NodeConfig = { id: 'main', name: 'Main_net (eth)', protocol: 'evm', network: 'ethereum-mainnet', url: 'https://eth.example.com/{key}', auth: 'key' };
 
 describe('node labels', () => {
-  test('every protocol has a label, a detail and an icon; the list is in the table\'s order', () => {
+  test("every protocol has a label, a detail and an icon; the list is in the table's order", () => {
     assert.deepEqual(PROTOCOLS, ['evm', 'beacon', 'utxo', 'solana', 'starknet', 'other']);
     for (const p of PROTOCOLS) assert.ok(PROTOCOL_LABELS[p].label && PROTOCOL_LABELS[p].detail && PROTOCOL_LABELS[p].icon, p);
   });
@@ -30,7 +30,10 @@ describe('node labels', () => {
       '$(symbol-interface) **Main\\_net \\(eth\\)** — default node\n\n' +
         'Protocol: `EVM`  \nNetwork: `ethereum-mainnet`  \nURL: `https://eth.example.com/***`  \nWebSocket: `wss://eth.example.com/ws/***`  \nCredentials: `access key in the URL path`  \n',
     );
-    assert.match(nodeTooltipMarkdown({ ...node, network: undefined, auth: 'none', url: 'http://127.0.0.1:8545' }, false), /^\$\(symbol-interface\) \*\*Main\\_net \\\(eth\\\)\*\*\n\nProtocol: `EVM` {2}\nNetwork: `—` {2}\n/);
+    assert.match(
+      nodeTooltipMarkdown({ ...node, network: undefined, auth: 'none', url: 'http://127.0.0.1:8545' }, false),
+      /^\$\(symbol-interface\) \*\*Main\\_net \\\(eth\\\)\*\*\n\nProtocol: `EVM` {2}\nNetwork: `—` {2}\n/,
+    );
   });
 
   test('a WebSocket URL that cannot be derived is said so; a backtick cannot end the code span', () => {
@@ -47,7 +50,17 @@ describe('node labels', () => {
 });
 
 describe('the response document', () => {
-  const exchange = (over: Partial<RawExchange>): RawExchange => ({ status: 200, statusText: 'OK', timeMs: 12.4, bytes: 45, contentType: 'application/json', body: undefined, text: '', headers: {}, ...over });
+  const exchange = (over: Partial<RawExchange>): RawExchange => ({
+    status: 200,
+    statusText: 'OK',
+    timeMs: 12.4,
+    bytes: 45,
+    contentType: 'application/json',
+    body: undefined,
+    text: '',
+    headers: {},
+    ...over,
+  });
 
   test('a JSON reply: the header, each quantity read by the method that was called, then the body', () => {
     const body = { jsonrpc: '2.0', id: 1, result: '0x1a' };

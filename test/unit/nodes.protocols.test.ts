@@ -6,7 +6,20 @@ import type { Protocol } from '../../src/core/nodes/model';
 
 test('each protocol lists the methods the pick list promises', () => {
   const names = (p: Protocol) => methodsFor(p).map((m) => m.name);
-  for (const m of ['eth_blockNumber', 'web3_clientVersion', 'eth_chainId', 'eth_getBalance', 'eth_getStorageAt', 'eth_call', 'eth_getBlockByNumber', 'eth_getTransactionReceipt', 'net_version', 'eth_gasPrice', 'eth_getLogs', 'debug_storageRangeAt']) {
+  for (const m of [
+    'eth_blockNumber',
+    'web3_clientVersion',
+    'eth_chainId',
+    'eth_getBalance',
+    'eth_getStorageAt',
+    'eth_call',
+    'eth_getBlockByNumber',
+    'eth_getTransactionReceipt',
+    'net_version',
+    'eth_gasPrice',
+    'eth_getLogs',
+    'debug_storageRangeAt',
+  ]) {
     assert.ok(names('evm').includes(m), m);
   }
   for (const m of ['getblockcount', 'getblockchaininfo', 'getbestblockhash', 'getnetworkinfo']) assert.ok(names('utxo').includes(m), m);
@@ -18,7 +31,10 @@ test('each protocol lists the methods the pick list promises', () => {
 test('beacon methods are REST GETs of paths, the others JSON-RPC with params templates', () => {
   const beacon = methodsFor('beacon');
   for (const path of ['/eth/v1/node/version', '/eth/v1/beacon/headers/head', '/eth/v1/node/syncing']) {
-    assert.ok(beacon.some((m) => m.kind === 'rest' && m.path === path && m.name === `GET ${path}`), path);
+    assert.ok(
+      beacon.some((m) => m.kind === 'rest' && m.path === path && m.name === `GET ${path}`),
+      path,
+    );
   }
   for (const protocol of ['evm', 'utxo', 'solana', 'starknet'] as const) {
     for (const m of PROTOCOL_METHODS[protocol]) {
@@ -32,13 +48,43 @@ test('beacon methods are REST GETs of paths, the others JSON-RPC with params tem
 });
 
 test('isIdempotentRead: reads of every protocol are idempotent', () => {
-  for (const m of ['eth_blockNumber', 'eth_getStorageAt', 'eth_call', 'eth_getLogs', 'web3_clientVersion', 'net_version', 'debug_storageRangeAt', 'debug_traceTransaction', 'getblockcount', 'getSlot', 'getGenesisHash', 'starknet_getStorageAt', 'starknet_chainId']) {
+  for (const m of [
+    'eth_blockNumber',
+    'eth_getStorageAt',
+    'eth_call',
+    'eth_getLogs',
+    'web3_clientVersion',
+    'net_version',
+    'debug_storageRangeAt',
+    'debug_traceTransaction',
+    'getblockcount',
+    'getSlot',
+    'getGenesisHash',
+    'starknet_getStorageAt',
+    'starknet_chainId',
+  ]) {
     assert.equal(isIdempotentRead(m), true, m);
   }
 });
 
 test('isIdempotentRead: writes, state-changing calls and unknown methods are not', () => {
-  for (const m of ['eth_sendRawTransaction', 'eth_sendTransaction', 'eth_sign', 'eth_subscribe', 'eth_newFilter', 'eth_getFilterChanges', 'sendrawtransaction', 'getnewaddress', 'sendTransaction', 'requestAirdrop', 'starknet_addInvokeTransaction', 'evm_mine', 'anvil_setStorageAt', 'get', 'foo_bar']) {
+  for (const m of [
+    'eth_sendRawTransaction',
+    'eth_sendTransaction',
+    'eth_sign',
+    'eth_subscribe',
+    'eth_newFilter',
+    'eth_getFilterChanges',
+    'sendrawtransaction',
+    'getnewaddress',
+    'sendTransaction',
+    'requestAirdrop',
+    'starknet_addInvokeTransaction',
+    'evm_mine',
+    'anvil_setStorageAt',
+    'get',
+    'foo_bar',
+  ]) {
     assert.equal(isIdempotentRead(m), false, m);
   }
 });

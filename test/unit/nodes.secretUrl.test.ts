@@ -4,15 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  basicUsernameProblem,
-  displayUrl,
-  EndpointError,
-  moveSecretsOut,
-  parseEndpoint,
-  resolveEndpoint,
-  settingsHoldSecret,
-} from '../../src/core/nodes/endpoint';
+import { basicUsernameProblem, displayUrl, EndpointError, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHoldSecret } from '../../src/core/nodes/endpoint';
 import { KEY_PLACEHOLDER } from '../../src/core/nodes/model';
 import { nodeConfig, roundTrip } from '../support/endpoints';
 
@@ -64,7 +56,15 @@ test('a local anvil at http://127.0.0.1:8545 with path / needs nothing', () => {
     assert.equal(p.auth, 'none', url);
     assert.deepEqual(p.secret, {}, url);
     assert.equal(p.secretPath, false, url);
-    assert.equal(r.httpUrl, 'http' + url.replace(/^(https?|wss?)/, '').replace(/^:\/\/([^/]+)$/, '://$1/').replace(/^s/, ''), url);
+    assert.equal(
+      r.httpUrl,
+      'http' +
+        url
+          .replace(/^(https?|wss?)/, '')
+          .replace(/^:\/\/([^/]+)$/, '://$1/')
+          .replace(/^s/, ''),
+      url,
+    );
   }
 });
 
@@ -83,9 +83,16 @@ test('userinfo: Basic with and without a password, never in settings; no user or
   assert.ok(mixed.r.headers.Authorization);
 
   for (const bad of ['https://:password@h.example.com/', 'https://:@h.example.com/']) {
-    assert.throws(() => parseEndpoint(bad), (e) => e instanceof EndpointError && /password but no username/.test(e.message) && !e.message.includes(':password@h'), bad);
+    assert.throws(
+      () => parseEndpoint(bad),
+      (e) => e instanceof EndpointError && /password but no username/.test(e.message) && !e.message.includes(':password@h'),
+      bad,
+    );
   }
-  assert.throws(() => parseEndpoint('https://al%3Aice:pw@h.example.com/'), (e) => e instanceof EndpointError && /cannot contain ':'/.test(e.message));
+  assert.throws(
+    () => parseEndpoint('https://al%3Aice:pw@h.example.com/'),
+    (e) => e instanceof EndpointError && /cannot contain ':'/.test(e.message),
+  );
   assert.equal(basicUsernameProblem('alice'), undefined);
   assert.match(basicUsernameProblem('al:ice') ?? '', /cannot contain ':'/);
   assert.match(basicUsernameProblem('') ?? '', /username is needed/);
@@ -93,7 +100,10 @@ test('userinfo: Basic with and without a password, never in settings; no user or
 });
 
 test('a fragment is refused rather than silently dropped', () => {
-  assert.throws(() => parseEndpoint('https://h.example.com/KEY#abc123key'), (e) => e instanceof EndpointError && /#fragment/.test(e.message) && !e.message.includes('abc123key'));
+  assert.throws(
+    () => parseEndpoint('https://h.example.com/KEY#abc123key'),
+    (e) => e instanceof EndpointError && /#fragment/.test(e.message) && !e.message.includes('abc123key'),
+  );
 });
 
 test('a path marked public stays in settings and is shown; the query is still secret', () => {

@@ -32,7 +32,10 @@ describe('platform API errors say what to do', () => {
   test('403: the key may not do this action (role)', () => {
     const e = statusError(reply(403, apiError('permission_denied', 'You do not have permission to perform this action.')), URL_SHOWN, { action: 'list nodes' }, [API_KEY]);
     assert.equal(e.kind, 'forbidden');
-    assert.match(e.message, /^The API key is not allowed to list nodes \(HTTP 403 from .*: You do not have permission to perform this action\. \(permission_denied\)\)\. .*role \(e\.g\. member\)/);
+    assert.match(
+      e.message,
+      /^The API key is not allowed to list nodes \(HTTP 403 from .*: You do not have permission to perform this action\. \(permission_denied\)\)\. .*role \(e\.g\. member\)/,
+    );
   });
 
   test('404: no such <object> <id> for a get; a wrong API URL for a list', () => {
@@ -56,14 +59,18 @@ describe('platform API errors say what to do', () => {
     const e = statusError(reply(502, '<html><body>Bad gateway</body></html>', { statusText: 'Bad Gateway' }), URL_SHOWN, { action: 'list nodes' }, [API_KEY]);
     assert.equal(e.kind, 'server');
     assert.match(e.message, /^The platform API's server failed \(HTTP 502 Bad Gateway from .*: "<html><body>Bad gateway<\/body><\/html>"\)\. Try again later/);
-    const bad = statusError(reply(400, apiError('invalid_parameter', 'Cannot order by "size".', { order_by: ['Choose one of: name, created_at.'] })), URL_SHOWN, { action: 'list nodes' }, [API_KEY]);
+    const bad = statusError(reply(400, apiError('invalid_parameter', 'Cannot order by "size".', { order_by: ['Choose one of: name, created_at.'] })), URL_SHOWN, { action: 'list nodes' }, [
+      API_KEY,
+    ]);
     assert.equal(bad.kind, 'http');
     assert.deepEqual(bad.fields, { order_by: ['Choose one of: name, created_at.'] });
     assert.match(bad.message, /refused to list nodes \(HTTP 400 from .*: Cannot order by "size"\. \(invalid_parameter\) \[order_by: Choose one of: name, created_at\.\]\)\.$/);
   });
 
   test('the API key never appears in a message, even when the API echoes it', () => {
-    const e = statusError(reply(401, apiError('authentication_failed', `Invalid token ${API_KEY}`)), `https://api.example.com/v1/nodes/?token=${API_KEY}`, { action: 'list nodes' }, [API_KEY]);
+    const e = statusError(reply(401, apiError('authentication_failed', `Invalid token ${API_KEY}`)), `https://api.example.com/v1/nodes/?token=${API_KEY}`, { action: 'list nodes' }, [
+      API_KEY,
+    ]);
     assert.ok(!e.message.includes(API_KEY), e.message);
     assert.match(e.message, /Invalid token \*\*\*/);
     const nj = notJsonError({ status: 200, contentType: 'text/plain', text: `key=${API_KEY}` }, URL_SHOWN, [API_KEY]);
@@ -73,7 +80,10 @@ describe('platform API errors say what to do', () => {
   test('non-JSON and not-the-documented-shape replies point at the API URL', () => {
     const e = notJsonError({ status: 200, contentType: 'text/html', text: '<!doctype html><title>Login</title>' }, URL_SHOWN, [API_KEY]);
     assert.equal(e.kind, 'not-json');
-    assert.match(e.message, /^The reply from https:\/\/api\.example\.com\/v1\/nodes\/ is not JSON \(HTTP 200, an HTML page\): "<!doctype html><title>Login<\/title>"\. Check the platform API URL/);
+    assert.match(
+      e.message,
+      /^The reply from https:\/\/api\.example\.com\/v1\/nodes\/ is not JSON \(HTTP 200, an HTML page\): "<!doctype html><title>Login<\/title>"\. Check the platform API URL/,
+    );
     assert.match(badReplyError(URL_SHOWN, 'object 2 of page 1: the object has no id', []).message, /is not what the platform API sends: object 2 of page 1: the object has no id\./);
   });
 
@@ -90,11 +100,18 @@ describe('what the client refuses before sending', () => {
   test('the API URL: https, or http only to this machine; no credentials or query', () => {
     assert.equal(normaliseApiUrl('https://api.chainstack.com/'), 'https://api.chainstack.com');
     assert.equal(normaliseApiUrl(' http://127.0.0.1:8080/base/ '), 'http://127.0.0.1:8080/base');
-    assert.throws(() => normaliseApiUrl('http://api.example.com'), (e) => e instanceof PlatformError && e.kind === 'invalid-request' && /must use https/.test(e.message));
+    assert.throws(
+      () => normaliseApiUrl('http://api.example.com'),
+      (e) => e instanceof PlatformError && e.kind === 'invalid-request' && /must use https/.test(e.message),
+    );
     assert.throws(() => normaliseApiUrl('api.example.com'), /is not a URL/);
     assert.throws(() => normaliseApiUrl('https://u:p@api.example.com'), /without credentials/);
     assert.equal(normaliseApiUrl('https://api.example.com/base//'), 'https://api.example.com/base', 'every trailing slash goes');
-    const refused = (raw: string, message: RegExp) => assert.throws(() => normaliseApiUrl(raw), (e) => e instanceof PlatformError && e.kind === 'invalid-request' && message.test(e.message));
+    const refused = (raw: string, message: RegExp) =>
+      assert.throws(
+        () => normaliseApiUrl(raw),
+        (e) => e instanceof PlatformError && e.kind === 'invalid-request' && message.test(e.message),
+      );
     refused('api.example.com', /is not a URL/);
     refused('ftp://127.0.0.1/', /must use https/);
     refused('https://u@api.example.com', /without credentials/);

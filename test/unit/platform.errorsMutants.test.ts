@@ -11,7 +11,7 @@ import { CLI_HINTS } from '../../src/cli/knobs';
 
 const API_KEY = 'pk_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 const URL_SHOWN = 'https://api.example.com/v1/nodes/';
-const CHECK_URL = 'Check the platform API URL (setting chaindeck.platform.apiUrl, CLI: --api-url): it is the API\'s base, e.g. https://api.chainstack.com.';
+const CHECK_URL = "Check the platform API URL (setting chaindeck.platform.apiUrl, CLI: --api-url): it is the API's base, e.g. https://api.chainstack.com.";
 
 function reply(status: number, body: unknown): ReplyFacts {
   return { status, statusText: '', text: JSON.stringify(body), body };
@@ -37,7 +37,7 @@ describe('the API error text is read from the reply body', () => {
   });
 });
 
-describe('the API\'s words in a message', () => {
+describe("the API's words in a message", () => {
   test('a message without a code is quoted alone', () => {
     assert.equal(describeApiError({ message: 'Not found.' }, '{"detail":"Not found."}'), 'Not found.');
     const e = statusError(reply(404, { detail: 'Not found.' }), URL_SHOWN, { action: 'get node ND-9', object: { singular: 'node', id: 'ND-9' } }, [API_KEY]);

@@ -21,10 +21,7 @@ function assertClean(config: object, ...secrets: string[]) {
 
 describe('nodeToConfig: the access key', () => {
   test('already in the endpoint path (with auth_key too): {key} in its place, the key to secrets', () => {
-    const imported = nodeToConfig(
-      node({ https_endpoint: `https://nd-123-456-789.p2pify.com/${KEY}`, wss_endpoint: `wss://ws-nd-123-456-789.p2pify.com/${KEY}`, auth_key: KEY }),
-      ethereum,
-    );
+    const imported = nodeToConfig(node({ https_endpoint: `https://nd-123-456-789.p2pify.com/${KEY}`, wss_endpoint: `wss://ws-nd-123-456-789.p2pify.com/${KEY}`, auth_key: KEY }), ethereum);
     assert.deepEqual(imported.config, {
       id: 'platform-ND-123-456-789',
       name: 'Eth main',
@@ -41,7 +38,7 @@ describe('nodeToConfig: the access key', () => {
     assert.equal(resolved.wsUrl, `wss://ws-nd-123-456-789.p2pify.com/${KEY}`);
   });
 
-  test('in the path without auth_key (the provider\'s core form, with /ws/<KEY>)', () => {
+  test("in the path without auth_key (the provider's core form, with /ws/<KEY>)", () => {
     const imported = nodeToConfig(node({ https_endpoint: `https://ethereum-mainnet.core.chainstack.com/${KEY}`, wss_endpoint: `wss://ethereum-mainnet.core.chainstack.com/ws/${KEY}` }));
     assert.equal(imported.config.url, 'https://ethereum-mainnet.core.chainstack.com/{key}');
     assert.equal(imported.config.wsUrl, 'wss://ethereum-mainnet.core.chainstack.com/ws/{key}');
@@ -82,9 +79,18 @@ describe('nodeToConfig: the access key', () => {
   });
 
   test('a password without a username, or a username with a colon, is refused', () => {
-    assert.throws(() => nodeToConfig(node({ https_endpoint: 'https://nd-1.p2pify.com', auth_password: 'p4ss-word' })), (e) => e instanceof NodeImportError && /password but no username/.test(e.message));
-    assert.throws(() => nodeToConfig(node({ https_endpoint: 'https://nd-1.p2pify.com', auth_username: 'al:ice', auth_password: 'p4ss-word' })), (e) => e instanceof NodeImportError && /cannot contain ':'/.test(e.message));
-    assert.throws(() => nodeToConfig(node({ https_endpoint: 'https://:p4ss-word@nd-1.p2pify.com' })), (e) => e instanceof NodeImportError && /password but no username/.test(e.message) && !e.message.includes('p4ss-word'));
+    assert.throws(
+      () => nodeToConfig(node({ https_endpoint: 'https://nd-1.p2pify.com', auth_password: 'p4ss-word' })),
+      (e) => e instanceof NodeImportError && /password but no username/.test(e.message),
+    );
+    assert.throws(
+      () => nodeToConfig(node({ https_endpoint: 'https://nd-1.p2pify.com', auth_username: 'al:ice', auth_password: 'p4ss-word' })),
+      (e) => e instanceof NodeImportError && /cannot contain ':'/.test(e.message),
+    );
+    assert.throws(
+      () => nodeToConfig(node({ https_endpoint: 'https://:p4ss-word@nd-1.p2pify.com' })),
+      (e) => e instanceof NodeImportError && /password but no username/.test(e.message) && !e.message.includes('p4ss-word'),
+    );
   });
 
   test('both a key and a password offered: the key form is used', () => {
@@ -96,7 +102,10 @@ describe('nodeToConfig: the access key', () => {
 
 describe('nodeToConfig: other credentials', () => {
   test('basic auth: username and password to secrets, nothing in the URL', () => {
-    const imported = nodeToConfig(node({ https_endpoint: 'https://nd-1.p2pify.com', wss_endpoint: 'wss://ws-nd-1.p2pify.com', auth_username: 'alice', auth_password: 'S3cret-pass!' }), ethereum);
+    const imported = nodeToConfig(
+      node({ https_endpoint: 'https://nd-1.p2pify.com', wss_endpoint: 'wss://ws-nd-1.p2pify.com', auth_username: 'alice', auth_password: 'S3cret-pass!' }),
+      ethereum,
+    );
     assert.equal(imported.config.auth, 'basic');
     assert.equal(imported.config.url, 'https://nd-1.p2pify.com/');
     assert.equal(imported.config.wsUrl, 'wss://ws-nd-1.p2pify.com/');
@@ -127,9 +136,17 @@ describe('nodeToConfig: other credentials', () => {
   });
 
   test('no endpoint: an error that says why, naming the node', () => {
-    assert.throws(() => nodeToConfig(node(undefined)), (e) => e instanceof NodeImportError && /^Node 'Eth main' \(ND-123-456-789\) has no endpoint in its details: the API gives endpoints and credentials to the node's owner only\.$/.test(e.message));
+    assert.throws(
+      () => nodeToConfig(node(undefined)),
+      (e) =>
+        e instanceof NodeImportError &&
+        /^Node 'Eth main' \(ND-123-456-789\) has no endpoint in its details: the API gives endpoints and credentials to the node's owner only\.$/.test(e.message),
+    );
     assert.throws(() => nodeToConfig(node({ mode: 'full' }, { status: 'pending' })), /its status is pending; endpoints appear once it runs/);
-    assert.throws(() => nodeToConfig(node({ https_endpoint: 'ftp://x.example.com' })), (e) => e instanceof NodeImportError && /^Node 'Eth main' \(ND-123-456-789\): Unsupported scheme 'ftp'/.test(e.message));
+    assert.throws(
+      () => nodeToConfig(node({ https_endpoint: 'ftp://x.example.com' })),
+      (e) => e instanceof NodeImportError && /^Node 'Eth main' \(ND-123-456-789\): Unsupported scheme 'ftp'/.test(e.message),
+    );
   });
 
   test('a key in the query (named anything) goes to secrets, not settings', () => {
@@ -155,9 +172,21 @@ describe('nodeToConfig: identity, name, protocol and network', () => {
 
   test('protocol names map to families', () => {
     const cases: [string, string][] = [
-      ['ethereum', 'evm'], ['polygon-pos', 'evm'], ['bsc', 'evm'], ['avalanche', 'evm'], ['arbitrum', 'evm'], ['base', 'evm'], ['optimism', 'evm'],
-      ['zksync-era', 'evm'], ['bitcoin', 'utxo'], ['solana', 'solana'], ['starknet', 'starknet'], ['ethereum-beacon', 'beacon'], ['Ethereum', 'evm'],
-      ['tezos', 'other'], ['aptos', 'other'],
+      ['ethereum', 'evm'],
+      ['polygon-pos', 'evm'],
+      ['bsc', 'evm'],
+      ['avalanche', 'evm'],
+      ['arbitrum', 'evm'],
+      ['base', 'evm'],
+      ['optimism', 'evm'],
+      ['zksync-era', 'evm'],
+      ['bitcoin', 'utxo'],
+      ['solana', 'solana'],
+      ['starknet', 'starknet'],
+      ['ethereum-beacon', 'beacon'],
+      ['Ethereum', 'evm'],
+      ['tezos', 'other'],
+      ['aptos', 'other'],
     ];
     for (const [name, family] of cases) assert.equal(protocolFamily(name), family, name);
     assert.equal(protocolFamily(undefined), undefined);

@@ -54,7 +54,10 @@ describe('nodeToConfig: whitespace around what the API sends', () => {
     assert.equal(nodeToConfig(node(details, { name: '  Eth main \n' })).config.name, 'Eth main');
     const blank = nodeToConfig(node(details, { name: '   ' }));
     assert.equal(blank.config.name, 'ND-123-456-789');
-    assert.equal(importError(node(undefined, { name: ' \t' })).message, "Node 'ND-123-456-789' (ND-123-456-789) has no endpoint in its details: the API gives endpoints and credentials to the node's owner only.");
+    assert.equal(
+      importError(node(undefined, { name: ' \t' })).message,
+      "Node 'ND-123-456-789' (ND-123-456-789) has no endpoint in its details: the API gives endpoints and credentials to the node's owner only.",
+    );
   });
 
   test('blank endpoints count as none: the error says there is no endpoint', () => {
@@ -121,7 +124,7 @@ describe('nodeToConfig: the network label', () => {
     assert.equal(imported.protocolSource, 'default');
   });
 
-  test('a protocol without a configured network: the host\'s network, else the network\'s name', () => {
+  test("a protocol without a configured network: the host's network, else the network's name", () => {
     const fromHost = nodeToConfig(node({ https_endpoint: `https://polygon-mainnet.core.chainstack.com/${KEY}` }), network({ protocol: 'polygon-pos', name: 'Polygon PoS' }));
     assert.equal(fromHost.config.network, 'polygon-mainnet');
     const fromName = nodeToConfig(node(open), network({ protocol: 'polygon-pos', name: 'Polygon PoS', configuration: {} }));

@@ -70,16 +70,41 @@ describe('platform labels', () => {
       ['Credentials', 'access key in the path'],
     ]);
     assert.ok(!JSON.stringify(h).includes(KEY));
-    assert.deepEqual(nodeHover({ id: 'ND-2' } as PlatformNode).rows, [['ID', 'ND-2'], ['Credentials', "not shown (only to the node's owner)"]]);
+    assert.deepEqual(nodeHover({ id: 'ND-2' } as PlatformNode).rows, [
+      ['ID', 'ND-2'],
+      ['Credentials', "not shown (only to the node's owner)"],
+    ]);
     assert.deepEqual(nodeHover({ id: 'ND-3', details: { auth_username: 'u' } } as PlatformNode).rows.at(-1), ['Credentials', 'username and password (HTTP Basic)']);
     assert.deepEqual(nodeHover({ id: 'ND-4', details: {} } as PlatformNode).rows.at(-1), ['Credentials', 'none given']);
   });
 
   test('the other hovers: icon, name (else id), and the facts given', () => {
     assert.deepEqual(organizationHover({ id: 'RG-1', name: 'Acme' } as never), { icon: 'organization', title: 'Acme', rows: [['ID', 'RG-1']] });
-    assert.deepEqual(projectHover({ id: 'PR-1', networks: [1, 2], members: [] } as never), { icon: 'project', title: 'PR-1', rows: [['ID', 'PR-1'], ['Networks', '2'], ['Members', '0']] });
-    assert.deepEqual(networkHover({ id: 'NW-1', protocol: 'ethereum' } as never), { icon: 'globe', title: 'NW-1', rows: [['ID', 'NW-1'], ['Protocol', 'ethereum']] });
-    assert.deepEqual(identityHover({ id: 'ID-1', name: 'ci', status: 'active' } as never), { icon: 'person', title: 'ci', rows: [['ID', 'ID-1'], ['Status', 'active']] });
+    assert.deepEqual(projectHover({ id: 'PR-1', networks: [1, 2], members: [] } as never), {
+      icon: 'project',
+      title: 'PR-1',
+      rows: [
+        ['ID', 'PR-1'],
+        ['Networks', '2'],
+        ['Members', '0'],
+      ],
+    });
+    assert.deepEqual(networkHover({ id: 'NW-1', protocol: 'ethereum' } as never), {
+      icon: 'globe',
+      title: 'NW-1',
+      rows: [
+        ['ID', 'NW-1'],
+        ['Protocol', 'ethereum'],
+      ],
+    });
+    assert.deepEqual(identityHover({ id: 'ID-1', name: 'ci', status: 'active' } as never), {
+      icon: 'person',
+      title: 'ci',
+      rows: [
+        ['ID', 'ID-1'],
+        ['Status', 'active'],
+      ],
+    });
   });
 
   test('a failure: short words for its kind, and what clicking it does', () => {
@@ -99,8 +124,10 @@ describe('what an import did', () => {
   const n = (name: string, auth: NodeConfig['auth'] = 'none'): NodeConfig => ({ id: name, name, protocol: 'evm', url: 'https://x.example.com', auth });
 
   test('added, updated, credentials, guesses and skips, each in its sentence', () => {
-    assert.equal(describeImport({ added: [n('a', 'key')], updated: [n('b')], guessed: [n('a')], skipped: [{ name: 'c', why: 'c has no endpoint yet.' }] }),
-      'Imported "a" into the Nodes view and updated "b". Credentials are in the system\'s secret storage. The protocol of "a" is a guess (EVM): change it with Edit Node… if it is wrong. Skipped 1: c has no endpoint yet.');
+    assert.equal(
+      describeImport({ added: [n('a', 'key')], updated: [n('b')], guessed: [n('a')], skipped: [{ name: 'c', why: 'c has no endpoint yet.' }] }),
+      'Imported "a" into the Nodes view and updated "b". Credentials are in the system\'s secret storage. The protocol of "a" is a guess (EVM): change it with Edit Node… if it is wrong. Skipped 1: c has no endpoint yet.',
+    );
     assert.equal(describeImport({ added: [], updated: [n('b'), n('d')], guessed: [], skipped: [] }), 'Updated "b", "d" in the Nodes view.');
     assert.equal(describeImport({ added: [], updated: [], guessed: [], skipped: [] }), 'Nothing to import.');
   });

@@ -40,7 +40,10 @@ describe('platform objects are read tolerantly', () => {
 
   test('id is required: a number is taken as text; none, empty or an object is a ShapeError', () => {
     assert.equal(parseObject('identities', { id: 7 }).id, '7');
-    assert.throws(() => parseObject('nodes', { name: 'x' }), (err) => err instanceof ShapeError && /has no id$/.test(err.message));
+    assert.throws(
+      () => parseObject('nodes', { name: 'x' }),
+      (err) => err instanceof ShapeError && /has no id$/.test(err.message),
+    );
     assert.throws(() => parseObject('nodes', { id: '' }), /has no id \(id is ""\)/);
     assert.throws(() => parseObject('nodes', { id: { value: 1 } }), /has no id/);
     assert.throws(() => parseObject('nodes', ['ND-1']), /expected a JSON object, got an array/);

@@ -108,7 +108,10 @@ describe('id', () => {
 
   test('a number id that is not finite (JSON 1e999 is Infinity) is no id', () => {
     const raw: unknown = JSON.parse('{"id": 1e999}');
-    assert.throws(() => parseObject('nodes', raw), (e) => e instanceof ShapeError && e.message === 'the object has no id (id is null)');
+    assert.throws(
+      () => parseObject('nodes', raw),
+      (e) => e instanceof ShapeError && e.message === 'the object has no id (id is null)',
+    );
     assert.throws(() => parseObject('nodes', { id: Number.NaN }), /the object has no id/);
   });
 

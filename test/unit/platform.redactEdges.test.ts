@@ -47,7 +47,7 @@ describe('maskValues: only the given values masked', () => {
   });
 });
 
-describe('object names in the client\'s messages', () => {
+describe("object names in the client's messages", () => {
   const apiKey = 'pk_names_0123456789abcdef';
   let api: PlatformServer;
   before(async () => {

@@ -40,13 +40,22 @@ async function errorOf(promise: Promise<unknown>): Promise<PlatformError> {
 test('each list and get asks its own route and returns the served objects', async () => {
   const c = client();
   assert.equal((await c.organization()).id, 'RG-123-456');
-  assert.deepEqual((await c.listProjects()).map((p) => p.id), ['PR-101-202', 'PR-102-203']);
+  assert.deepEqual(
+    (await c.listProjects()).map((p) => p.id),
+    ['PR-101-202', 'PR-102-203'],
+  );
   assert.equal((await c.getProject('PR-102-203')).name, 'Bitcoin tools');
-  assert.deepEqual((await c.listNetworks()).map((n) => n.id), ['NW-101-202-303', 'NW-102-203-304', 'NW-103-204-305']);
+  assert.deepEqual(
+    (await c.listNetworks()).map((n) => n.id),
+    ['NW-101-202-303', 'NW-102-203-304', 'NW-103-204-305'],
+  );
   assert.equal((await c.getNetwork('NW-103-204-305')).name, 'Bitcoin');
   assert.equal((await c.listNodes()).length, 5);
   assert.equal((await c.getNode(api.data.nodes[4].id as string)).name, 'node-04');
-  assert.deepEqual((await c.listIdentities()).map((i) => i.id), ['ID-101-202', 'ID-102-203']);
+  assert.deepEqual(
+    (await c.listIdentities()).map((i) => i.id),
+    ['ID-101-202', 'ID-102-203'],
+  );
   assert.equal((await c.getIdentity(' ID-102-203 ')).name, 'ci', 'the id is trimmed');
   const nodePages = paths().filter((p) => p.startsWith('/v1/nodes/?') || p === '/v1/nodes/');
   assert.equal(nodePages.length, 3, 'five nodes, two a page');
@@ -61,8 +70,14 @@ test('empty and undefined filters are left out; order_by goes as given, either w
   assert.equal((await client().listNodes({ status: '', project: undefined })).length, 5);
   assert.equal(paths()[0], '/v1/nodes/', 'no empty parameter sent');
   api.clear();
-  assert.deepEqual((await client().listProjects({ order_by: 'name' })).map((p) => p.name), ['Bitcoin tools', 'Mainnet apps']);
-  assert.deepEqual((await client().listProjects({ order_by: '-created_at' })).map((p) => p.id), ['PR-101-202', 'PR-102-203']);
+  assert.deepEqual(
+    (await client().listProjects({ order_by: 'name' })).map((p) => p.name),
+    ['Bitcoin tools', 'Mainnet apps'],
+  );
+  assert.deepEqual(
+    (await client().listProjects({ order_by: '-created_at' })).map((p) => p.id),
+    ['PR-101-202', 'PR-102-203'],
+  );
   assert.deepEqual(paths(), ['/v1/projects/?order_by=name', '/v1/projects/?order_by=-created_at']);
 });
 
@@ -131,9 +146,15 @@ test('a GET is retried as many times as the policy says, a Retry-After of exactl
 });
 
 test('a key with a space or line break, or a blank one, is refused before anything is sent', () => {
-  assert.throws(() => client({ apiKey: 'pk_a b' }), (err: unknown) => err instanceof PlatformError && err.message === 'The platform API key holds a space or line break: copy it again from the console.');
+  assert.throws(
+    () => client({ apiKey: 'pk_a b' }),
+    (err: unknown) => err instanceof PlatformError && err.message === 'The platform API key holds a space or line break: copy it again from the console.',
+  );
   assert.throws(() => client({ apiKey: 'pk_a\nb' }), /holds a space or line break/);
-  assert.throws(() => client({ apiKey: '  ', keyHint: 'set it here' }), (err: unknown) => err instanceof PlatformError && err.message === 'No platform API key: set it here.');
+  assert.throws(
+    () => client({ apiKey: '  ', keyHint: 'set it here' }),
+    (err: unknown) => err instanceof PlatformError && err.message === 'No platform API key: set it here.',
+  );
   assert.equal(client({ apiKey: `  ${apiKey}\n` }) instanceof PlatformClient, true, 'spaces around it are trimmed');
   assert.equal(api.requests.length, 0);
 });

@@ -122,7 +122,10 @@ describe('RpcClient over HTTP', () => {
   });
 
   test('Basic credentials go in exactly one Authorization header, and the node refusing them says which form was used', async () => {
-    const endpoint = resolveEndpoint({ id: 'b', name: 'b', protocol: 'evm', url: node.url, wsUrl: node.url.replace('http', 'ws'), auth: 'basic' }, { username: 'alice', password: 'pa:ss wörd' });
+    const endpoint = resolveEndpoint(
+      { id: 'b', name: 'b', protocol: 'evm', url: node.url, wsUrl: node.url.replace('http', 'ws'), auth: 'basic' },
+      { username: 'alice', password: 'pa:ss wörd' },
+    );
     node.script = (r) => (r.headers.authorization === `Basic ${Buffer.from('alice:pa:ss wörd', 'utf8').toString('base64')}` ? { body: reply(r, { result: 'ok' }) } : { status: 401 });
     assert.equal(await new RpcClient(endpoint, { timeoutMs: 3000 }).call('eth_chainId'), 'ok');
     node.script = () => ({ status: 401, body: 'nope' });
@@ -153,7 +156,10 @@ describe('RpcClient over HTTP', () => {
     assert.match(failed.message, /^The node's server failed \(HTTP 500 Internal Server Error from http:\/\/127\.0\.0\.1:\d+\/\*\*\*\): "internal: \/\*\*\*"\. Try again later/);
     // Unauthenticated endpoints are told they need credentials.
     node.script = () => ({ status: 401 });
-    assert.match((await failureOf(client().call('eth_chainId'))).message, /Credentials used: no credentials\. This endpoint needs credentials: an access key in the URL path, or a username and password\.$/);
+    assert.match(
+      (await failureOf(client().call('eth_chainId'))).message,
+      /Credentials used: no credentials\. This endpoint needs credentials: an access key in the URL path, or a username and password\.$/,
+    );
   });
 
   test('getJson GETs a path below the key without a body or Content-Type', async () => {
@@ -218,7 +224,10 @@ describe('HTTP statuses and retries', () => {
       assert.equal(node.seen.length, 3);
       assert.equal(problem.kind, 'server');
       assert.equal(problem.status, status);
-      assert.equal(problem.message, `The node's server failed (HTTP ${status} ${text} from ${shown}): "upstream down". Try again later; if it persists, check the node's status in the console.`);
+      assert.equal(
+        problem.message,
+        `The node's server failed (HTTP ${status} ${text} from ${shown}): "upstream down". Try again later; if it persists, check the node's status in the console.`,
+      );
       node.seen.length = 0;
       assert.equal((await failureOf(client.call('eth_sendRawTransaction', ['0x00']))).kind, 'server');
       assert.equal(node.seen.length, 1);
@@ -328,7 +337,10 @@ describe('bodies that are not JSON-RPC, the cap, time and connection failures', 
 
   test('HTML, plain text, an empty body and a body without content type each say what came', async () => {
     const cases = [
-      [{ headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: '<!doctype html>\n<html>  <title>Login</title></html>' }, 'is not JSON (HTTP 200, an HTML page): "<!doctype html> <html> <title>Login</title></html>"'],
+      [
+        { headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: '<!doctype html>\n<html>  <title>Login</title></html>' },
+        'is not JSON (HTTP 200, an HTML page): "<!doctype html> <html> <title>Login</title></html>"',
+      ],
       [{ headers: { 'Content-Type': 'text/plain' }, body: 'hello' }, 'is not JSON (HTTP 200, text/plain): "hello"'],
       [{ headers: { 'Content-Type': 'application/json' }, body: '' }, 'is not JSON (HTTP 200, application/json): an empty body'],
       [{ body: '<p>x</p>' }, 'is not JSON (HTTP 200, an HTML page): "<p>x</p>"'],
@@ -350,7 +362,8 @@ describe('bodies that are not JSON-RPC, the cap, time and connection failures', 
     const cap = 1024 * 1024;
     const result = (size: number) => `{"jsonrpc":"2.0","id":1,"result":"${'a'.repeat(size - 36)}"}`;
     assert.equal(result(cap).length, cap);
-    const tail = 'refused without reading the rest. Ask the node for less (a narrower range, fewer results), or raise the cap with the setting chaindeck.maxResponseMB (CLI: the environment variable CHAINDECK_MAX_RESPONSE_MB).';
+    const tail =
+      'refused without reading the rest. Ask the node for less (a narrower range, fewer results), or raise the cap with the setting chaindeck.maxResponseMB (CLI: the environment variable CHAINDECK_MAX_RESPONSE_MB).';
     // Streamed (chunked, no Content-Length) and announced, each at the cap and one byte over.
     for (const announce of [false, true]) {
       const answer = (size: number) => () => ({ headers: { 'Content-Type': 'application/json', ...(announce ? { 'Content-Length': String(size) } : {}) }, body: result(size) });
@@ -365,7 +378,7 @@ describe('bodies that are not JSON-RPC, the cap, time and connection failures', 
     assert.equal(setResponseLimitMB(4096), undefined);
   });
 
-  test('a slow node: kind timeout at the call\'s limit with the exact words; the node answering later changes nothing', async () => {
+  test("a slow node: kind timeout at the call's limit with the exact words; the node answering later changes nothing", async () => {
     node.script = (r) => ({ delayMs: 8000, body: reply(r, { result: 'late' }) });
     const started = performance.now();
     const problem = await failureOf(client(200).call('eth_blockNumber'));
@@ -409,7 +422,10 @@ describe('bodies that are not JSON-RPC, the cap, time and connection failures', 
     const problem = await failureOf(new RpcClient(open('ftp://127.0.0.1/x'), { timeoutMs: 1000 }).call('eth_blockNumber'));
     assert.equal(problem.kind, 'unreachable');
     assert.equal(problem.errno, 'unknown');
-    assert.equal(problem.message, 'Cannot reach the node at ftp://127.0.0.1/***: the connection failed: HTTP requests need an http or https URL, not ftp. Check the URL, your network, and that the node is running.');
+    assert.equal(
+      problem.message,
+      'Cannot reach the node at ftp://127.0.0.1/***: the connection failed: HTTP requests need an http or https URL, not ftp. Check the URL, your network, and that the node is running.',
+    );
   });
 });
 

@@ -119,7 +119,13 @@ describe('checkParams and joinPath', () => {
 });
 
 describe('Copy as curl: Basic credentials and headers', () => {
-  const endpoint = (headers: Record<string, string>, secrets: string[]): ResolvedEndpoint => ({ httpUrl: 'https://rpc.example/KEY1234', wsUrl: 'wss://rpc.example/KEY1234', headers, auth: 'basic', secrets: ['KEY1234', ...secrets] });
+  const endpoint = (headers: Record<string, string>, secrets: string[]): ResolvedEndpoint => ({
+    httpUrl: 'https://rpc.example/KEY1234',
+    wsUrl: 'wss://rpc.example/KEY1234',
+    headers,
+    auth: 'basic',
+    secrets: ['KEY1234', ...secrets],
+  });
 
   test('Basic credentials become -u user:*** and other headers each get their own -H line, their secrets masked', () => {
     const e = endpoint({ Accept: 'application/json', Authorization: `Basic ${b64('alice:s3cret!')}`, 'X-Api-Key': 'tok-9999' }, ['s3cret!', 'tok-9999']);
@@ -176,7 +182,7 @@ describe('storage inputs, slots and export names', () => {
     });
   });
 
-  test('an export name keeps the contract\'s first word cleaned: runs of unsafe characters become one _, none at the ends, at most 64 characters', () => {
+  test("an export name keeps the contract's first word cleaned: runs of unsafe characters become one _, none at the ends, at most 64 characters", () => {
     const address = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
     assert.equal(storageExportName({ address, contract: 'My  Token_! (src/T.sol)', block: 123, format: 'csv' }), 'storage-My_Token-0x5fbdb231-block-123.csv');
     assert.equal(storageExportName({ address, contract: 'A'.repeat(80), block: 1, page: 2, format: 'json' }), `storage-${'A'.repeat(64)}-0x5fbdb231-block-1-page-2.json`);

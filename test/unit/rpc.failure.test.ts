@@ -128,10 +128,22 @@ test('Retry-After: seconds or an HTTP date; unreadable values are ignored', () =
 
 test('backoff doubles with jitter, is capped, and follows a capped Retry-After', () => {
   const policy = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000 };
-  assert.equal(retryDelay(0, policy, undefined, () => 0), 50);
-  assert.equal(retryDelay(0, policy, undefined, () => 1), 100);
-  assert.equal(retryDelay(2, policy, undefined, () => 1), 400);
-  assert.equal(retryDelay(10, policy, undefined, () => 1), 1000);
+  assert.equal(
+    retryDelay(0, policy, undefined, () => 0),
+    50,
+  );
+  assert.equal(
+    retryDelay(0, policy, undefined, () => 1),
+    100,
+  );
+  assert.equal(
+    retryDelay(2, policy, undefined, () => 1),
+    400,
+  );
+  assert.equal(
+    retryDelay(10, policy, undefined, () => 1),
+    1000,
+  );
   assert.equal(retryDelay(0, policy, 300), 300);
   assert.equal(retryDelay(0, policy, 3_600_000), 1000);
   assert.deepEqual([429, 500, 503, 599, 400, 401, 404].map(isRetryableStatus), [true, true, true, true, false, false, false]);

@@ -102,7 +102,10 @@ test('TLS failures quote OpenSSL text without its error prefix, on one line, at 
 
 test('a WebSocket URL answered with plain HTTP shows the status, and its text only when given', () => {
   const bare = notWebSocketFailure({ status: 404, statusText: '' }, { ...ctx, url: `wss://eth.example.com/${KEY}` });
-  assert.equal(bare.message, "wss://eth.example.com/*** answered HTTP 404 instead of upgrading to WebSocket: is this the node's WebSocket endpoint? (It often differs from the HTTPS endpoint by port or path.)");
+  assert.equal(
+    bare.message,
+    "wss://eth.example.com/*** answered HTTP 404 instead of upgrading to WebSocket: is this the node's WebSocket endpoint? (It often differs from the HTTPS endpoint by port or path.)",
+  );
   assert.equal(bare.status, 404);
 });
 
@@ -132,7 +135,10 @@ test('a batch answered with one plain response says what came back, cut to 80 ch
   const reply = { jsonrpc: '2.0', id: 1, result: `0x${'f'.repeat(100)}` };
   assert.throws(
     () => matchBatch(sent, reply, ctx),
-    (err: unknown) => err instanceof RpcFailure && err.kind === 'mismatch' && err.message === `The node answered a batch of 2 calls with something other than a JSON array: ${JSON.stringify(reply).slice(0, 80)}`,
+    (err: unknown) =>
+      err instanceof RpcFailure &&
+      err.kind === 'mismatch' &&
+      err.message === `The node answered a batch of 2 calls with something other than a JSON array: ${JSON.stringify(reply).slice(0, 80)}`,
   );
 });
 

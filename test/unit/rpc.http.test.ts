@@ -138,19 +138,19 @@ describe('a reply and the request as sent', () => {
     const own = await failureOf(httpExchange(request(url, { deadline: new Deadline(0, false) }), ctx(url)));
     assert.deepEqual([own.kind, own.outOfTime], ['timeout', false]);
     const none = await failureOf(httpExchange(request(url, { timeoutMs: 0 }), ctx(url)));
-    assert.deepEqual([none.kind, none.outOfTime], ['timeout', false], 'a zero timeout and no deadline: the request\'s own');
+    assert.deepEqual([none.kind, none.outOfTime], ['timeout', false], "a zero timeout and no deadline: the request's own");
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(seen.length, 0, 'nothing was sent');
   });
 
-  test('a timeout cut short by a shared deadline ends the operation; the request\'s own timeout does not', async () => {
+  test("a timeout cut short by a shared deadline ends the operation; the request's own timeout does not", async () => {
     answer = (res) => setTimeout(() => res.end('{}'), 1500);
     const byDeadline = await failureOf(httpExchange(request(url, { timeoutMs: 5000, deadline: new Deadline(100) }), ctx(url)));
     assert.deepEqual([byDeadline.kind, byDeadline.outOfTime], ['timeout', true]);
     const byOwn = await failureOf(httpExchange(request(url, { timeoutMs: 100, deadline: new Deadline(5000) }), ctx(url)));
     assert.deepEqual([byOwn.kind, byOwn.outOfTime], ['timeout', false]);
     const perCall = await failureOf(httpExchange(request(url, { timeoutMs: 5000, deadline: new Deadline(100, false) }), ctx(url)));
-    assert.deepEqual([perCall.kind, perCall.outOfTime], ['timeout', false], 'a per-call budget is not the operation\'s');
+    assert.deepEqual([perCall.kind, perCall.outOfTime], ['timeout', false], "a per-call budget is not the operation's");
   });
 });
 

@@ -32,7 +32,11 @@ test('every scalar method reads its result in its own unit', () => {
     starknet_blockNumber: 'number',
   };
   for (const [method, unit] of Object.entries(expected)) {
-    assert.deepEqual(notesOf({ id: 1, result: '0x5208' }, method).notes.map((n) => [n.path, n.unit]), [['result', unit]], method);
+    assert.deepEqual(
+      notesOf({ id: 1, result: '0x5208' }, method).notes.map((n) => [n.path, n.unit]),
+      [['result', unit]],
+      method,
+    );
   }
   assert.deepEqual(notesOf({ id: 1, result: '0x5208' }, 'eth_getStorageAt').notes, [], 'a storage word is not a quantity');
 });
@@ -65,7 +69,10 @@ test('every quantity field of a block, transaction or receipt reads in its own u
   };
   const result = Object.fromEntries(Object.keys(expected).map((k) => [k, '0x5208']));
   const { notes } = notesOf({ id: 1, result }, 'eth_getBlockByNumber', 100);
-  assert.deepEqual(notes.map((n) => [n.path, n.unit]), Object.entries(expected).map(([k, unit]) => [`result.${k}`, unit]));
+  assert.deepEqual(
+    notes.map((n) => [n.path, n.unit]),
+    Object.entries(expected).map(([k, unit]) => [`result.${k}`, unit]),
+  );
   assert.deepEqual(notesOf({ id: 1, result: { hash: '0x5208', nonce: '0x1', from: '0x2' } }, 'eth_getTransactionByHash').notes, [], 'hashes, nonces and addresses are left alone');
 });
 
@@ -84,12 +91,18 @@ test('a batch reply is read for its first 5000 elements only', () => {
 
 test('text values are not walked into: a long data string does not use up the budget', () => {
   const { notes } = notesOf({ id: 1, result: { input: `0x${'ab'.repeat(6000)}`, logs: [{ logIndex: '0x2' }] } }, 'eth_getTransactionReceipt');
-  assert.deepEqual(notes.map((n) => `${n.path} ${n.text}`), ['result.logs[0].logIndex 2']);
+  assert.deepEqual(
+    notes.map((n) => `${n.path} ${n.text}`),
+    ['result.logs[0].logIndex 2'],
+  );
 });
 
 test('a fee history notes its oldest block only, and only when it is a quantity', () => {
   const history = { oldestBlock: '0x10', baseFeePerGas: ['0x1', '0x2'], gasUsedRatio: [0.5], gasUsed: '0x5208', extra: { gasPrice: '0x1' } };
-  assert.deepEqual(notesOf({ id: 1, result: history }, 'eth_feeHistory').notes.map((n) => `${n.path} ${n.unit} ${n.text}`), ['result.oldestBlock number 16']);
+  assert.deepEqual(
+    notesOf({ id: 1, result: history }, 'eth_feeHistory').notes.map((n) => `${n.path} ${n.unit} ${n.text}`),
+    ['result.oldestBlock number 16'],
+  );
   for (const oldestBlock of [16, ['0x10'], '0x', '0x010', 'latest', null]) {
     assert.deepEqual(notesOf({ id: 1, result: { oldestBlock, gasUsed: '0x5208' } }, 'eth_feeHistory').notes, [], String(oldestBlock));
   }

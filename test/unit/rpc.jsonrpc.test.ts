@@ -27,7 +27,15 @@ test('batch replies are matched by id whatever their order, and returned in requ
 });
 
 test('a request the batch reply does not answer gets its own error; the others keep their results', () => {
-  const items = matchBatch(sent, [{ jsonrpc: '2.0', id: 7, result: '0x10' }, { jsonrpc: '2.0', id: 9, result: '0x1' }, { jsonrpc: '2.0', id: 99, result: 'stray' }], ctx);
+  const items = matchBatch(
+    sent,
+    [
+      { jsonrpc: '2.0', id: 7, result: '0x10' },
+      { jsonrpc: '2.0', id: 9, result: '0x1' },
+      { jsonrpc: '2.0', id: 99, result: 'stray' },
+    ],
+    ctx,
+  );
   assert.ok('result' in items[0]);
   assert.ok('error' in items[1] && items[1].error.kind === 'mismatch' && /no answer for request id 8 \(foo_bar\)/.test(items[1].error.message));
   assert.equal(items[1].response, undefined);
@@ -44,7 +52,10 @@ test('one error object instead of an array: the node rejected the whole batch', 
     () => matchBatch(sent, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } }, ctx),
     (err: unknown) => err instanceof RpcFailure && err.kind === 'rpc' && err.code === -32600 && err.message === 'The node rejected the whole batch: JSON-RPC error -32600: Invalid request',
   );
-  assert.throws(() => matchBatch(sent, { hello: 1 }, ctx), (err: unknown) => err instanceof RpcFailure && err.kind === 'mismatch');
+  assert.throws(
+    () => matchBatch(sent, { hello: 1 }, ctx),
+    (err: unknown) => err instanceof RpcFailure && err.kind === 'mismatch',
+  );
 });
 
 test('a single reply with another id is a mismatch; an id-less error is the answer', () => {
@@ -58,7 +69,7 @@ test('a single reply with another id is a mismatch; an id-less error is the answ
   assert.throws(() => checkSingle(request, { jsonrpc: '2.0', id: null, result: '0x1' }, ctx), RpcFailure);
 });
 
-test('isResponse accepts real nodes\' variants and refuses what is not a response', () => {
+test("isResponse accepts real nodes' variants and refuses what is not a response", () => {
   assert.ok(isResponse({ jsonrpc: '2.0', id: 1, result: null }));
   assert.ok(isResponse({ result: 800000, error: null, id: 1 }), 'Bitcoin-style: error null beside the result');
   assert.ok(isResponse({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x' } }));

@@ -32,7 +32,7 @@ describe('locateJsonError: the first wrong character and what was expected', () 
     ['[1 2]', 3, "expected ',' or ']' but found '2'"],
     ['[1,]', 3, "a trailing comma before ']'"],
     ['[1, \n ]', 6, "a trailing comma before ']'"],
-    ['{a:1}', 1, 'expected a property name in double quotes but found \'a\''],
+    ['{a:1}', 1, "expected a property name in double quotes but found 'a'"],
     ['{"a" 1}', 5, "expected ':' after the property name but found '1'"],
     ['{"a":1 "b":2}', 7, "expected ',' or '}' but found '\"'"],
     ['{"a":1,}', 7, "a trailing comma before '}'"],

@@ -11,7 +11,12 @@ test('arrays, objects and empty text are params', () => {
 });
 
 test('JSON that is not an array or object is refused before sending', () => {
-  for (const [text, word] of [['42', 'number'], ['"latest"', 'string'], ['null', 'null'], ['true', 'boolean']]) {
+  for (const [text, word] of [
+    ['42', 'number'],
+    ['"latest"', 'string'],
+    ['null', 'null'],
+    ['true', 'boolean'],
+  ]) {
     assert.throws(
       () => parseParams(text),
       (err: unknown) => err instanceof RpcFailure && err.kind === 'invalid-request' && err.message.includes('must be a JSON array') && err.message.includes(`not ${word}`),

@@ -10,10 +10,7 @@ import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep } 
 
 test('only 429 and 500 to 599 are retried', () => {
   const statuses = [200, 408, 428, 429, 430, 499, 500, 504, 599, 600];
-  assert.deepEqual(
-    statuses.filter(isRetryableStatus),
-    [429, 500, 504, 599],
-  );
+  assert.deepEqual(statuses.filter(isRetryableStatus), [429, 500, 504, 599]);
 });
 
 test('Retry-After: a date in the past means no wait; whole and fractional seconds; junk ignored', () => {
@@ -28,8 +25,14 @@ test('Retry-After: a date in the past means no wait; whole and fractional second
 
 test('the default policy: 2 retries, 250 ms doubling, 10 s cap; jitter stays between half and all of the step', () => {
   assert.deepEqual(DEFAULT_RETRY, { retries: 2, baseDelayMs: 250, maxDelayMs: 10_000 });
-  assert.equal(retryDelay(1, DEFAULT_RETRY, undefined, () => 0.5), 375);
-  assert.equal(retryDelay(6, DEFAULT_RETRY, undefined, () => 0), 5000);
+  assert.equal(
+    retryDelay(1, DEFAULT_RETRY, undefined, () => 0.5),
+    375,
+  );
+  assert.equal(
+    retryDelay(6, DEFAULT_RETRY, undefined, () => 0),
+    5000,
+  );
   assert.equal(retryDelay(0, DEFAULT_RETRY, 0), 0, 'Retry-After: 0 means now, not the backoff');
   for (let i = 0; i < 50; i++) {
     const d = retryDelay(2, DEFAULT_RETRY);
@@ -39,7 +42,10 @@ test('the default policy: 2 retries, 250 ms doubling, 10 s cap; jitter stays bet
 
 test('sleep resolves after its time, rejects at once when already aborted, and when aborted while waiting', async () => {
   assert.equal(await sleep(5, undefined, () => new Error('never')), undefined);
-  await assert.rejects(sleep(10_000, AbortSignal.abort(), () => new Error('cancelled early')), /cancelled early/);
+  await assert.rejects(
+    sleep(10_000, AbortSignal.abort(), () => new Error('cancelled early')),
+    /cancelled early/,
+  );
   const controller = new AbortController();
   const waiting = sleep(10_000, controller.signal, () => new Error('cancelled while waiting'));
   setTimeout(() => controller.abort(), 10);

@@ -136,14 +136,19 @@ describe('WsRpcClient: calls', () => {
     const refused = await failureOf(client(refusedAt).call('eth_chainId'));
     assert.equal(refused.kind, 'auth');
     assert.equal(plain.seen[0].path, `/ws/${KEY}`);
-    assert.ok(refused.message.startsWith(`The node refused the credentials (HTTP 403 Forbidden from ${plain.url.replace('http', 'ws')}ws/***). Credentials used: access key in the URL path.`), refused.message);
+    assert.ok(
+      refused.message.startsWith(`The node refused the credentials (HTTP 403 Forbidden from ${plain.url.replace('http', 'ws')}ws/***). Credentials used: access key in the URL path.`),
+      refused.message,
+    );
     for (const problem of [dropped, late, refused]) assert.ok(!problem.message.includes(KEY));
   });
 
   test('a JSON-RPC error keeps code, message and data; a batch comes back in call order whatever the reply order', async () => {
     const node = await wsNode((socket, m) => {
       if (Array.isArray(m)) {
-        const answers = m.filter((q) => q.method !== 'skip').map((q) => (q.method === 'bad' ? { jsonrpc: '2.0', id: q.id, error: { code: -32601, message: 'no such method' } } : { jsonrpc: '2.0', id: q.id, result: q.id * 10 }));
+        const answers = m
+          .filter((q) => q.method !== 'skip')
+          .map((q) => (q.method === 'bad' ? { jsonrpc: '2.0', id: q.id, error: { code: -32601, message: 'no such method' } } : { jsonrpc: '2.0', id: q.id, result: q.id * 10 }));
         socket.send(JSON.stringify(answers.reverse()));
       } else {
         socket.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: 'reverted', data: '0xdead' } }));
@@ -207,7 +212,7 @@ describe('WsRpcClient: calls', () => {
     assert.match(shared.message, /within 150 ms\./);
     await c.close();
     assert.equal(c.status, 'closed');
-    await until(() => node.wss.clients.size === 1, 'the first client\'s socket to close');
+    await until(() => node.wss.clients.size === 1, "the first client's socket to close");
   });
 
   test('close() during a call cancels it', async () => {
@@ -358,7 +363,7 @@ describe('WsRpcClient: subscriptions', () => {
     assert.equal(noId.message, 'The node answered eth_subscribe without a subscription id: null');
   });
 
-  test('after a drop the client reconnects, subscribes again, and the same listener gets the new id\'s notifications', async () => {
+  test("after a drop the client reconnects, subscribes again, and the same listener gets the new id's notifications", async () => {
     let connection = 0;
     const node = await wsNode((socket, m) => {
       const r = m as Request;
@@ -401,7 +406,10 @@ describe('WsRpcClient: subscriptions', () => {
     assert.equal(upgrades, 3, 'the first connection, then two refused attempts');
     assert.equal(c.status, 'closed');
     assert.deepEqual(statuses.at(-1), ['closed', 'unreachable']);
-    assert.ok(statuses.some(([s, kind]) => s === 'reconnecting' && kind === 'server'), 'each refused attempt is reported with its failure');
+    assert.ok(
+      statuses.some(([s, kind]) => s === 'reconnecting' && kind === 'server'),
+      'each refused attempt is reported with its failure',
+    );
   });
 });
 

@@ -55,7 +55,7 @@ function npmScript(name: string): string {
 
 const printEnv = `node -e 'process.stdout.write(JSON.stringify(process.env))'`;
 
-test('clean-env.mjs --shell cleans a bash script of the outer npm\'s variables and PATH shims', async () => {
+test("clean-env.mjs --shell cleans a bash script of the outer npm's variables and PATH shims", async () => {
   const env = { ...npmEnv(), CHAINDECK_KEEP_ME: "it's kept" };
   const script = `eval "$(node scripts/clean-env.mjs --shell)" && ${printEnv}`;
   const res = await run('bash', ['-c', script], { cwd: root, env });
@@ -69,7 +69,10 @@ test('clean-env.mjs --shell cleans a bash script of the outer npm\'s variables a
 
 test('clean-env.mjs keeps a PATH with quotes intact, and is a usage error (2) without --shell', async () => {
   const odd = `/opt/it's here${path.delimiter}${basePath}`;
-  const res = await run('bash', ['-c', `eval "$(node scripts/clean-env.mjs --shell)" && ${printEnv}`], { cwd: root, env: { ...process.env, PATH: `${root}/node_modules/.bin${path.delimiter}${odd}` } });
+  const res = await run('bash', ['-c', `eval "$(node scripts/clean-env.mjs --shell)" && ${printEnv}`], {
+    cwd: root,
+    env: { ...process.env, PATH: `${root}/node_modules/.bin${path.delimiter}${odd}` },
+  });
   assert.equal(res.code, 0, res.stderr);
   assert.equal((JSON.parse(res.stdout) as Record<string, string>).PATH, odd);
   const usage = await run(process.execPath, [path.join(root, 'scripts', 'clean-env.mjs')], { cwd: root, env: process.env });
@@ -128,8 +131,11 @@ test('the full run installs what is missing first, in a clean environment, and s
     assert.match(res.stderr, /setup failed/);
     assert.match(res.stdout, /^0 passed, 1 failed$/m);
     const seen = JSON.parse(readFileSync(path.join(dir, 'setup-ran.json'), 'utf8')) as Record<string, string>;
-    assert.equal(seen.npm_config_user_agent, undefined, 'setup.sh inherited the outer npm\'s user agent');
-    assert.deepEqual(Object.keys(seen).filter((k) => /^npm_/i.test(k) || k === 'INIT_CWD'), []);
+    assert.equal(seen.npm_config_user_agent, undefined, "setup.sh inherited the outer npm's user agent");
+    assert.deepEqual(
+      Object.keys(seen).filter((k) => /^npm_/i.test(k) || k === 'INIT_CWD'),
+      [],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -26,7 +26,11 @@ test('every setting package.json declares has a typed entry with its type, defau
     const entry = table.find((e) => e.id === id);
     assert.ok(entry, `${id} has no entry in the settings table`);
     const { type, default: value, minimum, maximum, enum: values } = entry as Declared;
-    assert.deepEqual({ type, default: value, minimum, maximum, enum: values }, { type: schema.type, default: schema.default, minimum: schema.minimum, maximum: schema.maximum, enum: schema.enum }, id);
+    assert.deepEqual(
+      { type, default: value, minimum, maximum, enum: values },
+      { type: schema.type, default: schema.default, minimum: schema.minimum, maximum: schema.maximum, enum: schema.enum },
+      id,
+    );
   }
 });
 

@@ -73,7 +73,7 @@ describe('lookupBlock', () => {
     assert.match(await failure('7'), /^Failed to get block: the node.s answer for block 7 \(0x7\) has no number and hash/);
   });
 
-  test('an HTTP 503 or a page that is not JSON: the spec\'s connect failure', async () => {
+  test("an HTTP 503 or a page that is not JSON: the spec's connect failure", async () => {
     answer = () => ({ status: 503, body: 'down for maintenance' });
     assert.equal(await failure('7'), 'Failed to connect to Ethereum node');
     answer = () => ({ body: '<html>hello</html>' });

@@ -32,7 +32,6 @@ import { MAX_SLOT, word } from '../../src/core/storage/inputs';
 import type { StorageProgress, StorageRpc } from '../../src/core/storage/types';
 import { prng } from '../support/prng';
 
-
 /** How the in-memory node treats batches. */
 type BatchPolicy =
   | { kind: 'ok' }
@@ -225,7 +224,11 @@ describe('fast emulation = one-slot-at-a-time reference', () => {
       // The reference's own contract (spec steps 5–7).
       const budget = readBudget(c.params.maxResults);
       assert.ok(ref.result.reads <= budget, why);
-      assert.deepEqual(ref.node.slotsAsked, Array.from({ length: ref.result.reads }, (_, k) => c.params.start + BigInt(k)), `${why}: one read per slot upward`);
+      assert.deepEqual(
+        ref.node.slotsAsked,
+        Array.from({ length: ref.result.reads }, (_, k) => c.params.start + BigInt(k)),
+        `${why}: one read per slot upward`,
+      );
       if (ref.result.entries.length === c.params.maxResults) {
         paged++;
         const last = ref.result.entries[ref.result.entries.length - 1].slot;
@@ -301,13 +304,16 @@ describe('fast emulation = one-slot-at-a-time reference', () => {
     const controller = new AbortController();
     controller.abort();
     const node = new MemoryNode(c.config, prng(1));
-    for (const scan of [() => scanFast(node, { ...c.params, blockNumber: c.config.blockNumber }, { signal: controller.signal }), () => scanOneByOne(node, { ...c.params, blockNumber: c.config.blockNumber }, { signal: controller.signal })]) {
+    for (const scan of [
+      () => scanFast(node, { ...c.params, blockNumber: c.config.blockNumber }, { signal: controller.signal }),
+      () => scanOneByOne(node, { ...c.params, blockNumber: c.config.blockNumber }, { signal: controller.signal }),
+    ]) {
       await assert.rejects(scan(), (err: Error & { reason?: string; code?: number }) => err.reason === 'cancelled' && err.code === -32000 && /cancelled/.test(err.message));
     }
     assert.equal(node.roundTrips, 0);
   });
 
-  test('the operation\'s deadline running out mid-scan fails the range as a whole, naming why', async () => {
+  test("the operation's deadline running out mid-scan fails the range as a whole, naming why", async () => {
     const spent = timeoutFailure(ctx, true);
     const node: StorageRpc = {
       call: () => Promise.reject(spent),
@@ -376,7 +382,12 @@ describe('how the fast scan reads: the way each node answer leads to', () => {
   test('"batch too large": halved until it passes, batches kept', async () => {
     // 10 refused, 5 refused, then batches of 2.
     assert.deepEqual(await scanWith({ kind: 'cap', cap: 4 }), { strategy: 'batch', roundTrips: 7, asked: 10, warned: [] });
-    assert.deepEqual(await scanWith({ kind: 'single-error', code: -32600, message: 'batch limit exceeded' }, [], { maxBatch: 1 }), { strategy: 'concurrent', roundTrips: 11, asked: 10, warned: [] });
+    assert.deepEqual(await scanWith({ kind: 'single-error', code: -32600, message: 'batch limit exceeded' }, [], { maxBatch: 1 }), {
+      strategy: 'concurrent',
+      roundTrips: 11,
+      asked: 10,
+      warned: [],
+    });
   });
 
   test('HTTP 413: halved down to one call, then single calls', async () => {

@@ -71,12 +71,23 @@ describe('arguments', () => {
     assert.equal(parseStartKey(' 0X1f '), 0x1fn);
     assert.throws(() => parseStartKey('1fz'), inputError(/^Invalid start key '1fz': expected hex digits \(0-9, a-f\), with or without 0x, e\.g\. 0x0 or 0x0{64}$/));
     assert.throws(() => parseStartKey('z1f'), inputError(/^Invalid start key 'z1f'/));
-    const blockMessage = (text: string) => `Invalid block '${text}': expected a block hash (0x followed by 64 hex digits), a block number (decimal or 0x-hex) or one of latest, earliest, safe, finalized`;
+    const blockMessage = (text: string) =>
+      `Invalid block '${text}': expected a block hash (0x followed by 64 hex digits), a block number (decimal or 0x-hex) or one of latest, earliest, safe, finalized`;
     for (const bad of [`0x${'a'.repeat(65)}`, `x0x${'a'.repeat(64)}`, '0x12g', 'x0x12', '12x', 'x12', '0x']) {
-      assert.throws(() => parseBlockRef(bad), (err: unknown) => err instanceof StorageRangeError && err.reason === 'input' && err.message === blockMessage(bad), bad);
+      assert.throws(
+        () => parseBlockRef(bad),
+        (err: unknown) => err instanceof StorageRangeError && err.reason === 'input' && err.message === blockMessage(bad),
+        bad,
+      );
     }
-    assert.throws(() => parseBlockRef(1.5), (err: unknown) => err instanceof StorageRangeError && err.message === blockMessage('1.5'));
-    assert.throws(() => parseBlockRef(-1n), (err: unknown) => err instanceof StorageRangeError && err.message === blockMessage('-1'));
+    assert.throws(
+      () => parseBlockRef(1.5),
+      (err: unknown) => err instanceof StorageRangeError && err.message === blockMessage('1.5'),
+    );
+    assert.throws(
+      () => parseBlockRef(-1n),
+      (err: unknown) => err instanceof StorageRangeError && err.message === blockMessage('-1'),
+    );
     assert.deepEqual(parseBlockRef(0), { kind: 'number', number: 0n });
     assert.deepEqual(parseBlockRef(0n), { kind: 'number', number: 0n });
     assert.deepEqual(parseBlockRef(` 0x${'a'.repeat(63)} `), { kind: 'number', number: BigInt(`0x${'a'.repeat(63)}`) });
@@ -92,10 +103,7 @@ describe('arguments', () => {
     await assert.rejects(storageRange(untouchable, { block: 'latest', address: '0x12' }), inputError(/Invalid address/));
     await assert.rejects(storageRange(untouchable, { block: 'soon', address: '0x5FbDB2315678afecb367f032d93F642f64180aa3' }), inputError(/Invalid block 'soon'/));
     await assert.rejects(storageRange(untouchable, { block: 1, address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', startKey: 'xyz' }), inputError(/Invalid start key/));
-    await assert.rejects(
-      storageRange(untouchable, { block: 1, address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', mode: 'fast' as 'auto' }),
-      inputError(/Invalid mode 'fast'/),
-    );
+    await assert.rejects(storageRange(untouchable, { block: 1, address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', mode: 'fast' as 'auto' }), inputError(/Invalid mode 'fast'/));
   });
 });
 

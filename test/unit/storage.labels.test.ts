@@ -7,7 +7,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { keccak256 } from 'ethers';
-import { codeMatches, labelSlots, layoutsForAddress, matchLayouts, slotLabeller, stripMetadata, type ContractLayout, type LayoutVariable, type SolcType } from '../../src/core/storage/layout';
+import {
+  codeMatches,
+  labelSlots,
+  layoutsForAddress,
+  matchLayouts,
+  slotLabeller,
+  stripMetadata,
+  type ContractLayout,
+  type LayoutVariable,
+  type SolcType,
+} from '../../src/core/storage/layout';
 
 const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 const dataOf = (slot: bigint) => BigInt(keccak256(word(slot)));
@@ -37,7 +47,14 @@ const types: Record<string, SolcType> = {
   't_array(t_struct(T))2_storage': { encoding: 'inplace', label: 'struct T[2]', numberOfBytes: '64', base: 't_struct(T)' },
 };
 
-const variable = (label: string, slot: number, typeId: string, offset = 0): LayoutVariable => ({ label, slot: String(slot), offset, type: types[typeId]?.label ?? typeId, typeId, numberOfBytes: Number(types[typeId]?.numberOfBytes ?? 32) });
+const variable = (label: string, slot: number, typeId: string, offset = 0): LayoutVariable => ({
+  label,
+  slot: String(slot),
+  offset,
+  type: types[typeId]?.label ?? typeId,
+  typeId,
+  numberOfBytes: Number(types[typeId]?.numberOfBytes ?? 32),
+});
 
 const layout = {
   types,
@@ -159,7 +176,10 @@ describe('matching deployed code', () => {
   test('matchLayouts keeps the matching ones; layoutsForAddress asks eth_getCode for the address and block', async () => {
     const a = { name: 'A', ...artifact(`0x${body}${meta1}`) };
     const b = { name: 'B', ...artifact(`0x${body}00${meta1}`) };
-    assert.deepEqual(matchLayouts([a, b], `0x${body}${meta2}`).map((l) => l.name), ['A']);
+    assert.deepEqual(
+      matchLayouts([a, b], `0x${body}${meta2}`).map((l) => l.name),
+      ['A'],
+    );
     const asked: unknown[] = [];
     const rpc = {
       call: async <T>(method: string, params?: unknown) => {
@@ -167,7 +187,10 @@ describe('matching deployed code', () => {
         return `0x${body}00${meta2}` as T;
       },
     };
-    assert.deepEqual((await layoutsForAddress(rpc, '0xabc', [a, b], '0x10')).map((l) => l.name), ['B']);
+    assert.deepEqual(
+      (await layoutsForAddress(rpc, '0xabc', [a, b], '0x10')).map((l) => l.name),
+      ['B'],
+    );
     assert.deepEqual(asked, [['eth_getCode', ['0xabc', '0x10']]]);
     await layoutsForAddress(rpc, '0xabc', [a]);
     assert.deepEqual(asked[1], ['eth_getCode', ['0xabc', 'latest']]);

@@ -23,16 +23,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { keccak256 } from 'ethers';
-import {
-  codeMatches,
-  labelSlots,
-  loadProjectLayouts,
-  matchLayouts,
-  parseFoundryArtifact,
-  parseHardhatBuildInfo,
-  stripMetadata,
-  type SolcStorageLayout,
-} from '../../src/core/storage/layout';
+import { codeMatches, labelSlots, loadProjectLayouts, matchLayouts, parseFoundryArtifact, parseHardhatBuildInfo, stripMetadata, type SolcStorageLayout } from '../../src/core/storage/layout';
 import { mappingSlot } from '../../src/core/storage/slots';
 
 const C = 'contracts/Vault.sol:Vault';
@@ -80,7 +71,7 @@ function metadata(hashByte: string): string {
 const RUNTIME_BODY_BEFORE = '6080604052' + '7f';
 const RUNTIME_BODY_AFTER = '600055' + '00' + 'fe';
 const ARTIFACT_CODE = `0x${RUNTIME_BODY_BEFORE}${'0'.repeat(64)}${RUNTIME_BODY_AFTER}${metadata('11')}`;
-const CAP = (1000n).toString(16).padStart(64, '0');
+const CAP = 1000n.toString(16).padStart(64, '0');
 const DEPLOYED_CODE = `0x${RUNTIME_BODY_BEFORE}${CAP}${RUNTIME_BODY_AFTER}${metadata('22')}`;
 const IMMUTABLES = { '40': [{ length: 32, start: 6 }] };
 

@@ -51,7 +51,8 @@ describe('parsing artifacts with parts missing or malformed', () => {
   });
 
   test('deployed code: 0x-prefixed kept, bare hex prefixed, empty ("0x" or "") is no code', () => {
-    const hh = (object: unknown) => parseHardhatBuildInfo({ output: { contracts: { 'a.sol': { A: { storageLayout: SIMPLE, evm: { deployedBytecode: { object } } } } } } })[0].deployedBytecode;
+    const hh = (object: unknown) =>
+      parseHardhatBuildInfo({ output: { contracts: { 'a.sol': { A: { storageLayout: SIMPLE, evm: { deployedBytecode: { object } } } } } } })[0].deployedBytecode;
     assert.equal(hh('6080'), '0x6080');
     assert.equal(hh('0x6080'), '0x6080');
     assert.equal(hh('0x'), undefined);
@@ -72,7 +73,15 @@ describe('parsing artifacts with parts missing or malformed', () => {
                 deployedBytecode: {
                   object: '00',
                   immutableReferences: { '1': [null, { start: '1', length: 2 }, { start: 3 }, { length: 4 }, { start: 6, length: 32 }], '2': { start: 9, length: 1 }, '3': 7 },
-                  linkReferences: { 'lib/Math.sol': { Math: [{ start: 100, length: 20 }, { start: 200, length: 20 }] }, 'lib/Odd.sol': null },
+                  linkReferences: {
+                    'lib/Math.sol': {
+                      Math: [
+                        { start: 100, length: 20 },
+                        { start: 200, length: 20 },
+                      ],
+                    },
+                    'lib/Odd.sol': null,
+                  },
                 },
               },
             },
@@ -96,7 +105,10 @@ describe('parsing artifacts with parts missing or malformed', () => {
   });
 
   test('Foundry: metadata as a JSON string names the contract; else ast.absolutePath, the path, or "unknown"', () => {
-    const fromString = parseFoundryArtifact({ storageLayout: SIMPLE, metadata: JSON.stringify({ settings: { compilationTarget: { 'src/Token.sol': 'Token' } } }) }, path.join('out', 'X.sol', 'X.json'))!;
+    const fromString = parseFoundryArtifact(
+      { storageLayout: SIMPLE, metadata: JSON.stringify({ settings: { compilationTarget: { 'src/Token.sol': 'Token' } } }) },
+      path.join('out', 'X.sol', 'X.json'),
+    )!;
     assert.deepEqual([fromString.contractName, fromString.source, fromString.artifact], ['Token', 'src/Token.sol', path.join('out', 'X.sol', 'X.json')]);
     const broken = parseFoundryArtifact({ storageLayout: SIMPLE, metadata: '{not json', ast: { absolutePath: 'src/Y.sol' } }, path.join('out', 'Y.sol', 'Y.json'))!;
     assert.deepEqual([broken.contractName, broken.source], ['Y', 'src/Y.sol']);
@@ -176,7 +188,11 @@ describe('labelSlots: nested arrays, arrays of structs, caps', () => {
       } as Record<string, SolcType>,
     };
     const base = dataOf(3n);
-    assert.deepEqual(Object.fromEntries(labelSlots(layout, [base, base + 1n, base + 2n, base + 4n])), { [word(base)]: 'pairs[0][0]', [word(base + 1n)]: 'pairs[0][1]', [word(base + 4n)]: 'pairs[1][1]' });
+    assert.deepEqual(Object.fromEntries(labelSlots(layout, [base, base + 1n, base + 2n, base + 4n])), {
+      [word(base)]: 'pairs[0][0]',
+      [word(base + 1n)]: 'pairs[0][1]',
+      [word(base + 4n)]: 'pairs[1][1]',
+    });
   });
 
   test('dynamic array of packed structs: an element slot names every field in it', () => {
@@ -256,7 +272,12 @@ describe('labelSlots: nested arrays, arrays of structs, caps', () => {
     const layout = {
       storage: [{ label: 'g', slot: '0', offset: 0, type: 'string[300][2]', typeId: 't_array(t_array(t_string_storage)300_storage)2_storage', numberOfBytes: 600 * 32 }],
       types: {
-        't_array(t_array(t_string_storage)300_storage)2_storage': { encoding: 'inplace', label: 'string[300][2]', numberOfBytes: String(600 * 32), base: 't_array(t_string_storage)300_storage' },
+        't_array(t_array(t_string_storage)300_storage)2_storage': {
+          encoding: 'inplace',
+          label: 'string[300][2]',
+          numberOfBytes: String(600 * 32),
+          base: 't_array(t_string_storage)300_storage',
+        },
         't_array(t_string_storage)300_storage': { encoding: 'inplace', label: 'string[300]', numberOfBytes: String(300 * 32), base: 't_string_storage' },
         t_string_storage: { encoding: 'bytes', label: 'string', numberOfBytes: '32' },
       } as Record<string, SolcType>,
@@ -294,7 +315,10 @@ describe('layoutsForAddress', () => {
 
   test('asks eth_getCode at the block given and returns the matching layouts; no code string, none', async () => {
     const rpc = rpcWith('0x600160005500');
-    assert.deepEqual((await layoutsForAddress(rpc, '0xabc', layouts, '0x10')).map((l) => l.contractName), ['A']);
+    assert.deepEqual(
+      (await layoutsForAddress(rpc, '0xabc', layouts, '0x10')).map((l) => l.contractName),
+      ['A'],
+    );
     assert.deepEqual(rpc.seen, [['eth_getCode', ['0xabc', '0x10']]]);
     assert.deepEqual(await layoutsForAddress(rpcWith(null), '0xabc', layouts), []);
   });

@@ -278,7 +278,11 @@ describe('storageRange modes', () => {
     for (const options of [{ block: 'latest' }, { block: 16, emulation: 'one-by-one' as const }, { block: 2n ** 53n }]) {
       const rpc = chain({ eth_getBlockByNumber: () => ({ number: '0x10', hash: HASH }) });
       await storageRange(rpc, { address: ADDRESS, mode: 'emulate', ...options });
-      assert.deepEqual(rpc.log.slice(0, 2), ['call eth_getBlockByNumber', 'answered eth_getBlockByNumber'], JSON.stringify(options, (_, v) => (typeof v === 'bigint' ? String(v) : v)));
+      assert.deepEqual(
+        rpc.log.slice(0, 2),
+        ['call eth_getBlockByNumber', 'answered eth_getBlockByNumber'],
+        JSON.stringify(options, (_, v) => (typeof v === 'bigint' ? String(v) : v)),
+      );
     }
 
     // Auto mode on a client known to lack the method takes the early path too.

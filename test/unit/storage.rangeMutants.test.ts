@@ -98,7 +98,7 @@ const storageError = (promise: Promise<unknown>) => rejectionOf(promise, Storage
 const params = (start: bigint, maxResults = 10): ScanParams => ({ address: CHECKSUM, blockNumber: 16, start, maxResults });
 const filled = (from: bigint, count: number) => new Map(Array.from({ length: count }, (_, k) => [from + BigInt(k), word(BigInt(k) + 1n)] as const));
 
-describe('a node\'s answer to eth_getStorageAt', () => {
+describe("a node's answer to eth_getStorageAt", () => {
   test('only a string of 0x and at most 64 hex digits is a value; anything else is a failed read quoting at most 80 characters', () => {
     assert.deepEqual(interpretRead('0x2A'), { ok: true, value: word(0x2an) });
     for (const answer of [['0x2a'], 'ab0x2a', 42, null]) {
@@ -109,7 +109,7 @@ describe('a node\'s answer to eth_getStorageAt', () => {
     assert.deepEqual(interpretRead(long), { ok: false, reason: `the node answered ${JSON.stringify(long).slice(0, 80)}, not a 32-byte hex value` });
   });
 
-  test('a failed read of a slot is the spec\'s warning line, and the scan goes on', async () => {
+  test("a failed read of a slot is the spec's warning line, and the scan goes on", async () => {
     const node = new Node(new Map([[1n, word(5n)]]), { eth_getStorageAt: (p) => (BigInt(p[1] as string) === 0n ? ['0x2a'] : BigInt(p[1] as string) === 1n ? word(5n) : word(0n)) });
     const result = await scanOneByOne(node, params(0n, 1));
     assert.deepEqual(result.warnings, ['Warning: failed to read slot 0x0: the node answered ["0x2a"], not a 32-byte hex value; skipped']);
@@ -143,7 +143,7 @@ describe('the end of the key space and the read budget', () => {
   });
 });
 
-describe('progress and the caller\'s signal', () => {
+describe("progress and the caller's signal", () => {
   test('progress reports reads, entries, the read budget and max results after each round trip', async () => {
     for (const scan of [scanOneByOne, scanFast]) {
       const seen: StorageProgress[] = [];
@@ -152,7 +152,7 @@ describe('progress and the caller\'s signal', () => {
     }
   });
 
-  test('every call of the range carries the caller\'s signal, so a cancel stops the call in flight', async () => {
+  test("every call of the range carries the caller's signal, so a cancel stops the call in flight", async () => {
     const signal = new AbortController().signal;
     for (const emulation of ['fast', 'one-by-one'] as const) {
       const node = new Node(filled(0n, 3));
@@ -173,7 +173,11 @@ describe('progress and the caller\'s signal', () => {
   });
 
   test('a read cancelled by the transport is a cancelled range, not a warning', async () => {
-    const node = new Node(new Map(), { eth_getStorageAt: () => { throw new RpcFailure('cancelled', 'cancelled'); } });
+    const node = new Node(new Map(), {
+      eth_getStorageAt: () => {
+        throw new RpcFailure('cancelled', 'cancelled');
+      },
+    });
     const err = await storageError(scanOneByOne(node, params(0n)));
     assert.equal(err.reason, 'cancelled');
     assert.equal(err.message, 'Storage range cancelled');
@@ -181,7 +185,11 @@ describe('progress and the caller\'s signal', () => {
 
   test('an error that is not a node failure (a bug) is not turned into a warning: it passes through', async () => {
     const bug = new TypeError('bug');
-    const node = new Node(new Map(), { eth_getStorageAt: () => { throw bug; } });
+    const node = new Node(new Map(), {
+      eth_getStorageAt: () => {
+        throw bug;
+      },
+    });
     await assert.rejects(scanOneByOne(node, params(0n)), (err) => err === bug);
     const batchBug = new Node();
     batchBug.batchThrows.push(bug);
@@ -198,7 +206,7 @@ describe('how the fast scan treats a failed batch', () => {
     assert.deepEqual(node.log, ['batch 3']);
   });
 
-  test('a batch failing on the operation\'s deadline fails the range, naming why', async () => {
+  test("a batch failing on the operation's deadline fails the range, naming why", async () => {
     const node = new Node(filled(0n, 3));
     node.batchThrows.push(new RpcFailure('timeout', 'the node did not answer within 5 s', { outOfTime: true }));
     const err = await storageError(scanFast(node, params(0n, 3)));
@@ -255,16 +263,28 @@ describe('the native method', () => {
       ['0xAB', '0xab'],
       ['0x02', 'k0x1', '0x1k', '0x01'],
     ];
-    const expected = [['0xAB', '0xab'], ['0xAB', '0xab'], ['0x1k', 'k0x1', '0x01', '0x02']];
+    const expected = [
+      ['0xAB', '0xab'],
+      ['0xAB', '0xab'],
+      ['0x1k', 'k0x1', '0x01', '0x02'],
+    ];
     for (const [i, keys] of orders.entries()) {
       const storage = Object.fromEntries(keys.map((k) => [k, { key: null, value: word(1n) }]));
-      const range = await nativeRange(new Node(new Map(), { debug_storageRangeAt: () => ({ storage, nextKey: null }) }), { blockHash: HASH, txIndex: 0, address: CHECKSUM, startKey: word(0n), maxResults: 10 });
+      const range = await nativeRange(new Node(new Map(), { debug_storageRangeAt: () => ({ storage, nextKey: null }) }), {
+        blockHash: HASH,
+        txIndex: 0,
+        address: CHECKSUM,
+        startKey: word(0n),
+        maxResults: 10,
+      });
       assert.deepEqual(Object.keys(range.storage), expected[i], keys.join());
     }
   });
 
   test('no result at all (undefined, like null) means the method is unavailable', async () => {
-    const err = await storageError(nativeRange(new Node(new Map(), { debug_storageRangeAt: () => undefined }), { blockHash: HASH, txIndex: 0, address: CHECKSUM, startKey: word(0n), maxResults: 10 }));
+    const err = await storageError(
+      nativeRange(new Node(new Map(), { debug_storageRangeAt: () => undefined }), { blockHash: HASH, txIndex: 0, address: CHECKSUM, startKey: word(0n), maxResults: 10 }),
+    );
     assert.equal(err.reason, 'native-unavailable');
     assert.equal(err.message, 'debug_storageRangeAt is not available on this node (the node answered null, as Reth does for this method); use the emulation (mode emulate)');
   });
@@ -298,7 +318,7 @@ describe('toSpecOutput and the block lookup', () => {
     assert.deepEqual(toSpecOutput(odd), { jsonrpc: '2.0', id: 1, error: { code: -32000, message: '[object Object]' } });
   });
 
-  test('the lookup passes the caller\'s signal', async () => {
+  test("the lookup passes the caller's signal", async () => {
     const signal = new AbortController().signal;
     const node = new Node();
     assert.deepEqual(await lookupBlock(node, parseBlockRef(16), signal), { number: 16, hash: HASH });
@@ -306,7 +326,11 @@ describe('toSpecOutput and the block lookup', () => {
   });
 
   test('a block whose number or hash is not a string is refused, quoting at most 120 characters', async () => {
-    for (const block of [{ number: ['0x10'], hash: HASH }, { number: '0x10', hash: [HASH] }, { number: null, hash: null, pad: 'p'.repeat(300) }]) {
+    for (const block of [
+      { number: ['0x10'], hash: HASH },
+      { number: '0x10', hash: [HASH] },
+      { number: null, hash: null, pad: 'p'.repeat(300) },
+    ]) {
       const node = new Node(new Map(), { eth_getBlockByNumber: () => block });
       const err = await storageError(lookupBlock(node, parseBlockRef(16)));
       assert.equal(err.reason, 'block');

@@ -57,7 +57,13 @@ describe('mapping slots', () => {
   test('nested mappings apply the keys in order', () => {
     const inner = mappingSlot(7, ALICE, 'address');
     const expected = keccak256(`0x${pad('2a')}${inner.slice(2)}`);
-    assert.equal(nestedMappingSlot(7, [{ key: ALICE, type: 'address' }, { key: 42, type: 'uint256' }]), expected);
+    assert.equal(
+      nestedMappingSlot(7, [
+        { key: ALICE, type: 'address' },
+        { key: 42, type: 'uint256' },
+      ]),
+      expected,
+    );
     assert.equal(nestedMappingSlot(7, []), `0x${pad('7')}`);
   });
 
@@ -189,7 +195,11 @@ describe('edges of the slot and word rules', () => {
     assert.equal(mappingSlot(0, -1, 'int'), mappingSlot(0, -1, 'int256'));
     assert.equal(mappingSlot(0, -1, 'int'), keccak256(`0x${'f'.repeat(64)}${pad('0')}`));
     for (const bad of ['uint7', 'xaddress', 'address2', 'bytes33', 'bytes0', 'uint257', 'int264']) {
-      assert.throws(() => mappingSlot(0, 1, bad as 'address'), { name: 'TypeError', message: `Unsupported mapping key type '${bad}': use address, bool, uintN, intN, bytesN, string or bytes` }, bad);
+      assert.throws(
+        () => mappingSlot(0, 1, bad as 'address'),
+        { name: 'TypeError', message: `Unsupported mapping key type '${bad}': use address, bool, uintN, intN, bytesN, string or bytes` },
+        bad,
+      );
     }
     assert.throws(() => mappingSlot(0, 7, 'string'), { name: 'TypeError', message: 'A string key must be a string, not number' });
   });
@@ -232,7 +242,14 @@ describe('edges of the slot and word rules', () => {
     assert.equal(sliceWord(w, 0, 1), '0x22');
     assert.equal(sliceWord(w, 31, 1), '0x11');
     assert.equal(sliceWord('0x5', 0, 2), '0x0005');
-    for (const [offset, bytes] of [[1.5, 1], [0, 1.5], [-1, 1], [0, 0], [31, 2], [32, 1]]) {
+    for (const [offset, bytes] of [
+      [1.5, 1],
+      [0, 1.5],
+      [-1, 1],
+      [0, 0],
+      [31, 2],
+      [32, 1],
+    ]) {
       assert.throws(() => sliceWord(w, offset, bytes), { name: 'RangeError', message: `A packed field lies within 32 bytes: offset ${offset}, ${bytes} bytes` }, `${offset}/${bytes}`);
     }
   });

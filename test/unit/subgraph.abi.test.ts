@@ -6,7 +6,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bestEvent, bestFunction, canonicalSignature, events, MAX_TUPLE_DEPTH, normalizeSignature, parseAbi, topic0, type Abi } from '../../src/core/subgraph/abi';
 
-const TRANSFER = { type: 'event', name: 'Transfer', inputs: [{ name: 'from', type: 'address', indexed: true }, { name: 'to', type: 'address', indexed: true }, { name: 'value', type: 'uint256' }] };
+const TRANSFER = {
+  type: 'event',
+  name: 'Transfer',
+  inputs: [
+    { name: 'from', type: 'address', indexed: true },
+    { name: 'to', type: 'address', indexed: true },
+    { name: 'value', type: 'uint256' },
+  ],
+};
 const abiOf = (text: string): Abi => {
   const r = parseAbi(text);
   assert.ok('abi' in r, JSON.stringify(r));
@@ -16,20 +24,41 @@ const abiOf = (text: string): Abi => {
 describe('parseAbi', () => {
   test('a bare array, an artifact with abi, a truffle-style compilerOutput', () => {
     for (const json of [[TRANSFER], { abi: [TRANSFER] }, { compilerOutput: { abi: [TRANSFER] } }]) {
-      assert.deepEqual(abiOf(JSON.stringify(json)).events.map((e) => e.signature), ['Transfer(indexed address,indexed address,uint256)']);
+      assert.deepEqual(
+        abiOf(JSON.stringify(json)).events.map((e) => e.signature),
+        ['Transfer(indexed address,indexed address,uint256)'],
+      );
     }
   });
 
   test('what is not an ABI, in the words of the message', () => {
     const none = 'No valid ABI in file: expected a JSON array of ABI entries (or an object with an "abi" array)';
     for (const text of ['{}', '{"abi": "x"}', '{"compilerOutput": {}}', '"abi"', 'null', '5']) assert.deepEqual(parseAbi(text), { error: none }, text);
-    assert.deepEqual(parseAbi('[1,'), { error: `Could not parse ABI: ${(() => { try { JSON.parse('[1,'); } catch (e) { return (e as Error).message; } })()}` });
+    assert.deepEqual(parseAbi('[1,'), {
+      error: `Could not parse ABI: ${(() => {
+        try {
+          JSON.parse('[1,');
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })()}`,
+    });
   });
 
   test('entries that are not objects are skipped; events need a name', () => {
     const abi = abiOf(JSON.stringify([null, 5, 'x', { type: 'event' }, TRANSFER]));
     assert.deepEqual(abi, {
-      events: [{ name: 'Transfer', signature: 'Transfer(indexed address,indexed address,uint256)', params: [{ name: 'from', type: 'address', indexed: true }, { name: 'to', type: 'address', indexed: true }, { name: 'value', type: 'uint256', indexed: false }] }],
+      events: [
+        {
+          name: 'Transfer',
+          signature: 'Transfer(indexed address,indexed address,uint256)',
+          params: [
+            { name: 'from', type: 'address', indexed: true },
+            { name: 'to', type: 'address', indexed: true },
+            { name: 'value', type: 'uint256', indexed: false },
+          ],
+        },
+      ],
       callFunctions: [],
     });
   });
@@ -42,7 +71,15 @@ describe('parseAbi', () => {
           name: 'Swap',
           inputs: [
             { type: 'uint256', name: '' },
-            { type: 'tuple[2][]', name: 'legs', indexed: true, components: [{ type: 'address', name: 'pool' }, { type: 'tuple', name: 'fee', components: [{ type: 'uint24' }, { type: 'bool' }] }] },
+            {
+              type: 'tuple[2][]',
+              name: 'legs',
+              indexed: true,
+              components: [
+                { type: 'address', name: 'pool' },
+                { type: 'tuple', name: 'fee', components: [{ type: 'uint24' }, { type: 'bool' }] },
+              ],
+            },
             { type: 'tuple', name: 'bad' },
             { name: 'noType' },
           ],

@@ -16,7 +16,10 @@ const eventOf = (entry: object): AbiEvent => {
 
 describe('parseAbi: odd entries', () => {
   test('an event without inputs (or with inputs that are no list) has no parameters', () => {
-    for (const entry of [{ type: 'event', name: 'Paused' }, { type: 'event', name: 'Paused', inputs: 'x' }]) {
+    for (const entry of [
+      { type: 'event', name: 'Paused' },
+      { type: 'event', name: 'Paused', inputs: 'x' },
+    ]) {
       assert.deepEqual(eventOf(entry), { name: 'Paused', signature: 'Paused()', params: [] }, JSON.stringify(entry));
     }
   });

@@ -59,11 +59,16 @@ describe('which data sources and templates get their keys checked', () => {
   test('file/ipfs and file/arweave templates are checked with the file template shape', () => {
     const template = (kind: string, extra: string) => `  - kind: ${kind}\n    name: ${kind.slice(5)}\n    ${extra}: 1\n${MAPPING}      handler: handleApproval\n`;
     const list = runManifest(`specVersion: 0.0.7\nschema:\n  file: ./schema.graphql\ndataSources: []\ntemplates:\n${template('file/ipfs', 'foo')}${template('file/arweave', 'bar')}`);
-    assert.deepEqual(brief(list.filter((f) => f.code === 'unknown-key')), ["unknown-key 7:4-7:7 Unexpected key 'foo' in templates[0]", "unknown-key 17:4-17:7 Unexpected key 'bar' in templates[1]"]);
+    assert.deepEqual(brief(list.filter((f) => f.code === 'unknown-key')), [
+      "unknown-key 7:4-7:7 Unexpected key 'foo' in templates[0]",
+      "unknown-key 17:4-17:7 Unexpected key 'bar' in templates[1]",
+    ]);
   });
 
   test('a data source (not a template) of kind file/ipfs: only its kind is reported, its keys are not checked', () => {
-    assert.deepEqual(brief(run(['  - kind: ethereum\n', '  - kind: file/ipfs\n    foo: 1\n'])), ["unknown-kind 5:10-5:19 Unknown data source kind 'file/ipfs'; expected ethereum or ethereum/contract"]);
+    assert.deepEqual(brief(run(['  - kind: ethereum\n', '  - kind: file/ipfs\n    foo: 1\n'])), [
+      "unknown-kind 5:10-5:19 Unknown data source kind 'file/ipfs'; expected ethereum or ethereum/contract",
+    ]);
   });
 
   test('a template of an unknown kind: only its kind is reported, with the kinds a template may have', () => {
@@ -107,7 +112,10 @@ describe('types in messages, as graph-cli names them', () => {
 
   test('an unquoted 0x… value under a key other than address is a type mismatch (unquoted-address is for addresses)', () => {
     const [f, ...rest] = run(['      abi: ERC20', '      abi: 0xdead']);
-    assert.deepEqual(rest.filter((x) => x.range.start.line === 10), []);
+    assert.deepEqual(
+      rest.filter((x) => x.range.start.line === 10),
+      [],
+    );
     assert.equal(f.code, 'type-mismatch');
     assert.equal(f.message, 'Expected string, found number 0xdead: YAML reads an unquoted 0x… value as a number; put it in quotes');
     assert.deepEqual(fixText(f), ['"0xdead"']);
@@ -127,13 +135,20 @@ describe('BigInt values', () => {
   });
 
   test('a polling filter’s quoted every: the type mismatch only, not also an invalid block number', () => {
-    const list = run(['0.0.5', '0.0.8'], ['      file: ./src/mapping.ts', '      file: ./src/mapping.ts\n      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: polling\n            every: "12"']);
+    const list = run(
+      ['0.0.5', '0.0.8'],
+      [
+        '      file: ./src/mapping.ts',
+        '      file: ./src/mapping.ts\n      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: polling\n            every: "12"',
+      ],
+    );
     assert.deepEqual(brief(list.filter((f) => f.range.start.line === 29)), ["type-mismatch 29:19-29:23 Expected BigInt, found string '12': write the number without quotes"]);
   });
 });
 
 describe('enums, JSON and unions', () => {
-  const blockHandler = (filter: string) => ['      file: ./src/mapping.ts', `      file: ./src/mapping.ts\n      blockHandlers:\n        - handler: handleApproval\n          filter:\n${filter}`] as [string, string];
+  const blockHandler = (filter: string) =>
+    ['      file: ./src/mapping.ts', `      file: ./src/mapping.ts\n      blockHandlers:\n        - handler: handleApproval\n          filter:\n${filter}`] as [string, string];
 
   test('a block filter kind outside the enum is reported with the allowed values and the closest one as fix', () => {
     const list = run(['0.0.5', '0.0.8'], blockHandler('            kind: pollin'));
@@ -156,8 +171,14 @@ describe('enums, JSON and unions', () => {
 describe('list items', () => {
   test('an empty required item (`-` alone) is reported on its whole line; an explicit null (`- ~`) on the value', () => {
     const list = run(['        - ApprovalQuery\n', '        - ApprovalQuery\n        -\n        - ~\n']);
-    assert.deepEqual(brief(list), ['missing-value 18:0-18:9 No value provided for dataSources[0].mapping.entities[1]', 'missing-value 19:10-19:11 No value provided for dataSources[0].mapping.entities[2]']);
-    assert.deepEqual(list.map((f) => f.severity), ['error', 'error']);
+    assert.deepEqual(brief(list), [
+      'missing-value 18:0-18:9 No value provided for dataSources[0].mapping.entities[1]',
+      'missing-value 19:10-19:11 No value provided for dataSources[0].mapping.entities[2]',
+    ]);
+    assert.deepEqual(
+      list.map((f) => f.severity),
+      ['error', 'error'],
+    );
   });
 
   test('empty items of a list whose items may be null (topic1) are accepted', () => {
@@ -188,7 +209,9 @@ describe('what a second measurement left (its first run counted these as timeout
     assert.deepEqual(fixText(network[0]), ['"1"']);
     const file = run(['file: ./src/mapping.ts', 'file: 5']).filter((f) => f.code === 'type-mismatch');
     assert.deepEqual(brief(file), ['type-mismatch 24:12-24:13 Expected string, found number 5: YAML reads it as a number; put it in quotes']);
-    const source = run(['    source:\n      address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"\n      abi: ERC20\n      startBlock: 6082465\n', '    source: 5\n']).filter((f) => f.code === 'type-mismatch');
+    const source = run(['    source:\n      address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"\n      abi: ERC20\n      startBlock: 6082465\n', '    source: 5\n']).filter(
+      (f) => f.code === 'type-mismatch',
+    );
     assert.deepEqual(brief(source), ['type-mismatch 8:12-8:13 Expected map, found number 5 (dataSources[0].source)']);
   });
 
@@ -203,7 +226,10 @@ describe('what a second measurement left (its first run counted these as timeout
 });
 
 test('a call filter with an every that is no number: every without polling, and its type', () => {
-  const handler = ['      file: ./src/mapping.ts', '      file: ./src/mapping.ts\n      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: call\n            every: x'] as [string, string];
+  const handler = [
+    '      file: ./src/mapping.ts',
+    '      file: ./src/mapping.ts\n      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: call\n            every: x',
+  ] as [string, string];
   const f = run(['0.0.5', '0.0.8'], handler).filter((x) => x.code !== 'handler-not-exported');
   assert.deepEqual(codes(f), ['every-without-polling', 'type-mismatch']);
 });

@@ -77,7 +77,10 @@ describe('chaindeck validate', () => {
     process.chdir(path.join(dir, 'broken'));
     try {
       const run = await cli(path.join(dir, 'broken', 'subgraph.yaml'));
-      const files = run.out.trimEnd().split('\n').map((l) => l.split(':')[0]);
+      const files = run.out
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(':')[0]);
       // Sorted by the names shown: the absolute path sorts first here.
       assert.deepEqual(files, [path.join(dir, 'broken', 'subgraph.yaml'), path.join(dir, 'broken', 'subgraph.yaml'), 'schema.graphql']);
       // Without PATH: ./subgraph.yaml.

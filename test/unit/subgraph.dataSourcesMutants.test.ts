@@ -16,8 +16,14 @@ import { validateSubgraph } from '../../src/core/subgraph/validate';
 import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Edit } from '../fixtures/subgraphs/corpus';
 
 const m = (from: string | RegExp, to: string) => replaceIn('subgraph.yaml', from, to);
-const put = (file: string, text: string): Edit => (files) => void (files[file] = text);
-const append = (text: string): Edit => (files) => void (files['subgraph.yaml'] += text);
+const put =
+  (file: string, text: string): Edit =>
+  (files) =>
+    void (files[file] = text);
+const append =
+  (text: string): Edit =>
+  (files) =>
+    void (files['subgraph.yaml'] += text);
 
 let lastManifest = '';
 function run(edits: Edit[] = []): Finding[] {
@@ -31,12 +37,23 @@ function run(edits: Edit[] = []): Finding[] {
 const codes = (findings: Finding[]) => findings.map((f) => f.code);
 function only(findings: Finding[], code: string): Finding {
   const hits = findings.filter((f) => f.code === code);
-  assert.equal(hits.length, 1, `expected one ${code}, got: ${JSON.stringify(findings.map((f) => `${f.code}: ${f.message}`), null, 1)}`);
+  assert.equal(
+    hits.length,
+    1,
+    `expected one ${code}, got: ${JSON.stringify(
+      findings.map((f) => `${f.code}: ${f.message}`),
+      null,
+      1,
+    )}`,
+  );
   return hits[0];
 }
 function none(findings: Finding[], ...unwanted: string[]): void {
   const hits = findings.filter((f) => unwanted.includes(f.code));
-  assert.deepEqual(hits.map((f) => `${f.code}: ${f.message}`), []);
+  assert.deepEqual(
+    hits.map((f) => `${f.code}: ${f.message}`),
+    [],
+  );
 }
 
 /** The finding's range as [line, character, line, character], 0-based. */
@@ -81,7 +98,11 @@ describe('specVersion and apiVersion gates', () => {
   });
 
   test('a file data source needs specVersion 0.0.7, reported on its kind with a fix', () => {
-    const f = run([append('templates:\n  - kind: file/ipfs\n    name: Metadata\n    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      handler: handleApproval\n      entities:\n        - ApprovalQuery\n')]);
+    const f = run([
+      append(
+        'templates:\n  - kind: file/ipfs\n    name: Metadata\n    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      handler: handleApproval\n      entities:\n        - ApprovalQuery\n',
+      ),
+    ]);
     const low = only(f, 'spec-version-too-low');
     assert.equal(low.message, 'A file data source needs specVersion 0.0.7 or newer; the manifest has 0.0.5');
     assert.deepEqual(at(low), where('file/ipfs'));
@@ -89,7 +110,9 @@ describe('specVersion and apiVersion gates', () => {
   });
 
   test('a polling block filter needs specVersion 0.0.8, reported on the filter kind', () => {
-    const f = run([m('      eventHandlers:', '      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: polling\n            every: 10\n      eventHandlers:')]);
+    const f = run([
+      m('      eventHandlers:', '      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: polling\n            every: 10\n      eventHandlers:'),
+    ]);
     const low = only(f, 'spec-version-too-low');
     assert.equal(low.message, 'A polling block filter needs specVersion 0.0.8 or newer; the manifest has 0.0.5');
     assert.deepEqual(at(low), where('polling'));
@@ -97,7 +120,9 @@ describe('specVersion and apiVersion gates', () => {
 
   for (const key of ['topic2', 'topic3'] as const) {
     test(`a ${key} filter needs specVersion 1.2.0, reported on its key`, () => {
-      const f = run([m('          handler: handleApproval', `          handler: handleApproval\n          ${key}:\n            - "0x0000000000000000000000000000000000000000000000000000000000000001"`)]);
+      const f = run([
+        m('          handler: handleApproval', `          handler: handleApproval\n          ${key}:\n            - "0x0000000000000000000000000000000000000000000000000000000000000001"`),
+      ]);
       const low = only(f, 'spec-version-too-low');
       assert.equal(low.message, `A ${key} filter needs specVersion 1.2.0 or newer; the manifest has 0.0.5`);
       assert.deepEqual(at(low), where(key));
@@ -108,7 +133,10 @@ describe('specVersion and apiVersion gates', () => {
     const f = run([m('          handler: handleApproval', '          handler: handleApproval\n          calls:\n            balance: ERC20[event.address].balanceOf(event.params.owner)')]);
     const low = only(f, 'spec-version-too-low');
     assert.equal(low.message, 'A declared call needs specVersion 1.2.0 or newer; the manifest has 0.0.5');
-    assert.deepEqual(at(low), where('calls:').map((n, i) => (i === 3 ? n - 1 : n)));
+    assert.deepEqual(
+      at(low),
+      where('calls:').map((n, i) => (i === 3 ? n - 1 : n)),
+    );
   });
 
   test('receipt: false needs no apiVersion', () => {
@@ -134,7 +162,10 @@ describe('mapping.abis and source.abi', () => {
   });
 
   test('source.abi not listed, two ABIs listed: the message lists both, the fix is the near one', () => {
-    const f = run([m('      abi: ERC20\n', '      abi: ERC2\n'), m('          file: ./abis/ERC20.json\n', '          file: ./abis/ERC20.json\n        - name: Other\n          file: ./abis/ERC20.json\n')]);
+    const f = run([
+      m('      abi: ERC20\n', '      abi: ERC2\n'),
+      m('          file: ./abis/ERC20.json\n', '          file: ./abis/ERC20.json\n        - name: Other\n          file: ./abis/ERC20.json\n'),
+    ]);
     const listed = only(f, 'abi-not-listed');
     assert.equal(listed.message, "ABI name 'ERC2' not found in mapping.abis (available: ERC20, Other)");
     assert.deepEqual(edits(listed), ['ERC20']);
@@ -142,7 +173,10 @@ describe('mapping.abis and source.abi', () => {
   });
 
   test('source.abi not listed, two ABIs listed, neither near: no fix', () => {
-    const f = run([m('      abi: ERC20\n', '      abi: Token\n'), m('          file: ./abis/ERC20.json\n', '          file: ./abis/ERC20.json\n        - name: Other\n          file: ./abis/ERC20.json\n')]);
+    const f = run([
+      m('      abi: ERC20\n', '      abi: Token\n'),
+      m('          file: ./abis/ERC20.json\n', '          file: ./abis/ERC20.json\n        - name: Other\n          file: ./abis/ERC20.json\n'),
+    ]);
     const listed = only(f, 'abi-not-listed');
     assert.equal(listed.message, "ABI name 'Token' not found in mapping.abis (available: ERC20, Other)");
     assert.equal(listed.fix, undefined);
@@ -221,13 +255,18 @@ describe('handlers: signatures against the ABI and the stubs offered', () => {
   });
 
   test('source.abi not listed: calls are not checked, stubs import from the ABI source.abi names', () => {
-    const f = run([m('      abi: ERC20\n', '      abi: Token\n'), m('      eventHandlers:', '      callHandlers:\n        - function: approve(address,uint256)\n          handler: onCall\n      eventHandlers:')]);
+    const f = run([
+      m('      abi: ERC20\n', '      abi: Token\n'),
+      m('      eventHandlers:', '      callHandlers:\n        - function: approve(address,uint256)\n          handler: onCall\n      eventHandlers:'),
+    ]);
     none(f, 'function-not-in-abi', 'internal-error');
     assert.deepEqual(edits(only(f, 'handler-not-exported')), ['import { ApproveCall } from "../generated/ERC20/Token";\n', stubFunction('onCall', 'call: ApproveCall', 'call')]);
   });
 
   test('handlers without `handler` are left to the shape check (no crash, no handler finding)', () => {
-    const f = run([m('      eventHandlers:', '      callHandlers:\n        - function: approve(address,uint256)\n      blockHandlers:\n        - filter:\n            kind: call\n      eventHandlers:')]);
+    const f = run([
+      m('      eventHandlers:', '      callHandlers:\n        - function: approve(address,uint256)\n      blockHandlers:\n        - filter:\n            kind: call\n      eventHandlers:'),
+    ]);
     none(f, 'internal-error', 'handler-not-exported');
     assert.ok(codes(f).includes('missing-key'));
   });
@@ -238,7 +277,8 @@ describe('handlers: signatures against the ABI and the stubs offered', () => {
     assert.deepEqual(edits(handler), ['import { ethereum } from "@graphprotocol/graph-ts";\n', stubFunction('onBlock', 'block: ethereum.Block', 'block')]);
   });
 
-  const fileTemplate = (handler: string) => `  - kind: file/ipfs\n    name: Metadata${handler}\n    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n${handler ? `      handler: ${handler}\n` : ''}      entities:\n        - ApprovalQuery\n`;
+  const fileTemplate = (handler: string) =>
+    `  - kind: file/ipfs\n    name: Metadata${handler}\n    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n${handler ? `      handler: ${handler}\n` : ''}      entities:\n        - ApprovalQuery\n`;
 
   test('a file data source handler not exported gets a stub taking Bytes; one without handler is left to the shape check', () => {
     const f = run([m('specVersion: 0.0.5', 'specVersion: 0.0.7'), append(`templates:\n${fileTemplate('onFile')}${fileTemplate('')}`)]);
@@ -262,7 +302,10 @@ describe('handlers: signatures against the ABI and the stubs offered', () => {
 
 describe('exports followed through `export *`', () => {
   test('a module re-exported as a folder is read from its index.ts; a missing one is skipped', () => {
-    const f = run([put('src/mapping.ts', 'export * from "./missing";\nexport * from "./handlers";\n'), put('src/handlers/index.ts', 'export function handleApproval(e: Approval): void {}\n')]);
+    const f = run([
+      put('src/mapping.ts', 'export * from "./missing";\nexport * from "./handlers";\n'),
+      put('src/handlers/index.ts', 'export function handleApproval(e: Approval): void {}\n'),
+    ]);
     none(f, 'handler-not-exported', 'internal-error');
   });
 
@@ -290,7 +333,10 @@ describe('exports followed through `export *`', () => {
     only(run([put('src/mapping.ts', 'export * from "./handlers";\n'), put('src/handlers/index.ts', 'export function handleOther(e: Approval): void {}\n')]), 'handler-not-exported');
     const folders = (length: number) => {
       const dirs = Array.from({ length }, (_, i) => `src/${Array.from({ length: i + 1 }, (_, j) => `d${j}`).join('/')}`);
-      return [put('src/mapping.ts', 'export * from "./d0";\n'), ...dirs.map((dir, i) => put(`${dir}/index.ts`, i + 1 < length ? `export * from "./d${i + 1}";\n` : 'export function handleOther(e: Approval): void {}\n'))];
+      return [
+        put('src/mapping.ts', 'export * from "./d0";\n'),
+        ...dirs.map((dir, i) => put(`${dir}/index.ts`, i + 1 < length ? `export * from "./d${i + 1}";\n` : 'export function handleOther(e: Approval): void {}\n')),
+      ];
     };
     only(run(folders(16)), 'handler-not-exported');
     none(run(folders(17)), 'handler-not-exported', 'internal-error');
@@ -306,7 +352,11 @@ describe('exports followed through `export *`', () => {
 
 describe('entities and mapping imports', () => {
   test('an entity missing from a schema file not named schema.graphql: the message and the stub name that file', () => {
-    const f = run([m('file: ./schema.graphql', 'file: ./api.graphql'), (files) => void (files['api.graphql'] = files['schema.graphql']), m('        - ApprovalQuery\n', '        - ApprovalQuery\n        - Holder\n')]);
+    const f = run([
+      m('file: ./schema.graphql', 'file: ./api.graphql'),
+      (files) => void (files['api.graphql'] = files['schema.graphql']),
+      m('        - ApprovalQuery\n', '        - ApprovalQuery\n        - Holder\n'),
+    ]);
     const entity = only(f, 'entity-not-in-schema');
     assert.equal(entity.message, "Entity 'Holder' is not an @entity type of api.graphql (a hint: graph-cli and graph-node do not check mapping.entities)");
     assert.equal(entity.fix?.file, path.join(VIRTUAL_ROOT, 'api.graphql'));
@@ -329,7 +379,10 @@ describe('entities and mapping imports', () => {
   });
 
   test('a non-relative import named generated/schema is a package, not the generated folder', () => {
-    const f = run([m('file: ./src/mapping.ts', 'file: ./mapping.ts'), put('mapping.ts', 'import { Holder } from "generated/schema";\nexport function handleApproval(e: Approval): void {}\n')]);
+    const f = run([
+      m('file: ./src/mapping.ts', 'file: ./mapping.ts'),
+      put('mapping.ts', 'import { Holder } from "generated/schema";\nexport function handleApproval(e: Approval): void {}\n'),
+    ]);
     none(f, 'mapping-import-unknown');
   });
 

@@ -45,7 +45,29 @@ describe('plain scalars resolve like YAML 1.2 core', () => {
   };
 
   test('booleans, nulls and numbers only when the whole scalar is one', () => {
-    for (const s of ['_true', '1true', 'trueish', 'True1', '_false', '1False', 'falsey', 'FALSE_', '10o7', '0o78', '0x1g', '1.inf', '.infx', '-.Info', '1.nan', '.nanx', '1e3x', '_1e3', '1e', '12.5.1', '-1.5x']) {
+    for (const s of [
+      '_true',
+      '1true',
+      'trueish',
+      'True1',
+      '_false',
+      '1False',
+      'falsey',
+      'FALSE_',
+      '10o7',
+      '0o78',
+      '0x1g',
+      '1.inf',
+      '.infx',
+      '-.Info',
+      '1.nan',
+      '.nanx',
+      '1e3x',
+      '_1e3',
+      '1e',
+      '12.5.1',
+      '-1.5x',
+    ]) {
       assert.equal(resolved(s), s, `${s} stays a string`);
     }
   });
@@ -85,7 +107,10 @@ describe('lines: CRLF ends, comments, blank lines', () => {
   test('a carriage return alone is no line end: the yaml package reads it (and its errors)', () => {
     const doc = sameAsYaml('k: a\r# c\n');
     assert.deepEqual(firstValue(doc), scalar('a\r', 3, 5));
-    assert.deepEqual(doc.problems.map((p) => p.code), ['yaml-syntax']);
+    assert.deepEqual(
+      doc.problems.map((p) => p.code),
+      ['yaml-syntax'],
+    );
   });
   test('comment lines and blank lines between entries, at any indentation', () => {
     fast('# head\na: 1\n\n   \n  # inside\nb:\n  # before\n  c: 2\n');
@@ -93,7 +118,7 @@ describe('lines: CRLF ends, comments, blank lines', () => {
 });
 
 describe('nesting: keys, items, and values on the following lines', () => {
-  test('a list may sit at its key\'s own indentation', () => {
+  test("a list may sit at its key's own indentation", () => {
     const doc = fast('a:\n- x\n- y\nb: 1\n');
     assert.equal(firstValue(doc).kind, 'seq');
   });
@@ -128,12 +153,18 @@ describe('nesting: keys, items, and values on the following lines', () => {
   });
   test('a key is the text before its colon, spaces before the colon excluded', () => {
     const doc = sameAsYaml('a : 1\nb c: 2\n');
-    assert.deepEqual(doc.root?.kind === 'map' ? doc.root.pairs.map((p) => [p.key, p.keyStart, p.keyEnd]) : [], [['a', 0, 1], ['b c', 6, 9]]);
+    assert.deepEqual(doc.root?.kind === 'map' ? doc.root.pairs.map((p) => [p.key, p.keyStart, p.keyEnd]) : [], [
+      ['a', 0, 1],
+      ['b c', 6, 9],
+    ]);
   });
   test('a key up to 1000 characters is read by the fast parser; over 1024 the yaml package reports it', () => {
     fast(`${'k'.repeat(1000)}: 1\n`);
     const long = sameAsYaml(`${'k'.repeat(1100)}: 1\n`);
-    assert.deepEqual(long.problems.map((p) => p.code), ['yaml-syntax']);
+    assert.deepEqual(
+      long.problems.map((p) => p.code),
+      ['yaml-syntax'],
+    );
   });
 });
 
@@ -174,7 +205,7 @@ describe('flow sequences on one line', () => {
     assert.deepEqual(firstValue(doc), { kind: 'seq', items: [scalar('a', 4, 5), scalar('b', 8, 9)], start: 3, end: 10 });
     fast('k: ["a", \'b\', c]\nl: [ x ]\nm: [a b, 1] # c\n');
   });
-  test('anchors, nested dashes or garbage inside brackets are the yaml package\'s to read', () => {
+  test("anchors, nested dashes or garbage inside brackets are the yaml package's to read", () => {
     sameAsYaml('k: [&x]\n');
     sameAsYaml('- [- a]\n');
     assert.ok(sameAsYaml('k: ["a" xy]\n').problems.length > 0);

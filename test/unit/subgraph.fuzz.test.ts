@@ -117,7 +117,11 @@ describe('fuzz', () => {
       if (!fast) continue;
       accepted++;
       const slow = parseWithYaml(text);
-      assert.deepEqual(slow.problems.filter((p) => p.severity === 'error'), [], `fast parser accepted a text yaml rejects:\n${JSON.stringify(text)}`);
+      assert.deepEqual(
+        slow.problems.filter((p) => p.severity === 'error'),
+        [],
+        `fast parser accepted a text yaml rejects:\n${JSON.stringify(text)}`,
+      );
       assert.ok(isDeepStrictEqual(fast, slow.root), `fast and yaml trees differ for:\n${JSON.stringify(text)}`);
     }
     // The comparison means something only if the fast path ran often.
@@ -188,7 +192,11 @@ describe('monsters', () => {
       ['---\n---\n', 'error yaml-syntax 1'],
     ];
     for (const [text, finding] of expected) {
-      assert.deepEqual(check(alone(text)).map((f) => `${f.severity} ${f.code} ${f.range.start.line}`), [finding], JSON.stringify(text));
+      assert.deepEqual(
+        check(alone(text)).map((f) => `${f.severity} ${f.code} ${f.range.start.line}`),
+        [finding],
+        JSON.stringify(text),
+      );
     }
     const codes = check(alone('%YAML 1.2\n---\na: 1\n')).map((f) => f.code);
     assert.deepEqual([...new Set(codes)].sort(), ['missing-key', 'unknown-key']);

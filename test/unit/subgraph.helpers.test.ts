@@ -32,7 +32,18 @@ describe('ABI', () => {
     assert.deepEqual(tutorialAbi().callFunctions, ['approve(address,uint256)', 'transfer(address,uint256)', 'transferFrom(address,address,uint256)']);
   });
   test('tuples, arrays and artifacts with an abi key', () => {
-    const artifact = { abi: [{ type: 'event', name: 'Order', inputs: [{ name: 'o', type: 'tuple', indexed: true, components: [{ type: 'address' }, { type: 'uint256[]' }] }, { name: 'list', type: 'tuple[2]', components: [{ type: 'bool' }] }] }] };
+    const artifact = {
+      abi: [
+        {
+          type: 'event',
+          name: 'Order',
+          inputs: [
+            { name: 'o', type: 'tuple', indexed: true, components: [{ type: 'address' }, { type: 'uint256[]' }] },
+            { name: 'list', type: 'tuple[2]', components: [{ type: 'bool' }] },
+          ],
+        },
+      ],
+    };
     const r = parseAbi(JSON.stringify(artifact));
     assert.ok('abi' in r);
     assert.deepEqual(events(r.abi), ['Order((indexed address,uint256[]),(bool)[2])']);
@@ -83,7 +94,10 @@ export * from "./more";
   });
   test('imports with their positions', () => {
     const scan = scanMapping(source);
-    assert.deepEqual(scan.imports.map((i) => i.from), ['../generated/ERC20/ERC20', '../generated/schema']);
+    assert.deepEqual(
+      scan.imports.map((i) => i.from),
+      ['../generated/ERC20/ERC20', '../generated/schema'],
+    );
     const approval = scan.imports[0].names[0];
     assert.deepEqual([approval.name, approval.local, source.slice(approval.start, approval.end)], ['Approval', 'ApprovalEvent', 'Approval']);
   });
@@ -94,7 +108,11 @@ export * from "./more";
     assert.deepEqual(scan.exportAll, ['./b', './c', './d', './e']);
     assert.deepEqual(
       scan.imports.map((i) => [i.from, i.names.map((n) => n.name)]),
-      [['./a', ['A']], ['./f', ['B']], ['./g', ['C']]],
+      [
+        ['./a', ['A']],
+        ['./f', ['B']],
+        ['./g', ['C']],
+      ],
     );
   });
   test('a template literal with escapes (a backslash before a letter or a line end) is kept whole, /* inside it too', () => {
@@ -109,17 +127,40 @@ export * from "./more";
 
 describe('stubs', () => {
   test('Solidity types to graph-node scalars', () => {
-    assert.deepEqual(['address', 'uint256', 'int32', 'uint32', 'uint8', 'bool', 'string', 'bytes32', 'address[]', 'tuple'].map(graphqlTypeOf), ['Bytes!', 'BigInt!', 'Int!', 'BigInt!', 'Int!', 'Boolean!', 'String!', 'Bytes!', '[Bytes!]!', undefined]);
+    assert.deepEqual(['address', 'uint256', 'int32', 'uint32', 'uint8', 'bool', 'string', 'bytes32', 'address[]', 'tuple'].map(graphqlTypeOf), [
+      'Bytes!',
+      'BigInt!',
+      'Int!',
+      'BigInt!',
+      'Int!',
+      'Boolean!',
+      'String!',
+      'Bytes!',
+      '[Bytes!]!',
+      undefined,
+    ]);
   });
   test('an entity appended to the schema', () => {
-    const fix = entityStub('/p/schema.graphql', 'type A @entity(immutable: true) { id: ID! }', 'Swap', [{ name: 'sender', type: 'address', indexed: true }, { name: 'pool', type: 'tuple', indexed: false }]);
+    const fix = entityStub('/p/schema.graphql', 'type A @entity(immutable: true) { id: ID! }', 'Swap', [
+      { name: 'sender', type: 'address', indexed: true },
+      { name: 'pool', type: 'tuple', indexed: false },
+    ]);
     assert.equal(fix.edits[0].text, '\n\ntype Swap @entity(immutable: true) {\n  id: Bytes!\n  sender: Bytes!\n  # pool: tuple has no direct GraphQL type\n}\n');
     assert.deepEqual(fix.edits[0].range.start, { line: 0, character: 43 });
   });
   test('call and block handlers', () => {
-    const base = { mappingFile: '/p/src/mapping.ts', mappingText: 'import { log } from "@graphprotocol/graph-ts";\n', generatedDir: '/p/generated', dataSourceFolder: 'ERC20', abiName: 'ERC20' };
+    const base = {
+      mappingFile: '/p/src/mapping.ts',
+      mappingText: 'import { log } from "@graphprotocol/graph-ts";\n',
+      generatedDir: '/p/generated',
+      dataSourceFolder: 'ERC20',
+      abiName: 'ERC20',
+    };
     const call = handlerStub({ ...base, scan: scanMapping(base.mappingText), handler: 'handleApprove', trigger: { kind: 'call', functionName: 'approve' } });
-    assert.deepEqual(call.edits.map((e) => e.text), ['import { ApproveCall } from "../generated/ERC20/ERC20";\n', '\nexport function handleApprove(call: ApproveCall): void {\n  // TODO: write entities for this call\n}\n']);
+    assert.deepEqual(
+      call.edits.map((e) => e.text),
+      ['import { ApproveCall } from "../generated/ERC20/ERC20";\n', '\nexport function handleApprove(call: ApproveCall): void {\n  // TODO: write entities for this call\n}\n'],
+    );
     assert.deepEqual(call.edits[0].range.start, { line: 1, character: 0 });
     const block = handlerStub({ ...base, scan: scanMapping(base.mappingText), handler: 'handleBlock', trigger: { kind: 'block' } });
     assert.ok(block.edits.some((e) => e.text.includes('handleBlock(block: ethereum.Block)')));
@@ -175,7 +216,30 @@ describe('positions and key paths', () => {
     assert.equal(nodeAtPath(root, ['c', 0, 0, 0])?.matched, 4);
   });
   test('plain scalars resolve like YAML 1.2 core, as the yaml package does', () => {
-    const samples = ['~', 'null', 'Null', 'true', 'False', 'TRUE', '0o17', '0x1F', '-12', '+5', '1e3', '.5', '1.', '.inf', '-.Inf', '.nan', '1_000', '0b101', '-0x5', 'yes', '0.0.5', 'ethereum/events'];
+    const samples = [
+      '~',
+      'null',
+      'Null',
+      'true',
+      'False',
+      'TRUE',
+      '0o17',
+      '0x1F',
+      '-12',
+      '+5',
+      '1e3',
+      '.5',
+      '1.',
+      '.inf',
+      '-.Inf',
+      '.nan',
+      '1_000',
+      '0b101',
+      '-0x5',
+      'yes',
+      '0.0.5',
+      'ethereum/events',
+    ];
     for (const s of samples) {
       const fromYaml = parseWithYaml(`k: ${s}`).root;
       const expected = fromYaml?.kind === 'map' && fromYaml.pairs[0].value.kind === 'scalar' ? fromYaml.pairs[0].value.value : Symbol('none');

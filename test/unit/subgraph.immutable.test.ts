@@ -71,9 +71,20 @@ describe('severity follows the workspace graph-cli', () => {
 
 describe('rangeAtLeast', () => {
   const cases: [string, boolean | undefined][] = [
-    ['0.98.1', true], ['^0.97.0', true], ['~0.97.2', true], ['>=0.97.0', true], ['v0.98.0', true], ['1.0.0', true],
-    ['0.96.0', false], ['^0.96.3', false], ['~0.30.0', false],
-    ['>=0.90.0', undefined], ['*', undefined], ['latest', undefined], ['', undefined], ['0.9x', undefined],
+    ['0.98.1', true],
+    ['^0.97.0', true],
+    ['~0.97.2', true],
+    ['>=0.97.0', true],
+    ['v0.98.0', true],
+    ['1.0.0', true],
+    ['0.96.0', false],
+    ['^0.96.3', false],
+    ['~0.30.0', false],
+    ['>=0.90.0', undefined],
+    ['*', undefined],
+    ['latest', undefined],
+    ['', undefined],
+    ['0.9x', undefined],
   ];
   for (const [range, expected] of cases) test(JSON.stringify(range), () => assert.equal(rangeAtLeast(range, '0.97.0'), expected));
 });
@@ -100,6 +111,9 @@ describe('fix-all: Add immutable: false to every entity', () => {
     }
     assert.equal((out.match(/@entity\(immutable: false\)/g) ?? []).length, 2);
     assert.ok(out.includes('type Tagged @entity(immutable: true)'));
-    assert.deepEqual(validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource({ ...all, [schemaFile]: out })).findings.map((f) => f.code), []);
+    assert.deepEqual(
+      validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource({ ...all, [schemaFile]: out })).findings.map((f) => f.code),
+      [],
+    );
   });
 });

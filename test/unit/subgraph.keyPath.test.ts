@@ -34,8 +34,20 @@ test('in a value: the key path of the value, and the value text columns (quotes 
 
 test('list items: a scalar item is a value at its index; a key of a map item counts the items', () => {
   assert.deepEqual(at(MANIFEST.replace('- ApprovalQuery', '- Appro|valQuery')), { part: 'value', path: [...ds, 'mapping', 'entities', 0], start: 10, end: 23, column: 10 });
-  assert.deepEqual(at(MANIFEST.replace('        - name: ERC20', '        - name: ERC20\n        - name: Other\n          file: ./abis/|Other.json')).path, [...ds, 'mapping', 'abis', 1, 'file']);
-  assert.deepEqual(at(MANIFEST.replace('          handler: handleApproval\n', '          handler: handleApproval\n        - ev|\n')), { part: 'value', path: [...ds, 'mapping', 'eventHandlers', 1], start: 10, end: 12, column: 10 });
+  assert.deepEqual(at(MANIFEST.replace('        - name: ERC20', '        - name: ERC20\n        - name: Other\n          file: ./abis/|Other.json')).path, [
+    ...ds,
+    'mapping',
+    'abis',
+    1,
+    'file',
+  ]);
+  assert.deepEqual(at(MANIFEST.replace('          handler: handleApproval\n', '          handler: handleApproval\n        - ev|\n')), {
+    part: 'value',
+    path: [...ds, 'mapping', 'eventHandlers', 1],
+    start: 10,
+    end: 12,
+    column: 10,
+  });
 });
 
 test('at the first and last character of a value, and right after the colon of a list item key', () => {
@@ -45,7 +57,13 @@ test('at the first and last character of a value, and right after the colon of a
 });
 
 test('a new `- ` item: a value at the next index, even under a key without a list yet', () => {
-  assert.deepEqual(at(MANIFEST.replace('          handler: handleApproval\n', '          handler: handleApproval\n        - |\n')), { part: 'value', path: [...ds, 'mapping', 'eventHandlers', 1], start: 10, end: 10, column: 10 });
+  assert.deepEqual(at(MANIFEST.replace('          handler: handleApproval\n', '          handler: handleApproval\n        - |\n')), {
+    part: 'value',
+    path: [...ds, 'mapping', 'eventHandlers', 1],
+    start: 10,
+    end: 10,
+    column: 10,
+  });
   assert.deepEqual(at('dataSources:\n  - kind: ethereum\n  - |\n'), { part: 'value', path: ['dataSources', 1], start: 4, end: 4, column: 4 });
   assert.deepEqual(at('a:\n  b: 1\n  - |\n'), { part: 'value', path: ['a', 'b', 0], start: 4, end: 4, column: 4 });
   assert.deepEqual(at('specVersion: 1.3.0\nconstructor:\n  - a\n  - |'), { part: 'value', path: ['constructor', 1], start: 4, end: 4, column: 4 });

@@ -138,7 +138,10 @@ describe('duplicate keys', () => {
 
   test('an empty key repeated: the error still covers one character', () => {
     const doc = parseManifest(': a\n: b\n', { yamlOnly: true });
-    assert.deepEqual(doc.problems.map((p) => [p.code, p.start, p.end]), [['duplicate-key', 4, 5]]);
+    assert.deepEqual(
+      doc.problems.map((p) => [p.code, p.start, p.end]),
+      [['duplicate-key', 4, 5]],
+    );
   });
 });
 
@@ -152,12 +155,15 @@ describe('the yaml package reading', () => {
   });
 
   test('single- and double-quoted scalars are marked quoted', () => {
-    const doc = yaml("a: 'x'\nb: \"y\"\nc: z\n");
-    assert.deepEqual(['a', 'b', 'c'].map((k) => value(doc, [k])?.node), [
-      { kind: 'scalar', value: 'x', quoted: true, start: 3, end: 6 },
-      { kind: 'scalar', value: 'y', quoted: true, start: 10, end: 13 },
-      { kind: 'scalar', value: 'z', quoted: false, start: 17, end: 18 },
-    ]);
+    const doc = yaml('a: \'x\'\nb: "y"\nc: z\n');
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((k) => value(doc, [k])?.node),
+      [
+        { kind: 'scalar', value: 'x', quoted: true, start: 3, end: 6 },
+        { kind: 'scalar', value: 'y', quoted: true, start: 10, end: 13 },
+        { kind: 'scalar', value: 'z', quoted: false, start: 17, end: 18 },
+      ],
+    );
   });
 
   test('a flow collection ends after its closing bracket', () => {
@@ -179,11 +185,20 @@ describe('the yaml package reading', () => {
 
   test('anchors on keys and inside collection keys resolve', () => {
     const doc = yaml('&k a: 1\nb: *k\n[&x c]: 2\nd: *x\n');
-    assert.deepEqual(['b', 'd'].map((k) => { const n = value(doc, [k])?.node; return n?.kind === 'scalar' ? n.value : n?.kind; }), ['a', 'c']);
+    assert.deepEqual(
+      ['b', 'd'].map((k) => {
+        const n = value(doc, [k])?.node;
+        return n?.kind === 'scalar' ? n.value : n?.kind;
+      }),
+      ['a', 'c'],
+    );
   });
 
   test('repeated keys are reported once, by Chaindeck, not also by the yaml package', () => {
-    assert.deepEqual(yaml('a: 1\na: 2\n').problems.map((p) => p.code), ['duplicate-key']);
+    assert.deepEqual(
+      yaml('a: 1\na: 2\n').problems.map((p) => p.code),
+      ['duplicate-key'],
+    );
   });
 });
 
@@ -195,7 +210,8 @@ describe('graph CLI key paths', () => {
     assert.deepEqual(parseCliPath('dataSources > 10 > abi2 > 3x > 7'), ['dataSources', 10, 'abi2', '3x', 7]);
   });
 
-  const text = 'dataSources:\n  - kind: ethereum\n    file: top\n    mapping:\n      file: ./m.ts\n      callHandlers:\n        - handler: a\n      blockHandlers:\n        - handler: b\n  - kind: x\n  - kind: y\n    mapping: m\n  - kind: w\n    mapping:\n      entities:\n        - A\nsource:\n  kind: z\n';
+  const text =
+    'dataSources:\n  - kind: ethereum\n    file: top\n    mapping:\n      file: ./m.ts\n      callHandlers:\n        - handler: a\n      blockHandlers:\n        - handler: b\n  - kind: x\n  - kind: y\n    mapping: m\n  - kind: w\n    mapping:\n      entities:\n        - A\nsource:\n  kind: z\n';
   const doc = parseManifest(text);
 
   test('call and block handlers are found under mapping, other keys are not', () => {

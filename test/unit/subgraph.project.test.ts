@@ -56,19 +56,20 @@ const lineOf = (f: Finding) => f.range.start.line;
 describe('one network', () => {
   test('a data source without a network against one with: both wordings, at the network or the name', () => {
     const f = run(manifest([{ name: 'A', network: '' }, { name: 'B' }, { name: 'C', network: '' }]));
-    assert.deepEqual(messages(f, 'conflicting-networks'), [
-      "Conflicting networks: 'mainnet' here, no network in dataSources[0]; all data sources and templates must use the same network",
-    ]);
+    assert.deepEqual(messages(f, 'conflicting-networks'), ["Conflicting networks: 'mainnet' here, no network in dataSources[0]; all data sources and templates must use the same network"]);
     const g = run(manifest([{ name: 'A' }, { name: 'B', network: '' }]));
     const [c] = of(g, 'conflicting-networks');
     assert.equal(c.message, "Conflicting networks: no network here, 'mainnet' in dataSources[0]; all data sources and templates must use the same network");
-    assert.equal(lineOf(c), manifest([{ name: 'A' }, { name: 'B', network: '' }]).split('\n').indexOf('    name: B'));
+    assert.equal(
+      lineOf(c),
+      manifest([{ name: 'A' }, { name: 'B', network: '' }])
+        .split('\n')
+        .indexOf('    name: B'),
+    );
   });
   test('two networks: quoted both', () => {
     const f = run(manifest([{ name: 'A' }], [{ name: 'T', network: 'base' }]));
-    assert.deepEqual(messages(f, 'conflicting-networks'), [
-      "Conflicting networks: 'base' here, 'mainnet' in dataSources[0]; all data sources and templates must use the same network",
-    ]);
+    assert.deepEqual(messages(f, 'conflicting-networks'), ["Conflicting networks: 'base' here, 'mainnet' in dataSources[0]; all data sources and templates must use the same network"]);
   });
 });
 

@@ -30,7 +30,8 @@ function validate(manifest: string, extra: Record<string, string> = {}): Finding
 const errors = (findings: Finding[]) => findings.filter((f) => f.severity === 'error').map((f) => `${f.code}: ${f.message}`);
 
 const head = 'specVersion: 1.0.0\nschema:\n  file: ./schema.graphql\ndataSources:\n';
-const mapping = (handlers: string) => `    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      entities:\n        - Block\n${handlers}`;
+const mapping = (handlers: string) =>
+  `    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      entities:\n        - Block\n${handlers}`;
 const near = (source = '      account: app.good-morning.near\n      startBlock: 10', handlers = '      blockHandlers:\n        - handler: handleBlock\n') =>
   `  - kind: near\n    name: Near\n    network: near-mainnet\n    source:\n${source}\n${mapping(handlers)}`;
 const ethereum = `  - kind: ethereum\n    name: Token\n    network: mainnet\n    source:\n      abi: ERC20\n${mapping('      abis:\n        - name: ERC20\n          file: ./abi.json\n      blockHandlers:\n        - handler: handleBlock\n')}`;
@@ -51,7 +52,13 @@ describe('non-Ethereum data sources against graph-cli’s shapes', () => {
       };
       const ours = (s: Shape, required: boolean): unknown => {
         const inner = (): unknown =>
-          s.type === 'list' ? { list: ours(s.of, s.itemRequired) } : s.type === 'object' ? { [s.name]: Object.fromEntries(Object.entries(s.fields).map(([k, f]) => [k, ours(f.shape, f.required)])) } : s.type === 'enum' ? { enum: [...s.values] } : s.type;
+          s.type === 'list'
+            ? { list: ours(s.of, s.itemRequired) }
+            : s.type === 'object'
+              ? { [s.name]: Object.fromEntries(Object.entries(s.fields).map(([k, f]) => [k, ours(f.shape, f.required)])) }
+              : s.type === 'enum'
+                ? { enum: [...s.values] }
+                : s.type;
         return required ? { required: inner() } : inner();
       };
       const root = defs.get('SubgraphManifest');
@@ -80,11 +87,22 @@ describe('non-Ethereum data sources against graph-cli’s shapes', () => {
 
   test('unknown and missing keys, wrong types and enum values are reported as for Ethereum', () => {
     assert.match(errors(validate(head + near('      acount: app.near')))[0], /^unknown-key: Unexpected key 'acount' in dataSources\[0\]\.source; did you mean 'account'\?/);
-    assert.deepEqual(errors(validate(head + near('      account: app.near\n      startBlock: "10"'))).map((e) => e.split(':')[0]), ['type-mismatch']);
+    assert.deepEqual(
+      errors(validate(head + near('      account: app.near\n      startBlock: "10"'))).map((e) => e.split(':')[0]),
+      ['type-mismatch'],
+    );
     const cosmos = `  - kind: cosmos\n    name: Hub\n    source:\n      startBlock: 1\n${mapping('      eventHandlers:\n        - event: rewards\n          origin: Middle\n          handler: handleBlock\n')}`;
-    assert.deepEqual(errors(validate(head + cosmos)).map((e) => e.split(':')[0]), ['invalid-enum']);
+    assert.deepEqual(
+      errors(validate(head + cosmos)).map((e) => e.split(':')[0]),
+      ['invalid-enum'],
+    );
     const substreams = `  - kind: substreams\n    name: Sub\n    source:\n      package:\n        file: ./sub.spkg\n    mapping:\n      apiVersion: 0.0.7\n`;
-    assert.deepEqual(errors(validate(head + substreams)).map((e) => e.split(':')[0]).sort(), ['missing-key', 'missing-key']);
+    assert.deepEqual(
+      errors(validate(head + substreams))
+        .map((e) => e.split(':')[0])
+        .sort(),
+      ['missing-key', 'missing-key'],
+    );
   });
 
   test('graph-cli’s own rules: handlers, NEAR account names', () => {
@@ -101,31 +119,62 @@ describe('one protocol per manifest (graph-cli validateDataSourceProtocolAndNetw
     assert.equal(conflict.length, 1, JSON.stringify(errors(findings)));
     assert.equal(conflict[0].severity, 'error');
     assert.match(conflict[0].message, /'near' here, 'ethereum' in dataSources\[0\]/);
-    assert.equal(findings.some((f) => f.severity === 'info'), false, 'no "left to graph-cli" line any more');
+    assert.equal(
+      findings.some((f) => f.severity === 'info'),
+      false,
+      'no "left to graph-cli" line any more',
+    );
   });
 
   test('a near template in an Ethereum manifest conflicts; a file template does not', () => {
     const nearTemplate = '\ntemplates:\n' + near().replace('    source:\n      account: app.good-morning.near\n      startBlock: 10\n', '');
     assert.equal(validate(head + ethereum + nearTemplate, ABI).filter((f) => f.code === 'conflicting-protocols').length, 1);
     const fileTemplate = `\ntemplates:\n  - kind: file/ipfs\n    name: Meta\n    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      handler: handleBlock\n      entities:\n        - Block\n`;
-    assert.deepEqual(validate(head.replace('1.0.0', '1.0.0') + ethereum + fileTemplate, ABI).filter((f) => f.code === 'conflicting-protocols'), []);
+    assert.deepEqual(
+      validate(head.replace('1.0.0', '1.0.0') + ethereum + fileTemplate, ABI).filter((f) => f.code === 'conflicting-protocols'),
+      [],
+    );
   });
 
   test('templates exist only for Ethereum in graph-cli', () => {
     const nearTemplate = '\ntemplates:\n' + near().replace('    name: Near', '    name: NearTemplate');
-    assert.deepEqual(validate(head + near() + nearTemplate).filter((f) => f.severity === 'error').map((f) => f.code), ['template-kind-unsupported']);
+    assert.deepEqual(
+      validate(head + near() + nearTemplate)
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.code),
+      ['template-kind-unsupported'],
+    );
   });
 });
 
 describe('subgraph composition (graph-node validate_subgraph_datasources)', () => {
   const composed = (n: number, id = (i: number) => `QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLi${'ABCDEFGH'[i]}`) =>
-    Array.from({ length: n }, (_, i) => `  - kind: subgraph\n    name: Src${i}\n    network: mainnet\n    source:\n      address: ${id(i)}\n${mapping('      handlers:\n        - handler: handleBlock\n          entity: Block\n')}`).join('');
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `  - kind: subgraph\n    name: Src${i}\n    network: mainnet\n    source:\n      address: ${id(i)}\n${mapping('      handlers:\n        - handler: handleBlock\n          entity: Block\n')}`,
+    ).join('');
   test('needs specVersion 1.3.0, at most five sources, each once', () => {
-    assert.deepEqual(validate(head + composed(1)).filter((f) => f.severity === 'error').map((f) => f.code), ['spec-version-too-low']);
+    assert.deepEqual(
+      validate(head + composed(1))
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.code),
+      ['spec-version-too-low'],
+    );
     const v13 = head.replace('1.0.0', '1.3.0');
     assert.deepEqual(errors(validate(v13 + composed(5))), []);
-    assert.deepEqual(validate(v13 + composed(6)).filter((f) => f.severity === 'error').map((f) => f.code), ['too-many-subgraph-sources']);
-    assert.deepEqual(validate(v13 + composed(2, () => 'QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLiM')).filter((f) => f.severity === 'error').map((f) => f.code), ['duplicate-subgraph-source']);
+    assert.deepEqual(
+      validate(v13 + composed(6))
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.code),
+      ['too-many-subgraph-sources'],
+    );
+    assert.deepEqual(
+      validate(v13 + composed(2, () => 'QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLiM'))
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.code),
+      ['duplicate-subgraph-source'],
+    );
   });
 });
 

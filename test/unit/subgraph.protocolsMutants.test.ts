@@ -25,14 +25,16 @@ const errors = (findings: Finding[]) => findings.filter((f) => f.severity === 'e
 const codes = (findings: Finding[]) => findings.filter((f) => f.severity === 'error').map((f) => f.code);
 
 const head = (version = '1.0.0') => `specVersion: ${version}\nschema:\n  file: ./schema.graphql\ndataSources:\n`;
-const mapping = (handlers: string) => `    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      entities:\n        - Block\n${handlers}`;
+const mapping = (handlers: string) =>
+  `    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      entities:\n        - Block\n${handlers}`;
 const blockHandler = '      blockHandlers:\n        - handler: handleBlock\n';
 const near = (account = 'app.near', handlers = blockHandler) => `  - kind: near\n    name: Near\n    network: near-mainnet\n    source:\n      account: ${account}\n${mapping(handlers)}`;
 const ethereum = (kind = 'ethereum') =>
   `  - kind: ${kind}\n    name: Token\n    network: mainnet\n    source:\n      abi: ERC20\n${mapping(`      abis:\n        - name: ERC20\n          file: ./abi.json\n${blockHandler}`)}`;
 const cosmos = (handlers: string) => `  - kind: cosmos\n    name: Hub\n    network: cosmoshub-4\n    source:\n      startBlock: 1\n${mapping(handlers)}`;
 const arweave = (source: string, handlers = blockHandler) => `  - kind: arweave\n    name: Ar\n    network: arweave-mainnet\n    source:\n${source}\n${mapping(handlers)}`;
-const subgraphSource = (name: string, source: string) => `  - kind: subgraph\n    name: ${name}\n    network: mainnet\n    source:\n${source}\n${mapping('      handlers:\n        - handler: handleBlock\n          entity: Block\n')}`;
+const subgraphSource = (name: string, source: string) =>
+  `  - kind: subgraph\n    name: ${name}\n    network: mainnet\n    source:\n${source}\n${mapping('      handlers:\n        - handler: handleBlock\n          entity: Block\n')}`;
 const deployment = (i: number) => `QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLi${'ABCDEFGH'[i]}`;
 
 describe('which data sources have a protocol (graph-cli Protocol.normalizeName)', () => {
@@ -49,18 +51,25 @@ describe('which data sources have a protocol (graph-cli Protocol.normalizeName)'
     // The kind-less item is the first one: the near data source after it is the first with a protocol.
     const kindless = '  - name: Nameless\n    network: near-mainnet\n';
     const findings = validate(head() + kindless + near());
-    assert.deepEqual(findings.filter((f) => f.code === 'conflicting-protocols'), []);
+    assert.deepEqual(
+      findings.filter((f) => f.code === 'conflicting-protocols'),
+      [],
+    );
     assert.ok(codes(findings).includes('missing-key'), JSON.stringify(errors(findings)));
   });
 });
 
 describe('graph-cli’s handler rule names every handler list of the protocol', () => {
   test('a cosmos mapping without handlers lists all four handler kinds', () => {
-    assert.deepEqual(errors(validate(head() + cosmos(''))), ['no-handlers: Mapping has no blockHandlers, eventHandlers, transactionHandlers or messageHandlers; at least one is needed (graph build fails)']);
+    assert.deepEqual(errors(validate(head() + cosmos(''))), [
+      'no-handlers: Mapping has no blockHandlers, eventHandlers, transactionHandlers or messageHandlers; at least one is needed (graph build fails)',
+    ]);
   });
 
   test('an arweave mapping without handlers lists its two handler kinds; one handler is enough', () => {
-    assert.deepEqual(errors(validate(head() + arweave('      owner: ID-OF-AN-OWNER', ''))), ['no-handlers: Mapping has no blockHandlers or transactionHandlers; at least one is needed (graph build fails)']);
+    assert.deepEqual(errors(validate(head() + arweave('      owner: ID-OF-AN-OWNER', ''))), [
+      'no-handlers: Mapping has no blockHandlers or transactionHandlers; at least one is needed (graph build fails)',
+    ]);
     assert.deepEqual(errors(validate(head() + cosmos('      messageHandlers:\n        - message: MsgSend\n          handler: handleBlock\n'))), []);
   });
 });

@@ -53,5 +53,10 @@ test("graph-node's API types and introspection names are reserved; _Schema_ and 
     reserved(names.map(entity).join('')).map((f) => f.message.slice(0, f.message.indexOf(' is reserved'))),
     names.map((n) => `Type name '${n}'`),
   );
-  assert.deepEqual(reserved(`${entity('Filter')}${entity('QueryLog')}${entity('Token_filters')}type _Schema_ @fulltext(name: "s", language: en, algorithm: rank, include: [{entity: "Filter", fields: [{name: "id"}]}])\n`), []);
+  assert.deepEqual(
+    reserved(
+      `${entity('Filter')}${entity('QueryLog')}${entity('Token_filters')}type _Schema_ @fulltext(name: "s", language: en, algorithm: rank, include: [{entity: "Filter", fields: [{name: "id"}]}])\n`,
+    ),
+    [],
+  );
 });

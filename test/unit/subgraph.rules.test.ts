@@ -14,7 +14,10 @@ import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROO
 
 const m = (from: string | RegExp, to: string) => replaceIn('subgraph.yaml', from, to);
 const s = (from: string | RegExp, to: string) => replaceIn('schema.graphql', from, to);
-const put = (file: string, text: string): Edit => (files) => void (files[file] = text);
+const put =
+  (file: string, text: string): Edit =>
+  (files) =>
+    void (files[file] = text);
 
 // Every run's findings, under the name of the test that ran it, for rules.findings.txt (the last test).
 const { test, record, check } = findingsRecorder();
@@ -28,7 +31,15 @@ function run(edits: Edit[] = [], mtimes: Record<string, number> = {}): Finding[]
 
 function only(findings: Finding[], code: string): Finding {
   const hits = findings.filter((f) => f.code === code);
-  assert.equal(hits.length, 1, `expected one ${code}, got: ${JSON.stringify(findings.map((f) => `${f.code}: ${f.message}`), null, 1)}`);
+  assert.equal(
+    hits.length,
+    1,
+    `expected one ${code}, got: ${JSON.stringify(
+      findings.map((f) => `${f.code}: ${f.message}`),
+      null,
+      1,
+    )}`,
+  );
   return hits[0];
 }
 
@@ -51,30 +62,52 @@ describe('valid variations give no finding', () => {
     ['CRLF line ends', [(f) => void (f['subgraph.yaml'] = f['subgraph.yaml'].replace(/\n/g, '\r\n'))]],
     ['comments everywhere', [m('dataSources:', '# contracts\ndataSources: # the list\n  # first'), m('startBlock: 6082465', 'startBlock: 6082465 # deployment')]],
     ['endBlock after startBlock with specVersion 0.0.9', [m('specVersion: 0.0.5', 'specVersion: 0.0.9'), m('startBlock: 6082465', 'startBlock: 6082465\n      endBlock: 7000000')]],
-    ['a polling block handler', [m('specVersion: 0.0.5', 'specVersion: 0.0.8'), m('      eventHandlers:', '      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: polling\n            every: 10\n      eventHandlers:')]],
+    [
+      'a polling block handler',
+      [
+        m('specVersion: 0.0.5', 'specVersion: 0.0.8'),
+        m('      eventHandlers:', '      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: polling\n            every: 10\n      eventHandlers:'),
+      ],
+    ],
     ['receipts with specVersion 0.0.5 and apiVersion 0.0.7', [m('          handler: handleApproval', '          handler: handleApproval\n          receipt: true')]],
     ['grafting declared', [m('schema:', 'features:\n  - grafting\ngraft:\n  base: QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLiM\n  block: 7000000\nschema:')]],
     ['indexerHints with specVersion 1.0.0', [m('specVersion: 0.0.5', 'specVersion: 1.0.0'), m('schema:', 'indexerHints:\n  prune: auto\nschema:')]],
     ['Int8 ids with specVersion 1.1.0', [m('specVersion: 0.0.5', 'specVersion: 1.1.0'), s('id: ID!', 'id: Int8!')]],
-    ['a handler exported by `export { }`', [replaceIn('src/mapping.ts', 'export function handleApproval', 'function handleApproval'), replaceIn('src/mapping.ts', /$/, '\nexport { handleApproval };\n')]],
     [
-      'a handler re-exported with `export *`',
-      [put('src/mapping.ts', 'export * from "./handlers";\n'), put('src/handlers.ts', 'export function handleApproval(e: Approval): void {}\n')],
+      'a handler exported by `export { }`',
+      [replaceIn('src/mapping.ts', 'export function handleApproval', 'function handleApproval'), replaceIn('src/mapping.ts', /$/, '\nexport { handleApproval };\n')],
     ],
+    ['a handler re-exported with `export *`', [put('src/mapping.ts', 'export * from "./handlers";\n'), put('src/handlers.ts', 'export function handleApproval(e: Approval): void {}\n')]],
     ['a commented-out duplicate handler', [replaceIn('src/mapping.ts', /$/, '\n// export function handleOther(e: Approval): void {}\n')]],
     ['a template of the same contract', [(f) => void (f['subgraph.yaml'] += templateBlock())]],
     [
       'a file data source template',
       [
         m('specVersion: 0.0.5', 'specVersion: 0.0.7'),
-        (f) => void (f['subgraph.yaml'] += 'templates:\n  - kind: file/ipfs\n    name: Metadata\n    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      handler: handleApproval\n      entities:\n        - ApprovalQuery\n'),
+        (f) =>
+          void (f['subgraph.yaml'] +=
+            'templates:\n  - kind: file/ipfs\n    name: Metadata\n    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      handler: handleApproval\n      entities:\n        - ApprovalQuery\n'),
       ],
     ],
     ['YAML aliases', [m('    name: ERC20', '    name: &n ERC20'), m('      abi: ERC20', '      abi: *n')]],
-    ['a schema with enums, interfaces and @derivedFrom', [s(/$/, '\nenum Kind { A B }\ninterface Named { id: ID! name: String! }\ntype Owner implements Named @entity(immutable: false) {\n  id: ID!\n  name: String!\n  kind: Kind\n  approvals: [ApprovalQuery!]! @derivedFrom(field: "ownerRef")\n}\n'), s('value: BigInt!', 'value: BigInt!\n  ownerRef: Owner')]],
+    [
+      'a schema with enums, interfaces and @derivedFrom',
+      [
+        s(
+          /$/,
+          '\nenum Kind { A B }\ninterface Named { id: ID! name: String! }\ntype Owner implements Named @entity(immutable: false) {\n  id: ID!\n  name: String!\n  kind: Kind\n  approvals: [ApprovalQuery!]! @derivedFrom(field: "ownerRef")\n}\n',
+        ),
+        s('value: BigInt!', 'value: BigInt!\n  ownerRef: Owner'),
+      ],
+    ],
   ];
   for (const [name, edits] of valid) {
-    test(name, () => assert.deepEqual(run(edits).map((f) => `${f.code}: ${f.message}`), []));
+    test(name, () =>
+      assert.deepEqual(
+        run(edits).map((f) => `${f.code}: ${f.message}`),
+        [],
+      ),
+    );
   }
 });
 
@@ -85,7 +118,10 @@ function templateBlock(name = 'Pair'): string {
 describe('YAML', () => {
   test('a syntax error is reported alone, at its place', () => {
     const f = run([m('\n    name: ERC20', '\n     name: ERC20')]);
-    assert.deepEqual(f.map((x) => x.code), ['yaml-syntax']);
+    assert.deepEqual(
+      f.map((x) => x.code),
+      ['yaml-syntax'],
+    );
     assert.equal(f[0].range.start.line, 5);
   });
   test('duplicate keys', () => {
@@ -94,7 +130,13 @@ describe('YAML', () => {
   });
   test('YAML warnings (an unknown tag) are warnings, and the rules still run', () => {
     const f = run([m('description: ERC-20', 'description: !note ERC-20'), m('network: mainnet', 'network: mainet')]);
-    assert.deepEqual(f.map((x) => [x.code, x.severity]), [['yaml-warning', 'warning'], ['unknown-network', 'info']]);
+    assert.deepEqual(
+      f.map((x) => [x.code, x.severity]),
+      [
+        ['yaml-warning', 'warning'],
+        ['unknown-network', 'info'],
+      ],
+    );
   });
   test('an empty manifest', () => assert.equal(only(run([put('subgraph.yaml', '# nothing yet\n')]), 'empty-manifest').severity, 'error'));
   test('a scalar where the manifest map belongs', () => assert.ok(run([put('subgraph.yaml', 'just text')]).some((f) => f.code === 'type-mismatch')));
@@ -134,13 +176,21 @@ describe('shape', () => {
     assert.equal(f.fix?.edits[0].text, `"${ADDRESS}"`);
   });
   test('a list where a map belongs', () => assert.match(only(run([m(/ {4}source:\n(?: {6}.*\n)+/, '    source:\n      - abi\n')]), 'type-mismatch').message, /Expected map, found list/));
-  test('a map where a list belongs', () => assert.match(only(run([m('      entities:\n        - ApprovalQuery', '      entities:\n        first: ApprovalQuery')]), 'type-mismatch').message, /Expected list of string, found map/));
+  test('a map where a list belongs', () =>
+    assert.match(only(run([m('      entities:\n        - ApprovalQuery', '      entities:\n        first: ApprovalQuery')]), 'type-mismatch').message, /Expected list of string, found map/));
   test('a value outside the enum', () => {
-    const f = only(run([m('      eventHandlers:', '      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: cal\n      eventHandlers:')]), 'invalid-enum');
+    const f = only(
+      run([m('      eventHandlers:', '      blockHandlers:\n        - handler: handleApproval\n          filter:\n            kind: cal\n      eventHandlers:')]),
+      'invalid-enum',
+    );
     assert.equal(f.fix?.edits[0].text, 'call');
   });
   test('a missing file: schema, ABI, mapping', () => {
-    for (const [from, to] of [['./schema.graphql', './schema.gql'], ['./abis/ERC20.json', './abis/erc20.json'], ['./src/mapping.ts', './src/mappings.ts']]) {
+    for (const [from, to] of [
+      ['./schema.graphql', './schema.gql'],
+      ['./abis/ERC20.json', './abis/erc20.json'],
+      ['./src/mapping.ts', './src/mappings.ts'],
+    ]) {
       assert.equal(only(run([m(from, to)]), 'file-not-found').message, `File does not exist: ${to}`);
     }
   });
@@ -170,7 +220,10 @@ describe('known values', () => {
     assert.equal(f.fix?.edits[0].text, 'ethereum');
     // A near data source is checked against graph-cli's near shape: Ethereum keys are unexpected there.
     const near = run([m('  - kind: ethereum', '  - kind: near')]);
-    assert.ok(near.some((f) => f.code === 'unknown-key' && f.message.includes("'address'")), JSON.stringify(near.map((f) => f.message)));
+    assert.ok(
+      near.some((f) => f.code === 'unknown-key' && f.message.includes("'address'")),
+      JSON.stringify(near.map((f) => f.message)),
+    );
   });
   test('mapping kind and language', () => {
     assert.equal(only(run([m('kind: ethereum/events', 'kind: ethereum/event')]), 'unknown-mapping-kind').fix?.edits[0].text, 'ethereum/events');
@@ -210,7 +263,10 @@ describe('known values', () => {
     assert.equal(only(run([m('schema:', 'features:\n  - nonFatalError\nschema:')]), 'unknown-feature').fix?.edits[0].text, 'nonFatalErrors');
     assert.match(only(run([m('schema:', 'graft:\n  base: QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLiM\n  block: 1\nschema:')]), 'feature-undeclared').message, /grafting/);
     // graph-node requires no specVersion for `features` (it validates declarations from 0.0.4 on).
-    assert.deepEqual(run([m('specVersion: 0.0.5', 'specVersion: 0.0.3'), m('schema:', 'features:\n  - nonFatalErrors\nschema:')]).map((f) => f.code), []);
+    assert.deepEqual(
+      run([m('specVersion: 0.0.5', 'specVersion: 0.0.3'), m('schema:', 'features:\n  - nonFatalErrors\nschema:')]).map((f) => f.code),
+      [],
+    );
     const fulltext = '\ntype _Schema_ @fulltext(name: "search", language: en, algorithm: rank, include: [{entity: "ApprovalQuery", fields: [{name: "owner"}]}])\n';
     assert.match(only(run([s(/$/, fulltext)]), 'feature-undeclared').message, /fullTextSearch/);
   });
@@ -243,21 +299,31 @@ describe('across files', () => {
     assert.equal(only(run([m(APPROVAL, 'Approval(indexed address, indexed address, uint256)')]), 'event-signature-format').fix?.edits[0].text, APPROVAL);
   });
   test('call handler function not in the ABI', () => {
-    const f = only(run([m('      eventHandlers:', '      callHandlers:\n        - function: aprove(address,uint256)\n          handler: handleApproval\n      eventHandlers:')]), 'function-not-in-abi');
+    const f = only(
+      run([m('      eventHandlers:', '      callHandlers:\n        - function: aprove(address,uint256)\n          handler: handleApproval\n      eventHandlers:')]),
+      'function-not-in-abi',
+    );
     assert.equal(f.fix?.edits[0].text, 'approve(address,uint256)');
   });
   test('the ABI file does not parse', () => assert.match(only(run([put('abis/ERC20.json', '{"abi": 3}')]), 'abi-invalid').message, /No valid ABI/));
   test('source.abi not in mapping.abis', () => assert.equal(only(run([m('      abi: ERC20', '      abi: ERC2O')]), 'abi-not-listed').fix?.edits[0].text, 'ERC20'));
-  test('handler with a typo: a rename fix', () => assert.equal(only(run([m('handler: handleApproval', 'handler: handleAproval')]), 'handler-not-exported').fix?.edits[0].text, 'handleApproval'));
+  test('handler with a typo: a rename fix', () =>
+    assert.equal(only(run([m('handler: handleApproval', 'handler: handleAproval')]), 'handler-not-exported').fix?.edits[0].text, 'handleApproval'));
   test('a new handler: a fix adding it to the mapping, with its event import', () => {
     const f = only(run([m('handler: handleApproval', 'handler: onApproval')]), 'handler-not-exported');
     assert.equal(f.fix?.kind, 'add-handler');
     if (f.fix?.kind !== 'add-handler') return;
     assert.equal(f.fix.file, mappingFile);
     assert.equal(f.fix.event?.signature, APPROVAL);
-    assert.deepEqual(f.fix.event?.params.map((p) => `${p.indexed ? 'indexed ' : ''}${p.type} ${p.name}`), ['indexed address owner', 'indexed address spender', 'uint256 value']);
+    assert.deepEqual(
+      f.fix.event?.params.map((p) => `${p.indexed ? 'indexed ' : ''}${p.type} ${p.name}`),
+      ['indexed address owner', 'indexed address spender', 'uint256 value'],
+    );
     const texts = f.fix.edits.map((e) => e.text);
-    assert.ok(texts.some((t) => t.includes('export function onApproval(event: Approval): void {')), texts.join('\n'));
+    assert.ok(
+      texts.some((t) => t.includes('export function onApproval(event: Approval): void {')),
+      texts.join('\n'),
+    );
     // Approval is imported already from generated/ERC20/ERC20: no second import.
     assert.equal(texts.length, 1);
   });
@@ -272,7 +338,8 @@ describe('across files', () => {
     assert.equal(f.fix?.file, schemaFile);
     assert.equal(f.fix?.edits[0].text, '\ntype Transfer @entity(immutable: true) {\n  id: Bytes!\n  from: Bytes!\n  to: Bytes!\n  value: BigInt!\n}\n');
   });
-  test('entity with a near name: a rename fix', () => assert.equal(only(run([m('        - ApprovalQuery', '        - ApprovalQueries')]), 'entity-not-in-schema').fix?.edits[0].text, 'ApprovalQuery'));
+  test('entity with a near name: a rename fix', () =>
+    assert.equal(only(run([m('        - ApprovalQuery', '        - ApprovalQueries')]), 'entity-not-in-schema').fix?.edits[0].text, 'ApprovalQuery'));
   test('entity not in the schema is a hint only: neither graph-cli nor graph-node checks mapping.entities', () => {
     const f = only(run([m('        - ApprovalQuery', '        - Transfer')]), 'entity-not-in-schema');
     assert.equal(f.severity, 'info');
@@ -286,7 +353,10 @@ describe('across files', () => {
   test('no handlers at all', () => assert.equal(only(run([m(/ {6}eventHandlers:\n.*\n.*\n/, '')]), 'no-handlers').severity, 'error'));
   test('a template without handlers is fine (graph-cli requires handlers on data sources only)', () => {
     const f = run([(files) => (files['subgraph.yaml'] += templateBlock().replace(/ {6}eventHandlers:\n.*\n.*\n/, ''))]);
-    assert.deepEqual(f.map((x) => x.code), []);
+    assert.deepEqual(
+      f.map((x) => x.code),
+      [],
+    );
   });
   test('a missing handler: graph-node fails at the first trigger, not graph build', () => {
     const f = only(run([m('handler: handleApproval', 'handler: handleSomethingElse')]), 'handler-not-exported');
@@ -302,7 +372,10 @@ describe('across files', () => {
     // graph-cli checks each list on its own (validateUniqueDataSourceNames, validateUniqueTemplateNames):
     // a template named like a data source is fine.
     const shared = run([(files) => (files['subgraph.yaml'] += templateBlock('ERC20'))]);
-    assert.deepEqual(shared.filter((x) => x.code.startsWith('duplicate-')).map((x) => x.code), []);
+    assert.deepEqual(
+      shared.filter((x) => x.code.startsWith('duplicate-')).map((x) => x.code),
+      [],
+    );
   });
   test('networks and apiVersions must agree across data sources and templates', () => {
     const f = run([(files) => (files['subgraph.yaml'] += templateBlock().replace('network: mainnet', 'network: base').replace('apiVersion: 0.0.7', 'apiVersion: 0.0.6'))]);
@@ -314,7 +387,10 @@ describe('across files', () => {
     const f = run([m('apiVersion: 0.0.7', 'apiVersion: 0.0.6'), m('specVersion: 0.0.5', 'specVersion: 0.0.4'), receipt]);
     assert.equal(only(f, 'api-version-too-low').severity, 'error');
     assert.ok(!f.some((x) => x.code === 'spec-version-too-low'));
-    assert.deepEqual(run([m('specVersion: 0.0.5', 'specVersion: 0.0.4'), receipt]).map((x) => x.code), []);
+    assert.deepEqual(
+      run([m('specVersion: 0.0.5', 'specVersion: 0.0.4'), receipt]).map((x) => x.code),
+      [],
+    );
   });
   test('topic filters and declared calls need specVersion 1.2.0', () => {
     const f = run([m('          handler: handleApproval', '          handler: handleApproval\n          topic1: ["0x0000000000000000000000000000000000000000"]')]);
@@ -336,7 +412,8 @@ describe('generated code', () => {
     const f = only(run([addGenerated], { 'generated/schema.ts': 300, 'generated/ERC20/ERC20.ts': 100, 'schema.graphql': 50, 'abis/ERC20.json': 200 }), 'generated-stale');
     assert.equal(f.range.start.line, 20);
   });
-  test('newer than its sources: nothing', () => assert.deepEqual(run([addGenerated], { 'generated/schema.ts': 300, 'generated/ERC20/ERC20.ts': 300, 'schema.graphql': 50, 'abis/ERC20.json': 50 }), []));
+  test('newer than its sources: nothing', () =>
+    assert.deepEqual(run([addGenerated], { 'generated/schema.ts': 300, 'generated/ERC20/ERC20.ts': 300, 'schema.graphql': 50, 'abis/ERC20.json': 50 }), []));
   test('a data source codegen has not seen', () => {
     assert.equal(only(run([put('generated/schema.ts', '')], { 'generated/schema.ts': 300 }), 'generated-missing').action, 'run-codegen');
   });
@@ -354,8 +431,10 @@ describe('schema.graphql', () => {
     assert.equal(f.fix?.edits[0].text, ' @entity(immutable: true)');
     assert.deepEqual(f.fix?.edits[0].range.start, { line: 8, character: 28 });
   });
-  test('@entity without immutable (graph-cli 0.98 requires it)', () => assert.equal(schemaFinding('entity-immutable-missing', s('@entity(immutable: true)', '@entity')).fix?.edits[0].text, '@entity(immutable: true)'));
-  test('@entity(timeseries: true) needs no immutable', () => assert.ok(!run([s('@entity(immutable: true)', '@entity(timeseries: true)')]).some((f) => f.code === 'entity-immutable-missing')));
+  test('@entity without immutable (graph-cli 0.98 requires it)', () =>
+    assert.equal(schemaFinding('entity-immutable-missing', s('@entity(immutable: true)', '@entity')).fix?.edits[0].text, '@entity(immutable: true)'));
+  test('@entity(timeseries: true) needs no immutable', () =>
+    assert.ok(!run([s('@entity(immutable: true)', '@entity(timeseries: true)')]).some((f) => f.code === 'entity-immutable-missing')));
   test('immutable must be a boolean', () => void schemaFinding('entity-argument-not-boolean', s('immutable: true', 'immutable: "yes"')));
   test('id missing', () => void schemaFinding('entity-missing-id', s('  id: ID!\n', '')));
   test('id of a wrong type, at the type', () => {
@@ -378,8 +457,14 @@ describe('schema.graphql', () => {
   test('lists with null elements: [X] anywhere, [X]! only on stored fields of non-primitive types (as graph-cli)', () => {
     schemaFinding('nullable-list-element', s('value: BigInt!', 'value: [BigInt]'));
     const pool = (field: string) => s(/$/, `\ntype Pool @entity(immutable: false) {\n  id: Bytes!\n  ${field}\n}\ntype Mint @entity(immutable: true) {\n  id: Bytes!\n  pool: Pool!\n}\n`);
-    assert.deepEqual(run([pool('mints: [Mint]! @derivedFrom(field: "pool")')]).map((x) => x.code), []);
-    assert.deepEqual(run([pool('counts: [Int]!')]).map((x) => x.code), []);
+    assert.deepEqual(
+      run([pool('mints: [Mint]! @derivedFrom(field: "pool")')]).map((x) => x.code),
+      [],
+    );
+    assert.deepEqual(
+      run([pool('counts: [Int]!')]).map((x) => x.code),
+      [],
+    );
     schemaFinding('nullable-list-element', pool('mints: [Mint] @derivedFrom(field: "pool")'));
     schemaFinding('nullable-list-element', pool('mints: [Mint]!'));
   });

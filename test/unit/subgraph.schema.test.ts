@@ -44,20 +44,34 @@ describe('schema.graphql findings, exactly', () => {
   });
 
   test('reserved names: built-in scalars, Query, the API schema, introspection, generated filter types', () => {
-    assert.deepEqual(findings(`type Query ${E} { id: ID! }`), ["reserved-type-name error [Query] Type name 'Query' is reserved: graph-node generates the Query type of the subgraph's API; rename it"]);
-    assert.deepEqual(findings(`type Subscription ${E} { id: ID! }`), ["reserved-type-name error [Subscription] Type name 'Subscription' is reserved: graph-node generates the Subscription type of the subgraph's API; rename it"]);
+    assert.deepEqual(findings(`type Query ${E} { id: ID! }`), [
+      "reserved-type-name error [Query] Type name 'Query' is reserved: graph-node generates the Query type of the subgraph's API; rename it",
+    ]);
+    assert.deepEqual(findings(`type Subscription ${E} { id: ID! }`), [
+      "reserved-type-name error [Subscription] Type name 'Subscription' is reserved: graph-node generates the Subscription type of the subgraph's API; rename it",
+    ]);
     assert.deepEqual(findings(`type BigInt ${E} { id: ID! }`), ["reserved-type-name error [BigInt] Type name 'BigInt' is reserved: BigInt is a built-in scalar of graph-node; rename it"]);
     assert.deepEqual(findings('enum Float { A }'), ["reserved-type-name error [Float] Type name 'Float' is reserved: Float is a built-in scalar of graph-node; rename it"]);
     assert.deepEqual(findings(`type _Meta_ ${E} { id: ID! }`), ["reserved-type-name error [_Meta_] Type name '_Meta_' is reserved: graph-node's generated API defines it; rename it"]);
-    assert.deepEqual(findings(`type __X ${E} { id: ID! }`), ["reserved-type-name error [__X] Type name '__X' is reserved: names starting with __ belong to GraphQL introspection; rename it"]);
+    assert.deepEqual(findings(`type __X ${E} { id: ID! }`), [
+      "reserved-type-name error [__X] Type name '__X' is reserved: names starting with __ belong to GraphQL introspection; rename it",
+    ]);
     assert.deepEqual(findings(`type _X ${E} { id: ID! }`), []);
   });
 
   test('T_filter and T_orderBy: an error beside a type or interface T, a warning otherwise', () => {
-    assert.deepEqual(findings(`type A ${E} { id: ID! }\ntype A_filter ${E} { id: ID! }`), ["reserved-type-name error [A_filter] Type name 'A_filter' is reserved: graph-node generates A_filter for type 'A'; rename it"]);
-    assert.deepEqual(findings(`interface I { id: ID! }\ntype I_orderBy ${E} { id: ID! }`), ["reserved-type-name error [I_orderBy] Type name 'I_orderBy' is reserved: graph-node generates I_orderBy for type 'I'; rename it"]);
-    assert.deepEqual(findings(`enum En { X }\ntype En_filter ${E} { id: ID! }`), ["reserved-type-name warning [En_filter] Type name 'En_filter' is reserved: graph-node generates <Type>_filter types, and would for a type 'En'; rename it"]);
-    assert.deepEqual(findings(`type B_orderBy ${E} { id: ID! }`), ["reserved-type-name warning [B_orderBy] Type name 'B_orderBy' is reserved: graph-node generates <Type>_orderBy types, and would for a type 'B'; rename it"]);
+    assert.deepEqual(findings(`type A ${E} { id: ID! }\ntype A_filter ${E} { id: ID! }`), [
+      "reserved-type-name error [A_filter] Type name 'A_filter' is reserved: graph-node generates A_filter for type 'A'; rename it",
+    ]);
+    assert.deepEqual(findings(`interface I { id: ID! }\ntype I_orderBy ${E} { id: ID! }`), [
+      "reserved-type-name error [I_orderBy] Type name 'I_orderBy' is reserved: graph-node generates I_orderBy for type 'I'; rename it",
+    ]);
+    assert.deepEqual(findings(`enum En { X }\ntype En_filter ${E} { id: ID! }`), [
+      "reserved-type-name warning [En_filter] Type name 'En_filter' is reserved: graph-node generates <Type>_filter types, and would for a type 'En'; rename it",
+    ]);
+    assert.deepEqual(findings(`type B_orderBy ${E} { id: ID! }`), [
+      "reserved-type-name warning [B_orderBy] Type name 'B_orderBy' is reserved: graph-node generates <Type>_orderBy types, and would for a type 'B'; rename it",
+    ]);
     assert.deepEqual(findings(`type B_filters ${E} { id: ID! }\ntype B ${E} { id: ID! }`), []);
   });
 
@@ -77,7 +91,10 @@ describe('schema.graphql findings, exactly', () => {
     ]);
     assert.deepEqual(findings('type _Schema_ { a: Int }'), ['schema-type-fields error [_Schema_] _Schema_ must not have fields']);
     // Only `as` names a type here.
-    assert.deepEqual(findings(`type _Schema_ @import(types: [{name: "Y", alias: "Z"}])\ntype A ${E} { id: ID! z: Z }`)[0], "unknown-field-type error [Z] Field 'z': unknown type 'Z'; did you mean 'A'?");
+    assert.deepEqual(
+      findings(`type _Schema_ @import(types: [{name: "Y", alias: "Z"}])\ntype A ${E} { id: ID! z: Z }`)[0],
+      "unknown-field-type error [Z] Field 'z': unknown type 'Z'; did you mean 'A'?",
+    );
   });
 
   test('@fulltext and @import on an entity', () => {
@@ -142,15 +159,51 @@ describe('schema.graphql findings, exactly', () => {
   });
 
   test('unknown field types: a hint from case, Solidity spellings or a near name; the fix renames the inner type', () => {
-    const names = ['address', 'bytes32', 'uint8', 'int24', 'int160', 'uint', 'bool', 'double', 'text', 'datetime', 'i64', 'string', 'Strin', 'myaddress', 'xint16', 'Int16x', 'boolx', 'xtext'];
+    const names = [
+      'address',
+      'bytes32',
+      'uint8',
+      'int24',
+      'int160',
+      'uint',
+      'bool',
+      'double',
+      'text',
+      'datetime',
+      'i64',
+      'string',
+      'Strin',
+      'myaddress',
+      'xint16',
+      'Int16x',
+      'boolx',
+      'xtext',
+    ];
     const text = `type A ${E} { id: ID! ${names.map((n, i) => `f${i}: ${n}`).join(' ')} list: [address!]! }`;
-    const hint: Record<string, string | undefined> = { address: 'Bytes', bytes32: 'Bytes', uint8: 'Int', int24: 'Int', int160: 'BigInt', uint: 'BigInt', bool: 'Boolean', double: 'BigDecimal', text: 'String', datetime: 'Timestamp', i64: 'Int8', string: 'String', Strin: 'String' };
+    const hint: Record<string, string | undefined> = {
+      address: 'Bytes',
+      bytes32: 'Bytes',
+      uint8: 'Int',
+      int24: 'Int',
+      int160: 'BigInt',
+      uint: 'BigInt',
+      bool: 'Boolean',
+      double: 'BigDecimal',
+      text: 'String',
+      datetime: 'Timestamp',
+      i64: 'Int8',
+      string: 'String',
+      Strin: 'String',
+    };
     const expected = names.flatMap((n, i) => {
       const h = hint[n];
       const line = `unknown-field-type error [${n}] Field 'f${i}': unknown type '${n}'${h ? `; did you mean '${h}'?` : ''}`;
       return h ? [line, `  fix: Change the type to ${h}: [${n}]@${text.indexOf(`f${i}: ${n}`) + `f${i}: `.length} → ${h}`] : [line];
     });
-    expected.push("unknown-field-type error [[address!]!] Field 'list': unknown type 'address'; did you mean 'Bytes'?", `  fix: Change the type to Bytes: [address]@${text.indexOf('[address') + 1} → Bytes`);
+    expected.push(
+      "unknown-field-type error [[address!]!] Field 'list': unknown type 'address'; did you mean 'Bytes'?",
+      `  fix: Change the type to Bytes: [address]@${text.indexOf('[address') + 1} → Bytes`,
+    );
     assert.deepEqual(findings(text), expected);
   });
 
@@ -196,13 +249,23 @@ describe('schema.graphql findings, exactly', () => {
     assert.deepEqual(findings(`type A ${E} { id: ID! xs: [B!]! @derivedFrom(field: "other") }\ntype C ${E} { id: ID! }\ntype B ${E} { id: ID! other: C! }`), [
       `derived-from-wrong-type error ["other"] Field 'xs': @derivedFrom field 'other' on type 'B' has type 'C' but must point back at 'A' (graph build fails)`,
     ]);
-    assert.deepEqual(findings(`interface I { id: ID! }\ninterface J { id: ID! }\ntype A implements I & J ${E} { id: ID! xs: [B!]! @derivedFrom(field: "other") }\ntype C ${E} { id: ID! }\ntype B ${E} { id: ID! other: C! }`), [
-      `derived-from-wrong-type error ["other"] Field 'xs': @derivedFrom field 'other' on type 'B' has type 'C' but must point back at 'A' or an interface it implements (I, J) (graph build fails)`,
-    ]);
+    assert.deepEqual(
+      findings(
+        `interface I { id: ID! }\ninterface J { id: ID! }\ntype A implements I & J ${E} { id: ID! xs: [B!]! @derivedFrom(field: "other") }\ntype C ${E} { id: ID! }\ntype B ${E} { id: ID! other: C! }`,
+      ),
+      [
+        `derived-from-wrong-type error ["other"] Field 'xs': @derivedFrom field 'other' on type 'B' has type 'C' but must point back at 'A' or an interface it implements (I, J) (graph build fails)`,
+      ],
+    );
     assert.deepEqual(findings(`interface I { id: ID! }\ntype A implements I ${E} { id: ID! xs: [B!]! @derivedFrom(field: "other") }\ntype B ${E} { id: ID! other: I! }`), [
       `derived-from-wrong-type error ["other"] Field 'xs': @derivedFrom field 'other' on type 'B' points at interface 'I', which does not declare 'xs' (graph-node rejects the schema)`,
     ]);
-    assert.deepEqual(findings(`interface I { id: ID! xs: [B!]! @derivedFrom(field: "other") }\ntype A implements I ${E} { id: ID! xs: [B!]! @derivedFrom(field: "other") }\ntype B ${E} { id: ID! other: I! }`), []);
+    assert.deepEqual(
+      findings(
+        `interface I { id: ID! xs: [B!]! @derivedFrom(field: "other") }\ntype A implements I ${E} { id: ID! xs: [B!]! @derivedFrom(field: "other") }\ntype B ${E} { id: ID! other: I! }`,
+      ),
+      [],
+    );
     assert.deepEqual(findings(`type A @aggregation(intervals: ["hour"], source: "A") { id: Int8! xs: [B!]! @derivedFrom(field: "owner") }\ntype B ${E} { id: ID! owner: A! }`), [
       `derived-from-wrong-type error ["owner"] Field 'xs': @derivedFrom fields are only allowed on @entity types, and 'A' is not one (graph build fails)`,
     ]);
@@ -274,20 +337,22 @@ describe('@fulltext on _Schema_, exactly (graph-cli validateFulltext, graph-node
       `fulltext-language error [true] @fulltext language must be one of ${LANGUAGES} (unquoted)`,
       'fulltext-algorithm error [1] @fulltext algorithm must be one of rank, proximityRank (unquoted)',
     ]);
-    assert.deepEqual(schema(`@fulltext(name: "s", language: zzzzzz, algorithm: rank, ${inc})`), [`fulltext-language error [zzzzzz] @fulltext language must be one of ${LANGUAGES} (unquoted)`]);
+    assert.deepEqual(schema(`@fulltext(name: "s", language: zzzzzz, algorithm: rank, ${inc})`), [
+      `fulltext-language error [zzzzzz] @fulltext language must be one of ${LANGUAGES} (unquoted)`,
+    ]);
   });
 
   test('names: unique, and none of the query fields of entity fields (as written, camel case, plural); the first field taking a query name is named', () => {
     const twice = `@fulltext(name: "title", language: en, algorithm: rank, ${inc})`;
     assert.deepEqual(schema(`${twice} ${twice}`), [
-      "fulltext-name error [\"title\"] @fulltext name 'title' collides with the query field of Post.title (graph-node rejects the schema)",
-      "fulltext-name error [\"title\"] Another @fulltext is named 'title'; each needs its own name (graph-node rejects the schema)",
+      'fulltext-name error ["title"] @fulltext name \'title\' collides with the query field of Post.title (graph-node rejects the schema)',
+      'fulltext-name error ["title"] Another @fulltext is named \'title\'; each needs its own name (graph-node rejects the schema)',
     ]);
     const named = (name: string) => schema(`@fulltext(name: "${name}", language: en, algorithm: rank, ${inc})`);
-    assert.deepEqual(named('postTitle'), ["fulltext-name error [\"postTitle\"] @fulltext name 'postTitle' collides with the query field of Post.post_title (graph-node rejects the schema)"]);
-    assert.deepEqual(named('oldName'), ["fulltext-name error [\"oldName\"] @fulltext name 'oldName' collides with the query field of Post.old__name (graph-node rejects the schema)"]);
-    assert.deepEqual(named('summary'), ["fulltext-name error [\"summary\"] @fulltext name 'summary' collides with the query field of Post.Summary (graph-node rejects the schema)"]);
-    assert.deepEqual(named('scores'), ["fulltext-name error [\"scores\"] @fulltext name 'scores' collides with the query field of Post.score (graph-node rejects the schema)"]);
+    assert.deepEqual(named('postTitle'), ['fulltext-name error ["postTitle"] @fulltext name \'postTitle\' collides with the query field of Post.post_title (graph-node rejects the schema)']);
+    assert.deepEqual(named('oldName'), ['fulltext-name error ["oldName"] @fulltext name \'oldName\' collides with the query field of Post.old__name (graph-node rejects the schema)']);
+    assert.deepEqual(named('summary'), ['fulltext-name error ["summary"] @fulltext name \'summary\' collides with the query field of Post.Summary (graph-node rejects the schema)']);
+    assert.deepEqual(named('scores'), ['fulltext-name error ["scores"] @fulltext name \'scores\' collides with the query field of Post.score (graph-node rejects the schema)']);
     // Only a leading capital is lowered; a name ending in s, x, z, ch, sh or y gets no plural.
     assert.deepEqual(named('posttitle'), []);
     assert.deepEqual(named('postbody'), []);
@@ -310,15 +375,20 @@ describe('@fulltext on _Schema_, exactly (graph-cli validateFulltext, graph-node
   });
 
   test('include: the entity and each field must exist, fields of the form {name: "field"}, String or ID', () => {
-    assert.deepEqual(withInclude('[{entity: "Zzzzzz", fields: [{name: "title"}]}, {entity: "Post", fields: ["title", {name: "title", x: 1}, {nam: "title"}, {name: title}, {name: "zzzzzz"}, {name: "score"}, {name: "id"}]}]'), [
-      "fulltext-entity error [\"Zzzzzz\"] @fulltext includes 'Zzzzzz', which is not an @entity type of the schema (graph-node rejects the schema)",
-      'fulltext-include error ["title"] @fulltext fields items must have the form {name: "field"}',
-      'fulltext-include error [{name: "title", x: 1}] @fulltext fields items must have the form {name: "field"}',
-      'fulltext-include error [{nam: "title"}] @fulltext fields items must have the form {name: "field"}',
-      'fulltext-include error [{name: title}] @fulltext fields items must have the form {name: "field"}',
-      "fulltext-field error [\"zzzzzz\"] @fulltext field 'zzzzzz' does not exist on 'Post' (graph-node rejects the schema)",
-      "fulltext-field error [\"score\"] @fulltext field 'score' of 'Post' is BigInt; only String fields can be searched (graph-node rejects the schema)",
-    ]);
+    assert.deepEqual(
+      withInclude(
+        '[{entity: "Zzzzzz", fields: [{name: "title"}]}, {entity: "Post", fields: ["title", {name: "title", x: 1}, {nam: "title"}, {name: title}, {name: "zzzzzz"}, {name: "score"}, {name: "id"}]}]',
+      ),
+      [
+        'fulltext-entity error ["Zzzzzz"] @fulltext includes \'Zzzzzz\', which is not an @entity type of the schema (graph-node rejects the schema)',
+        'fulltext-include error ["title"] @fulltext fields items must have the form {name: "field"}',
+        'fulltext-include error [{name: "title", x: 1}] @fulltext fields items must have the form {name: "field"}',
+        'fulltext-include error [{nam: "title"}] @fulltext fields items must have the form {name: "field"}',
+        'fulltext-include error [{name: title}] @fulltext fields items must have the form {name: "field"}',
+        "fulltext-field error [\"zzzzzz\"] @fulltext field 'zzzzzz' does not exist on 'Post' (graph-node rejects the schema)",
+        "fulltext-field error [\"score\"] @fulltext field 'score' of 'Post' is BigInt; only String fields can be searched (graph-node rejects the schema)",
+      ],
+    );
   });
 });
 
@@ -352,13 +422,16 @@ describe('graphqlTooDeepAt: brackets counted outside strings and comments', () =
 describe('text helpers', () => {
   test('LineIndex: positions on every line, the text end, empty text', () => {
     const lines = new LineIndex('ab\n\ncd');
-    assert.deepEqual([0, 2, 3, 4, 6].map((o) => lines.position(o)), [
-      { line: 0, character: 0 },
-      { line: 0, character: 2 },
-      { line: 1, character: 0 },
-      { line: 2, character: 0 },
-      { line: 2, character: 2 },
-    ]);
+    assert.deepEqual(
+      [0, 2, 3, 4, 6].map((o) => lines.position(o)),
+      [
+        { line: 0, character: 0 },
+        { line: 0, character: 2 },
+        { line: 1, character: 0 },
+        { line: 2, character: 0 },
+        { line: 2, character: 2 },
+      ],
+    );
     assert.deepEqual(lines.position(-5), { line: 0, character: 0 });
     assert.equal(lines.offset({ line: 9, character: 1 }), 5);
     assert.equal(lines.offset({ line: 1, character: 5 }), 3);

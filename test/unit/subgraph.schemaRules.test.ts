@@ -41,13 +41,19 @@ describe('implements-not-interface: graph-node InterfaceUndefined', () => {
       "Type 'B' implements 'A', which is an object type, not an interface; only interfaces can be implemented: declare 'interface A' instead, or remove it from the implements list of 'B' (graph-node rejects the schema)",
     );
     assert.equal(f.fix, undefined);
-    assert.deepEqual(run(text).findings.map((x) => x.code), ['implements-not-interface']);
+    assert.deepEqual(
+      run(text).findings.map((x) => x.code),
+      ['implements-not-interface'],
+    );
   });
 
   test('an unknown name is flagged, with a fix when an interface of that spelling is near', () => {
     const unknown = only(`type B implements Missing ${E} {\n  id: ID!\n}`, 'implements-not-interface');
     assert.deepEqual(unknown.range, range(0, 18, 25));
-    assert.equal(unknown.message, "Type 'B' implements 'Missing', which is not defined in this schema; define 'interface Missing' or remove it from the implements list of 'B' (graph-node rejects the schema)");
+    assert.equal(
+      unknown.message,
+      "Type 'B' implements 'Missing', which is not defined in this schema; define 'interface Missing' or remove it from the implements list of 'B' (graph-node rejects the schema)",
+    );
     assert.equal(unknown.fix, undefined);
 
     const text = `interface Named { id: ID! }\n\ntype Owner implements Namd ${E} { id: ID! }`;
@@ -63,7 +69,14 @@ describe('implements-not-interface: graph-node InterfaceUndefined', () => {
     const { findings, marked } = run(text);
     const hits = findings.filter((f) => f.code === 'implements-not-interface');
     assert.deepEqual(hits.map(marked), ['K', 'String', 'Far']);
-    assert.deepEqual(hits.map((f) => f.range.start), [{ line: 3, character: 22 }, { line: 3, character: 26 }, { line: 3, character: 35 }]);
+    assert.deepEqual(
+      hits.map((f) => f.range.start),
+      [
+        { line: 3, character: 22 },
+        { line: 3, character: 26 },
+        { line: 3, character: 35 },
+      ],
+    );
     assert.match(hits[0].message, /^Type 'B' implements 'K', which is an enum, not an interface; /);
     assert.match(hits[1].message, /^Type 'B' implements 'String', which is a scalar, not an interface; /);
     assert.match(hits[2].message, /^Type 'B' implements 'Far', which is imported from another subgraph, not an interface of this schema; /);
@@ -85,7 +98,10 @@ describe('@derivedFrom through an implemented object type', () => {
       f.message,
       "Field 'cs': @derivedFrom field 'owner' on type 'C' points at 'A', which is an object type, not an interface 'B' can implement; make 'owner' point at 'B' (or make 'A' an interface declaring 'cs') (graph-node rejects the schema)",
     );
-    assert.deepEqual(run(text).findings.map((x) => x.code), ['implements-not-interface', 'derived-from-wrong-type']);
+    assert.deepEqual(
+      run(text).findings.map((x) => x.code),
+      ['implements-not-interface', 'derived-from-wrong-type'],
+    );
   });
 
   test('the list of interfaces the type implements leaves out what is no interface', () => {
@@ -110,8 +126,14 @@ describe('@aggregation arguments: graph-node AggregationMissingSource, Aggregati
     assert.equal(f.severity, 'error');
     assert.deepEqual(f.range, range(1, 11, 23));
     assert.equal(f.marked, '@aggregation');
-    assert.equal(f.message, `@aggregation on 'Stats' has no source argument; add source: "<Timeseries>", naming the @entity(timeseries: true) type it aggregates (graph-node rejects the schema)`);
-    assert.deepEqual(run(text).findings.map((x) => x.code), ['aggregation-source-argument']);
+    assert.equal(
+      f.message,
+      `@aggregation on 'Stats' has no source argument; add source: "<Timeseries>", naming the @entity(timeseries: true) type it aggregates (graph-node rejects the schema)`,
+    );
+    assert.deepEqual(
+      run(text).findings.map((x) => x.code),
+      ['aggregation-source-argument'],
+    );
   });
 
   test('without intervals: marks @aggregation, names the supported intervals', () => {
@@ -119,17 +141,23 @@ describe('@aggregation arguments: graph-node AggregationMissingSource, Aggregati
     const f = only(text, 'aggregation-intervals-argument');
     assert.deepEqual(f.range, range(1, 11, 23));
     assert.equal(f.message, `@aggregation on 'Stats' has no intervals argument; add intervals: ["hour", "day"] or a part of it (graph-node rejects the schema)`);
-    assert.deepEqual(run(text).findings.map((x) => x.code), ['aggregation-intervals-argument']);
+    assert.deepEqual(
+      run(text).findings.map((x) => x.code),
+      ['aggregation-intervals-argument'],
+    );
   });
 
   test('with no arguments at all: both findings, and the feature is still seen', () => {
     for (const directive of ['@aggregation', '@aggregation @aggregate(fn: "sum")']) {
       const text = `type Stats ${directive} { id: Int8! timestamp: Timestamp! }`;
       const info = analyzeSchema(text, 'schema.graphql');
-      assert.deepEqual(info.findings.map((f) => [f.code, f.range]), [
-        ['aggregation-source-argument', range(0, 11, 23)],
-        ['aggregation-intervals-argument', range(0, 11, 23)],
-      ]);
+      assert.deepEqual(
+        info.findings.map((f) => [f.code, f.range]),
+        [
+          ['aggregation-source-argument', range(0, 11, 23)],
+          ['aggregation-intervals-argument', range(0, 11, 23)],
+        ],
+      );
       assert.equal(text.slice(info.aggregation!.start, info.aggregation!.end), '@aggregation');
     }
   });
@@ -145,10 +173,18 @@ describe('@aggregation arguments: graph-node AggregationMissingSource, Aggregati
   });
 
   test('intervals that are not a non-empty list of strings mark the value (AggregationWrongIntervals)', () => {
-    for (const [value, marked] of [['"hour"', '"hour"'], ['[]', '[]'], ['[hour]', 'hour'], ['["hour", 1]', '1']]) {
+    for (const [value, marked] of [
+      ['"hour"', '"hour"'],
+      ['[]', '[]'],
+      ['[hour]', 'hour'],
+      ['["hour", 1]', '1'],
+    ]) {
       const f = only(`${SOURCE}type Stats @aggregation(intervals: ${value}, source: "Data") ${FIELDS}`, 'aggregation-intervals-argument');
       assert.equal(f.marked, marked, value);
-      assert.match(f.message, /^@aggregation intervals on 'Stats' must be (a non-empty list of strings, such as \["hour"\]|strings: write each interval in quotes, one of "hour", "day") \(graph-node rejects the schema\)$/);
+      assert.match(
+        f.message,
+        /^@aggregation intervals on 'Stats' must be (a non-empty list of strings, such as \["hour"\]|strings: write each interval in quotes, one of "hour", "day") \(graph-node rejects the schema\)$/,
+      );
     }
   });
 
@@ -183,8 +219,13 @@ test('odd shapes around these rules never throw', () => {
     assert.ok(Array.isArray(findings), text);
   }
   // A duplicate @aggregation is read from the first one only.
-  const dup = run('type S @entity(timeseries: true) { id: Int8! timestamp: Timestamp! }\ntype T @aggregation(source: "S", intervals: ["hour"]) @aggregation { id: Int8! timestamp: Timestamp! }');
-  assert.deepEqual(dup.findings.filter((f) => NEW_CODES.has(f.code)), []);
+  const dup = run(
+    'type S @entity(timeseries: true) { id: Int8! timestamp: Timestamp! }\ntype T @aggregation(source: "S", intervals: ["hour"]) @aggregation { id: Int8! timestamp: Timestamp! }',
+  );
+  assert.deepEqual(
+    dup.findings.filter((f) => NEW_CODES.has(f.code)),
+    [],
+  );
 });
 
 test('every finding of these rules is an error (graph-node rejects the schema), and the spelling fix replaces the name', () => {
@@ -198,25 +239,69 @@ test('every finding of these rules is an error (graph-node rejects the schema), 
     `${SOURCE}type S @aggregation(source: "Data", intervals: ["week"]) { id: Int8! timestamp: Timestamp! }`,
   ];
   const found = texts.flatMap((text) => run(text).findings.filter((f) => NEW_CODES.has(f.code)));
-  assert.deepEqual(found.map((f) => f.code), ['implements-not-interface', 'implements-not-interface', 'aggregation-intervals-argument', 'aggregation-intervals-argument', 'aggregation-intervals-argument', 'aggregation-interval-unsupported']);
-  assert.deepEqual(found.map((f) => f.severity), found.map(() => 'error'));
+  assert.deepEqual(
+    found.map((f) => f.code),
+    [
+      'implements-not-interface',
+      'implements-not-interface',
+      'aggregation-intervals-argument',
+      'aggregation-intervals-argument',
+      'aggregation-intervals-argument',
+      'aggregation-interval-unsupported',
+    ],
+  );
+  assert.deepEqual(
+    found.map((f) => f.severity),
+    found.map(() => 'error'),
+  );
   assert.equal(found[1].fix?.kind, 'replace');
 });
 
 test('an unknown field type named like a Solidity or common type gets the graph-node scalar, only for the whole name', () => {
   const hint = (type: string) => /did you mean '([^']+)'/.exec(run(`type T ${E} { id: ID! f: ${type} }`).findings.find((f) => f.code === 'unknown-field-type')?.message ?? '')?.[1];
   const cases: [string, string | undefined][] = [
-    ['address', 'Bytes'], ['addresses', undefined], ['myaddress', undefined], ['bytes32', 'Bytes'], ['bytes', 'Bytes'], ['bytes32x', undefined], ['bytes1024', 'Bytes'], ['tokenbytes', undefined],
-    ['uint8', 'Int'], ['int32', 'Int'], ['int64', 'Int8'], ['i64', 'Int8'], ['long', 'Int8'], ['longer', undefined], ['xlong', undefined], ['uint64', 'BigInt'], ['uint256', 'BigInt'],
-    ['bool', 'Boolean'], ['boolx', undefined], ['xbool', undefined], ['float', 'BigDecimal'], ['floaty', undefined], ['xfloat', undefined],
-    ['text', 'String'], ['textual', undefined], ['timestamp', 'Timestamp'], ['xdate', undefined], ['dated', undefined],
+    ['address', 'Bytes'],
+    ['addresses', undefined],
+    ['myaddress', undefined],
+    ['bytes32', 'Bytes'],
+    ['bytes', 'Bytes'],
+    ['bytes32x', undefined],
+    ['bytes1024', 'Bytes'],
+    ['tokenbytes', undefined],
+    ['uint8', 'Int'],
+    ['int32', 'Int'],
+    ['int64', 'Int8'],
+    ['i64', 'Int8'],
+    ['long', 'Int8'],
+    ['longer', undefined],
+    ['xlong', undefined],
+    ['uint64', 'BigInt'],
+    ['uint256', 'BigInt'],
+    ['bool', 'Boolean'],
+    ['boolx', undefined],
+    ['xbool', undefined],
+    ['float', 'BigDecimal'],
+    ['floaty', undefined],
+    ['xfloat', undefined],
+    ['text', 'String'],
+    ['textual', undefined],
+    ['timestamp', 'Timestamp'],
+    ['xdate', undefined],
+    ['dated', undefined],
   ];
-  assert.deepEqual(cases.map(([type]) => [type, hint(type)]), cases);
+  assert.deepEqual(
+    cases.map(([type]) => [type, hint(type)]),
+    cases,
+  );
 });
 
 test('every type graph-node adds to the API schema is a reserved name, the last of the list too', () => {
   for (const name of ['_Meta_', 'BlockChangedFilter', 'OrderDirection', 'Aggregation_interval', 'Aggregation_current']) {
     const f = run(`type ${name} ${E} { id: ID! }`).findings;
-    assert.deepEqual(f.map((x) => x.message), [`Type name '${name}' is reserved: graph-node's generated API defines it; rename it`], name);
+    assert.deepEqual(
+      f.map((x) => x.message),
+      [`Type name '${name}' is reserved: graph-node's generated API defines it; rename it`],
+      name,
+    );
   }
 });

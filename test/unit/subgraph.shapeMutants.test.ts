@@ -36,7 +36,19 @@ describe('hover and completion docs', () => {
     const all = [...everyKey(), ...everyKey('file/ipfs')];
     const paths = new Set(all.map((k) => k.path));
     // The walk reaches the deepest keys of each table, union variants included.
-    for (const p of ['schema.file', 'graft.block', 'indexerHints.prune', 'dataSources.0.source.endBlock', 'dataSources.0.mapping.abis.0.file', 'dataSources.0.mapping.blockHandlers.0.filter.every', 'dataSources.0.mapping.callHandlers.0.function', 'dataSources.0.mapping.eventHandlers.0.calls', 'templates.0.source.abi', 'templates.0.mapping.handler', 'templates.0.mapping.abis.0.name']) {
+    for (const p of [
+      'schema.file',
+      'graft.block',
+      'indexerHints.prune',
+      'dataSources.0.source.endBlock',
+      'dataSources.0.mapping.abis.0.file',
+      'dataSources.0.mapping.blockHandlers.0.filter.every',
+      'dataSources.0.mapping.callHandlers.0.function',
+      'dataSources.0.mapping.eventHandlers.0.calls',
+      'templates.0.source.abi',
+      'templates.0.mapping.handler',
+      'templates.0.mapping.abis.0.name',
+    ]) {
       assert.ok(paths.has(p), p);
     }
     assert.ok(all.length > 80, String(all.length));

@@ -12,7 +12,17 @@ import { applyFix } from '../support/findings';
 const APPROVAL = { kind: 'event' as const, name: 'Approval', signature: 'Approval(indexed address,indexed address,uint256)', params: [{ name: 'owner', type: 'address', indexed: true }] };
 
 function stub(mappingText: string, trigger: HandlerStubInput['trigger'], extra: Partial<HandlerStubInput> = {}) {
-  const input: HandlerStubInput = { mappingFile: '/p/src/mapping.ts', mappingText, scan: scanMapping(mappingText), handler: 'handleIt', generatedDir: '/p/generated', dataSourceFolder: 'ERC20', abiName: 'ERC20', trigger, ...extra };
+  const input: HandlerStubInput = {
+    mappingFile: '/p/src/mapping.ts',
+    mappingText,
+    scan: scanMapping(mappingText),
+    handler: 'handleIt',
+    generatedDir: '/p/generated',
+    dataSourceFolder: 'ERC20',
+    abiName: 'ERC20',
+    trigger,
+    ...extra,
+  };
   const fix = handlerStub(input);
   return { fix, text: applyFix(mappingText, fix) };
 }
@@ -20,15 +30,25 @@ function stub(mappingText: string, trigger: HandlerStubInput['trigger'], extra: 
 describe('handler stubs', () => {
   test('an event into an empty file: the import at the top, the handler after it', () => {
     const { fix, text } = stub('', APPROVAL);
-    assert.equal(text, 'import { Approval } from "../generated/ERC20/ERC20";\nexport function handleIt(event: Approval): void {\n  // TODO: write entities for this event (Approval(indexed address,indexed address,uint256))\n}\n');
+    assert.equal(
+      text,
+      'import { Approval } from "../generated/ERC20/ERC20";\nexport function handleIt(event: Approval): void {\n  // TODO: write entities for this event (Approval(indexed address,indexed address,uint256))\n}\n',
+    );
     assert.deepEqual({ kind: fix.kind, title: fix.title, file: fix.file }, { kind: 'add-handler', title: 'Add handler handleIt to mapping.ts', file: '/p/src/mapping.ts' });
-    assert.deepEqual(fix.kind === 'add-handler' && [fix.mappingFile, fix.handler, fix.event], ['/p/src/mapping.ts', 'handleIt', { name: 'Approval', signature: APPROVAL.signature, params: APPROVAL.params }]);
+    assert.deepEqual(fix.kind === 'add-handler' && [fix.mappingFile, fix.handler, fix.event], [
+      '/p/src/mapping.ts',
+      'handleIt',
+      { name: 'Approval', signature: APPROVAL.signature, params: APPROVAL.params },
+    ]);
   });
 
   test('the event already imported under another name: that name, no new import', () => {
     const { fix, text } = stub('import { Approval as A } from "../generated/ERC20/ERC20"\n\n', APPROVAL);
     assert.equal(fix.edits.length, 1);
-    assert.equal(text, 'import { Approval as A } from "../generated/ERC20/ERC20"\n\nexport function handleIt(event: A): void {\n  // TODO: write entities for this event (Approval(indexed address,indexed address,uint256))\n}\n');
+    assert.equal(
+      text,
+      'import { Approval as A } from "../generated/ERC20/ERC20"\n\nexport function handleIt(event: A): void {\n  // TODO: write entities for this event (Approval(indexed address,indexed address,uint256))\n}\n',
+    );
   });
 
   test('an entity named like the event: the event comes in as ApprovalEvent, after the last import', () => {
@@ -41,7 +61,10 @@ describe('handler stubs', () => {
 
   test('a call handler for a taken name keeps the Call class name; templates import from their folder', () => {
     const { text } = stub('import { ApproveCall } from "./elsewhere";\n', { kind: 'call', functionName: 'approve' }, { dataSourceFolder: 'templates/Pair', abiName: 'Pair' });
-    assert.equal(text, 'import { ApproveCall } from "./elsewhere";\nimport { ApproveCall } from "../generated/templates/Pair/Pair";\n\nexport function handleIt(call: ApproveCall): void {\n  // TODO: write entities for this call\n}\n');
+    assert.equal(
+      text,
+      'import { ApproveCall } from "./elsewhere";\nimport { ApproveCall } from "../generated/templates/Pair/Pair";\n\nexport function handleIt(call: ApproveCall): void {\n  // TODO: write entities for this call\n}\n',
+    );
   });
 
   test('a mapping beside the generated folder gets a ./ path', () => {
@@ -50,8 +73,14 @@ describe('handler stubs', () => {
   });
 
   test('block and file handlers import from graph-ts unless it is there', () => {
-    assert.equal(stub('', { kind: 'block' }).text, 'import { ethereum } from "@graphprotocol/graph-ts";\nexport function handleIt(block: ethereum.Block): void {\n  // TODO: write entities for this block\n}\n');
-    assert.equal(stub('import { Bytes } from "@graphprotocol/graph-ts";', { kind: 'file' }).text, 'import { Bytes } from "@graphprotocol/graph-ts";\n\nexport function handleIt(content: Bytes): void {\n  // TODO: write entities for this file\n}\n');
+    assert.equal(
+      stub('', { kind: 'block' }).text,
+      'import { ethereum } from "@graphprotocol/graph-ts";\nexport function handleIt(block: ethereum.Block): void {\n  // TODO: write entities for this block\n}\n',
+    );
+    assert.equal(
+      stub('import { Bytes } from "@graphprotocol/graph-ts";', { kind: 'file' }).text,
+      'import { Bytes } from "@graphprotocol/graph-ts";\n\nexport function handleIt(content: Bytes): void {\n  // TODO: write entities for this file\n}\n',
+    );
     const other = stub('import { Bytes } from "./mine";\n', { kind: 'file' });
     assert.equal(other.fix.edits.length, 2, 'a Bytes from elsewhere is not graph-ts’s');
     assert.equal(other.fix.kind === 'add-handler' && 'event' in other.fix, false);
@@ -66,7 +95,12 @@ describe('entity stubs and types', () => {
       { name: 'data', type: '(uint8,bool)', indexed: false },
     ];
     const body = 'type Swap @entity(immutable: true) {\n  id: Bytes!\n  who: Bytes!\n  # data: (uint8,bool) has no direct GraphQL type\n}\n';
-    for (const [schema, gap] of [['', ''], ['type A { id: ID! }\n\n', ''], ['type A { id: ID! }\n', '\n'], ['type A { id: ID! }', '\n\n']]) {
+    for (const [schema, gap] of [
+      ['', ''],
+      ['type A { id: ID! }\n\n', ''],
+      ['type A { id: ID! }\n', '\n'],
+      ['type A { id: ID! }', '\n\n'],
+    ]) {
       const fix = entityStub('/p/schema.graphql', schema, 'Swap', params);
       assert.equal(applyFix(schema, fix), `${schema}${gap}${body}`, JSON.stringify(schema));
       assert.deepEqual({ kind: fix.kind, title: fix.title, file: fix.file }, { kind: 'add-entity', title: 'Add entity Swap to schema.graphql', file: '/p/schema.graphql' });
@@ -76,9 +110,23 @@ describe('entity stubs and types', () => {
 
   test('Solidity types: i32 holds int8…int32 and uint8…uint24; arrays of any depth become non-null lists', () => {
     const cases: [string, string | undefined][] = [
-      ['int', 'BigInt!'], ['uint', 'BigInt!'], ['int24', 'Int!'], ['uint24', 'Int!'], ['int32', 'Int!'], ['uint32', 'BigInt!'], ['int40', 'BigInt!'],
-      ['bytes', 'Bytes!'], ['bytes1', 'Bytes!'], ['bytesx', undefined], ['xaddress', undefined], ['uint8x', undefined],
-      ['bool[]', '[Boolean!]!'], ['string[3]', '[String!]!'], ['uint8[][2]', '[[Int!]!]!'], ['tuple[]', undefined], ['fixed128x18', undefined],
+      ['int', 'BigInt!'],
+      ['uint', 'BigInt!'],
+      ['int24', 'Int!'],
+      ['uint24', 'Int!'],
+      ['int32', 'Int!'],
+      ['uint32', 'BigInt!'],
+      ['int40', 'BigInt!'],
+      ['bytes', 'Bytes!'],
+      ['bytes1', 'Bytes!'],
+      ['bytesx', undefined],
+      ['xaddress', undefined],
+      ['uint8x', undefined],
+      ['bool[]', '[Boolean!]!'],
+      ['string[3]', '[String!]!'],
+      ['uint8[][2]', '[[Int!]!]!'],
+      ['tuple[]', undefined],
+      ['fixed128x18', undefined],
     ];
     for (const [solidity, graphql] of cases) assert.equal(graphqlTypeOf(solidity), graphql, solidity);
   });
@@ -91,7 +139,8 @@ describe('mapping scan', () => {
   });
 
   test('exports in every form graph-cli accepts; generators and declare; renamed exports by their public name', () => {
-    const text = 'export function a() {}\nexport declare function b(): void;\nexport function* c() {}\nexport function  d () {}\nexport { e, f as g , }\nexport {h}\nexport * from "./x";\nexport * from \'./y\';\nfunction notExported() {}\n// export function commented() {}\n';
+    const text =
+      'export function a() {}\nexport declare function b(): void;\nexport function* c() {}\nexport function  d () {}\nexport { e, f as g , }\nexport {h}\nexport * from "./x";\nexport * from \'./y\';\nfunction notExported() {}\n// export function commented() {}\n';
     assert.deepEqual(handlerNames(text), ['a', 'b', 'c', 'd', 'e', 'g', 'h']);
     assert.deepEqual(scanMapping(text).exportAll, ['./x', './y']);
   });
@@ -102,7 +151,14 @@ describe('mapping scan', () => {
     assert.deepEqual(
       scan.imports.map((i) => [i.from, text.slice(i.start, i.end), i.names.map((n) => [n.name, n.local, text.slice(n.start, n.end)])]),
       [
-        ['./m', "import {A, B as C} from './m'", [['A', 'A', 'A'], ['B', 'C', 'B']]],
+        [
+          './m',
+          "import {A, B as C} from './m'",
+          [
+            ['A', 'A', 'A'],
+            ['B', 'C', 'B'],
+          ],
+        ],
         ['n', 'import { $d } from "n"', [['$d', '$d', '$d']]],
         ['e', "import {} from 'e'", []],
       ],

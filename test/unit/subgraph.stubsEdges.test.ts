@@ -15,7 +15,16 @@ const HANDLER = 'export function handleIt(event: Approval): void {\n  // TODO: w
 const BLOCK_HANDLER = 'export function handleIt(block: ethereum.Block): void {\n  // TODO: write entities for this block\n}\n';
 
 function stub(mappingText: string, trigger: HandlerStubInput['trigger']): string {
-  const input: HandlerStubInput = { mappingFile: '/p/src/mapping.ts', mappingText, scan: scanMapping(mappingText), handler: 'handleIt', generatedDir: '/p/generated', dataSourceFolder: 'ERC20', abiName: 'ERC20', trigger };
+  const input: HandlerStubInput = {
+    mappingFile: '/p/src/mapping.ts',
+    mappingText,
+    scan: scanMapping(mappingText),
+    handler: 'handleIt',
+    generatedDir: '/p/generated',
+    dataSourceFolder: 'ERC20',
+    abiName: 'ERC20',
+    trigger,
+  };
   return applyFix(mappingText, handlerStub(input));
 }
 

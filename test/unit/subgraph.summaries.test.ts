@@ -17,7 +17,8 @@ const MAPPING = fs.readFileSync(path.join(TUTORIAL, 'src', 'mapping.ts'), 'utf8'
 const range = (line: number, character: number, endCharacter: number, endLine = line) => ({ start: { line, character }, end: { line: endLine, character: endCharacter } });
 
 test('a manifest summary: schema, data sources with their source and handlers, templates marked', () => {
-  const templates = 'templates:\n  - kind: ethereum\n    name: Pair\n    network: mainnet\n    mapping:\n      file: ./src/pair.ts\n      blockHandlers:\n        - handler: handleBlock\n      callHandlers:\n        - function: swap(uint256)\n          handler: handleSwap\n        - function: noHandler()\n';
+  const templates =
+    'templates:\n  - kind: ethereum\n    name: Pair\n    network: mainnet\n    mapping:\n      file: ./src/pair.ts\n      blockHandlers:\n        - handler: handleBlock\n      callHandlers:\n        - function: swap(uint256)\n          handler: handleSwap\n        - function: noHandler()\n';
   assert.deepEqual(summarizeManifest(MANIFEST + templates), {
     schemaFile: './schema.graphql',
     dataSources: [
@@ -73,12 +74,18 @@ query One { approvalQuery(id: "1") { ...F } }
 test('a query file: the record its directive names, its operations with paging, its fragments', () => {
   const file = parseQueryFile(QUERIES);
   assert.deepEqual(file.subgraph, { name: 'my/erc20', line: 1 });
-  assert.deepEqual(file.operations.map((o) => [o.name, o.type, QUERIES.slice(o.start, o.end).split(' ', 2).join(' '), o.paging]), [
-    ['Approvals', 'query', 'query Approvals($first:', { pageSize: 25 }],
-    ['One', 'query', 'query One', undefined],
-  ]);
+  assert.deepEqual(
+    file.operations.map((o) => [o.name, o.type, QUERIES.slice(o.start, o.end).split(' ', 2).join(' '), o.paging]),
+    [
+      ['Approvals', 'query', 'query Approvals($first:', { pageSize: 25 }],
+      ['One', 'query', 'query One', undefined],
+    ],
+  );
   assert.ok(QUERIES.slice(file.operations[1].start, file.operations[1].end).endsWith('{ ...F } }'));
-  assert.deepEqual(file.fragments.map((f) => QUERIES.slice(f.start, f.end)), ['fragment F on ApprovalQuery { id }']);
+  assert.deepEqual(
+    file.fragments.map((f) => QUERIES.slice(f.start, f.end)),
+    ['fragment F on ApprovalQuery { id }'],
+  );
   assert.equal(file.syntaxError, undefined);
   assert.equal(subgraphDirective('my/erc20'), '# @subgraph my/erc20');
   assert.deepEqual(parseQueryFile(`${subgraphDirective('a b')}\n{ x }`).subgraph, { name: 'a b', line: 0 });

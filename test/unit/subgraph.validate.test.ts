@@ -15,7 +15,8 @@ function source(extra: Files = {}) {
   return memoryFileSource(p.files, p.mtimes);
 }
 
-const brief = (findings: Finding[]) => findings.map((f) => `${f.file.split('/').pop()} ${f.code} ${f.severity} ${f.range.start.line}:${f.range.start.character}-${f.range.end.line}:${f.range.end.character} ${f.message}`);
+const brief = (findings: Finding[]) =>
+  findings.map((f) => `${f.file.split('/').pop()} ${f.code} ${f.severity} ${f.range.start.line}:${f.range.start.character}-${f.range.end.line}:${f.range.end.character} ${f.message}`);
 
 describe('validateSubgraph', () => {
   test('a manifest that does not exist: no findings, no doc, and why the run is incomplete', () => {
@@ -24,7 +25,10 @@ describe('validateSubgraph', () => {
 
   test('a YAML syntax error gives only its findings, and the run is complete', () => {
     const result = validateSubgraph(VIRTUAL_MANIFEST, source(), { text: 'a: [\n' });
-    assert.deepEqual(result.findings.map((f) => f.code), ['yaml-syntax']);
+    assert.deepEqual(
+      result.findings.map((f) => f.code),
+      ['yaml-syntax'],
+    );
     assert.deepEqual(result.incomplete, []);
   });
 

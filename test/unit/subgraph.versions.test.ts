@@ -4,7 +4,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_VERSIONS, compareVersions, graphTsForApiVersion, LATEST_API_VERSION, LATEST_SPEC_VERSION, maxApiVersionForGraphTs, parseVersion, rangeAtLeast } from '../../src/core/subgraph/versions';
+import {
+  API_VERSIONS,
+  compareVersions,
+  graphTsForApiVersion,
+  LATEST_API_VERSION,
+  LATEST_SPEC_VERSION,
+  maxApiVersionForGraphTs,
+  parseVersion,
+  rangeAtLeast,
+} from '../../src/core/subgraph/versions';
 
 test('parseVersion: three runs of up to 9 digits, trimmed, nothing else', () => {
   assert.deepEqual(parseVersion(' 0.0.9 '), [0, 0, 9]);
@@ -24,7 +33,10 @@ test('compareVersions: each part in turn, numerically; suffixes and junk count a
 });
 
 test('the graph-ts release for each apiVersion, and the newest apiVersion a release supports', () => {
-  assert.deepEqual(API_VERSIONS.map((v) => graphTsForApiVersion(v)), ['0.22.0', '0.24.0', '0.26.0', '0.31.0', '0.35.0']);
+  assert.deepEqual(
+    API_VERSIONS.map((v) => graphTsForApiVersion(v)),
+    ['0.22.0', '0.24.0', '0.26.0', '0.31.0', '0.35.0'],
+  );
   assert.equal(graphTsForApiVersion('0.0.4'), undefined);
   const cases: [string, string | undefined][] = [
     ['0.21.9', undefined],

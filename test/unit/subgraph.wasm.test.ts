@@ -28,7 +28,14 @@ const name = (s: string) => [...leb(Buffer.byteLength(s)), ...Buffer.from(s)];
 function module(names: string[]): Uint8Array<ArrayBuffer> {
   const n = names.length;
   const bytes = [
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, [0x01, 0x60, 0x00, 0x00]),
     ...section(3, [...leb(n), ...names.map(() => 0x00)]),
     ...section(5, [0x01, 0x00, 0x01]),
@@ -42,7 +49,9 @@ describe('wasm export section', () => {
   test('the function exports, as the WebAssembly engine sees them', () => {
     for (const names of [[], ['handleApproval'], ['handleApproval', 'handleTransfer', 'héllo', 'x'.repeat(200)]]) {
       const bytes = module(names);
-      const engine = WebAssembly.Module.exports(new WebAssembly.Module(bytes)).filter((e) => e.kind === 'function').map((e) => e.name);
+      const engine = WebAssembly.Module.exports(new WebAssembly.Module(bytes))
+        .filter((e) => e.kind === 'function')
+        .map((e) => e.name);
       assert.deepEqual([...wasmFunctionExports(bytes)!].sort(), engine.sort());
     }
   });
@@ -73,14 +82,22 @@ describe('a compiled manifest (build/subgraph.yaml naming the .wasm)', () => {
     const p = virtualProject(files);
     return validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource(p.files, p.mtimes, exports ? { [wasmFile]: module(exports) } : {})).findings;
   };
-  test('handlers among the exports: no finding (the old scan flagged every one)', () => assert.deepEqual(run(['handleApproval']).map((f) => `${f.code}: ${f.message}`), []));
+  test('handlers among the exports: no finding (the old scan flagged every one)', () =>
+    assert.deepEqual(
+      run(['handleApproval']).map((f) => `${f.code}: ${f.message}`),
+      [],
+    ));
   test('a handler missing from the exports: an error, without a source stub as fix', () => {
     const f = run(['handleTransfer']).filter((x) => x.code === 'handler-not-exported');
     assert.equal(f.length, 1);
     assert.equal(f[0].severity, 'error');
     assert.notEqual(f[0].fix?.kind, 'add-handler');
   });
-  test('a file source that cannot read bytes: not checked rather than guessed', () => assert.deepEqual(run(undefined).map((f) => f.code), []));
+  test('a file source that cannot read bytes: not checked rather than guessed', () =>
+    assert.deepEqual(
+      run(undefined).map((f) => f.code),
+      [],
+    ));
 });
 
 describe('wasm export section: the edges of the reader', () => {

@@ -4,7 +4,13 @@ import { queryExportName } from '../../src/core/subgraph/query/exportName';
 import { exportText } from '../../src/core/table/export';
 import { fittedTable } from '../../src/core/table/table';
 
-const table = { columns: [{ id: 'id', title: 'id' }, { id: 'amount', title: 'amount' }], rows: [['0x1', '12345678901234567890']] };
+const table = {
+  columns: [
+    { id: 'id', title: 'id' },
+    { id: 'amount', title: 'amount' },
+  ],
+  rows: [['0x1', '12345678901234567890']],
+};
 
 test('CSV exports the table; JSON exports what the panel says its data is, pretty, ending in a newline', () => {
   let asked = 0;
@@ -15,7 +21,10 @@ test('CSV exports the table; JSON exports what the panel says its data is, prett
   assert.equal(exportText('csv', table, json), 'id,amount\r\n0x1,12345678901234567890\r\n');
   assert.equal(asked, 0, 'the JSON is not built for a CSV export');
   assert.equal(exportText('json', table, json), '{\n  "approvals": [\n    {\n      "id": "0x1",\n      "amount": "12345678901234567890"\n    }\n  ]\n}\n');
-  assert.equal(exportText('json', table, () => null), 'null\n');
+  assert.equal(
+    exportText('json', table, () => null),
+    'null\n',
+  );
 });
 
 test('a query export is named after its field (else the operation) and page, safe as a file name', () => {
@@ -26,12 +35,26 @@ test('a query export is named after its field (else the operation) and page, saf
 
 test('fitted columns: wide enough for what they hold, within 80 and 560 pixels', () => {
   const fitted = fittedTable({
-    columns: [{ id: 'id', title: 'id' }, { id: 'hash', title: 'hash' }, { id: 'blob', title: 'blob' }],
+    columns: [
+      { id: 'id', title: 'id' },
+      { id: 'hash', title: 'hash' },
+      { id: 'blob', title: 'blob' },
+    ],
     rows: [['1', `0x${'a'.repeat(64)}`, 'x'.repeat(1000)]],
   });
-  assert.deepEqual(fitted.columns.map((c) => c.width), [80, 66 * 7.5 + 20, 560]);
+  assert.deepEqual(
+    fitted.columns.map((c) => c.width),
+    [80, 66 * 7.5 + 20, 560],
+  );
   assert.deepEqual(fitted.rows, [['1', `0x${'a'.repeat(64)}`, 'x'.repeat(1000)]]);
-  assert.deepEqual(fitted.columns.map((c) => [c.id, c.title]), [['id', 'id'], ['hash', 'hash'], ['blob', 'blob']]);
+  assert.deepEqual(
+    fitted.columns.map((c) => [c.id, c.title]),
+    [
+      ['id', 'id'],
+      ['hash', 'hash'],
+      ['blob', 'blob'],
+    ],
+  );
 });
 
 test('fitted columns are measured on the first 200 rows, and a long title counts', () => {

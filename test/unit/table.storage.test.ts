@@ -15,7 +15,10 @@ test('an emulated range: plain slots in numeric order, values decoded', () => {
     },
   });
   assert.deepEqual(titles(table), ['Slot', 'Value', 'Decimal', 'Address', 'Text']);
-  assert.deepEqual(table.rows.map((r) => r[0]), ['0x0', '0x2', '0xb']);
+  assert.deepEqual(
+    table.rows.map((r) => r[0]),
+    ['0x0', '0x2', '0xb'],
+  );
   assert.equal(table.rows[0][3], '0x5FbDB2315678afecb367f032d93F642f64180aa3');
   assert.equal(table.rows[1][4], 'hello');
   assert.deepEqual(table.rows[2].slice(2), ['42', '', ''], 'a small integer has no address reading');

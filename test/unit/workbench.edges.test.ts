@@ -17,7 +17,9 @@ import { storageExportName } from '../../src/core/storage/exportName';
 const byMethod = (method: string) => ({ methodOf: () => method });
 
 test('scalar results read by their method: balance in ether, gas price in gwei, block number, gas', () => {
-  assert.deepEqual(quantityComments({ jsonrpc: '2.0', id: 1, result: '0x1bc16d674ec80000' }, byMethod('eth_getBalance')), ['// result: 0x1bc16d674ec80000 = 2000000000000000000 wei = 2.0 ETH']);
+  assert.deepEqual(quantityComments({ jsonrpc: '2.0', id: 1, result: '0x1bc16d674ec80000' }, byMethod('eth_getBalance')), [
+    '// result: 0x1bc16d674ec80000 = 2000000000000000000 wei = 2.0 ETH',
+  ]);
   assert.deepEqual(quantityComments({ jsonrpc: '2.0', id: 1, result: '0x3b9aca00' }, byMethod('eth_gasPrice')), ['// result: 0x3b9aca00 = 1000000000 wei = 1.0 gwei']);
   assert.deepEqual(quantityComments({ jsonrpc: '2.0', id: 1, result: '0x1a' }, byMethod('eth_blockNumber')), ['// result: 0x1a = 26']);
   assert.deepEqual(quantityComments({ jsonrpc: '2.0', id: 1, result: '0x5208' }, byMethod('eth_estimateGas')), ['// result: 0x5208 = 21000 gas']);
@@ -37,7 +39,16 @@ test('what is not a quantity is left alone: hashes and words, data, unknown meth
 });
 
 test('fields of a block, a receipt and a batch, by name and path; the raw reply is not touched', () => {
-  const block = { number: '0x10', timestamp: '0x6553f100', gasUsed: '0x5208', gasLimit: '0x1c9c380', baseFeePerGas: '0x7', hash: `0x${'1'.repeat(64)}`, miner: `0x${'2'.repeat(40)}`, transactions: [{ value: '0xde0b6b3a7640000', gas: '0x5208', nonce: '0x0' }] };
+  const block = {
+    number: '0x10',
+    timestamp: '0x6553f100',
+    gasUsed: '0x5208',
+    gasLimit: '0x1c9c380',
+    baseFeePerGas: '0x7',
+    hash: `0x${'1'.repeat(64)}`,
+    miner: `0x${'2'.repeat(40)}`,
+    transactions: [{ value: '0xde0b6b3a7640000', gas: '0x5208', nonce: '0x0' }],
+  };
   const reply = { jsonrpc: '2.0', id: 3, result: block };
   const before = JSON.stringify(reply);
   assert.deepEqual(quantityComments(reply, byMethod('eth_getBlockByNumber')), [
@@ -52,18 +63,17 @@ test('fields of a block, a receipt and a batch, by name and path; the raw reply 
   assert.equal(JSON.stringify(reply), before);
 
   const methods: Record<number, string> = { 1: 'eth_blockNumber', 2: 'eth_getBalance' };
-  const batch = [{ id: 2, result: '0x0' }, { id: 1, result: '0xff' }];
+  const batch = [
+    { id: 2, result: '0x0' },
+    { id: 1, result: '0xff' },
+  ];
   assert.deepEqual(quantityComments(batch, { methodOf: (id) => methods[id as number] }), ['// [0].result: 0x0 = 0 wei = 0.0 ETH', '// [1].result: 0xff = 255']);
 });
 
 test("a node's keys cannot break out of the comment lines: odd keys are quoted and escaped", () => {
   const reply = { id: 1, result: { 'a\nforged: line': { gasUsed: '0x5208' }, 'b\u2028c': { gas: '0x1' }, plain_1: { gas: '0x2' } } };
   const lines = quantityComments(reply, byMethod('eth_getBlockByNumber'));
-  assert.deepEqual(lines, [
-    '// result["a\\nforged: line"].gasUsed: 0x5208 = 21000 gas',
-    '// result["b\\u2028c"].gas: 0x1 = 1 gas',
-    '// result.plain_1.gas: 0x2 = 2 gas',
-  ]);
+  assert.deepEqual(lines, ['// result["a\\nforged: line"].gasUsed: 0x5208 = 21000 gas', '// result["b\\u2028c"].gas: 0x1 = 1 gas', '// result.plain_1.gas: 0x2 = 2 gas']);
   for (const line of lines) assert.doesNotMatch(line, /[\n\r\u2028\u2029]/);
 });
 
@@ -101,11 +111,16 @@ test('graph build output without stack frames, the thrown copy and the false "co
 
   const [problem] = extractProblems(BUILD, 'subgraph.yaml');
   assert.equal(formatProblem(problem), "src/mapping.ts:4:25 error TS2305: Module 'generated/schema' has no exported member 'NoSuchEntity'.");
-  assert.equal(formatProblem({ severity: 'warning', file: 'subgraph.yaml', keyPath: ['dataSources', 0, 'source'], message: 'a\n  b' }), 'subgraph.yaml (dataSources > 0 > source) warning: a b');
+  assert.equal(
+    formatProblem({ severity: 'warning', file: 'subgraph.yaml', keyPath: ['dataSources', 0, 'source'], message: 'a\n  b' }),
+    'subgraph.yaml (dataSources > 0 > source) warning: a b',
+  );
 });
 
 test('a real compiler crash (no compile error before it) keeps its text', () => {
-  const shown = new CliNoiseFilter().push("Error: The AssemblyScript compiler crashed when compiling this file: 'src/mapping.ts'\nSuggestion: try to comment the whole file\n    at process.<anonymous> (file:///x/asc.js:3:11)\n");
+  const shown = new CliNoiseFilter().push(
+    "Error: The AssemblyScript compiler crashed when compiling this file: 'src/mapping.ts'\nSuggestion: try to comment the whole file\n    at process.<anonymous> (file:///x/asc.js:3:11)\n",
+  );
   assert.match(shown, /compiler crashed/);
   assert.match(shown, /Suggestion/);
   assert.doesNotMatch(shown, /at process/);
@@ -117,22 +132,35 @@ test('query editors are titled by their one operation, else the subgraph; never 
   assert.equal(queryTabName([undefined], 'approvals'), 'approvals.graphql');
   assert.equal(queryTabName([], '# @subgraph x'), '@subgraph x.graphql');
   const taken = new Set(['Health.graphql', 'Health 2.graphql']);
-  assert.equal(queryTabName(['Health'], 's', (n) => taken.has(n)), 'Health 3.graphql');
+  assert.equal(
+    queryTabName(['Health'], 's', (n) => taken.has(n)),
+    'Health 3.graphql',
+  );
   assert.equal(queryTabName([], '...'), 'query.graphql');
   assert.equal(queryTabName(['a\x1b[2Jb/c'], 's'), 'a_[2Jb_c.graphql', 'control characters and slashes');
   assert.equal(queryTabName(['Named', undefined], 'sub'), 'sub.graphql', 'two operations, one of them unnamed');
   assert.equal(queryTabName([' _.x._ '], 's'), 'x.graphql', 'spaces, dots and underscores trimmed at both ends');
   assert.equal(queryTabName(['a'.repeat(90)], 's'), `${'a'.repeat(80)}.graphql`);
   assert.equal(queryTabName(['a::b'], 's'), 'a_b.graphql', 'a run of unsafe characters is one _');
-  assert.equal(queryTabName(['Q'], 's', () => true), 'Q 100.graphql', 'bounded: the hundredth reuses its name');
-  assert.equal(queryTabName(['Q'], 's', (n) => n !== 'Q 99.graphql'), 'Q 99.graphql');
+  assert.equal(
+    queryTabName(['Q'], 's', () => true),
+    'Q 100.graphql',
+    'bounded: the hundredth reuses its name',
+  );
+  assert.equal(
+    queryTabName(['Q'], 's', (n) => n !== 'Q 99.graphql'),
+    'Q 99.graphql',
+  );
 });
 
 test('storage export names say the contract and the block', () => {
   const address = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
   assert.equal(storageExportName({ address, block: 123, format: 'csv' }), 'storage-0x5fbdb2315678afecb367f032d93f642f64180aa3-block-123.csv');
   assert.equal(storageExportName({ address, contract: 'Counter (src/Counter.sol)', block: '456', page: 2, format: 'json' }), 'storage-Counter-0x5fbdb231-block-456-page-2.json');
-  assert.equal(storageExportName({ address: ` ${address.toUpperCase().replace('0X', '0x')} `, block: 'latest', format: 'csv' }), 'storage-0x5fbdb2315678afecb367f032d93f642f64180aa3-block-latest.csv');
+  assert.equal(
+    storageExportName({ address: ` ${address.toUpperCase().replace('0X', '0x')} `, block: 'latest', format: 'csv' }),
+    'storage-0x5fbdb2315678afecb367f032d93f642f64180aa3-block-latest.csv',
+  );
   assert.equal(storageExportName({ address, contract: '__My Token!! (a.sol)', block: 1, page: 1, format: 'csv' }), 'storage-My_Token-0x5fbdb231-block-1.csv');
   assert.equal(storageExportName({ address, contract: 'a/b\\c:d', block: '0x1f', format: 'json' }), 'storage-a_b_c_d-0x5fbdb231-block-0x1f.json');
   assert.equal(storageExportName({ address, contract: '***', block: 2, format: 'json' }), 'storage-0x5fbdb2315678afecb367f032d93f642f64180aa3-block-2.json');

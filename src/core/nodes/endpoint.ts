@@ -263,7 +263,10 @@ const PROTOCOL_WORDS: [RegExp, Protocol][] = [
   [/solana/, 'solana'],
   [/starknet/, 'starknet'],
   [/bitcoin|litecoin|dogecoin|\bbtc\b|\bbch\b|\bltc\b|\bdoge\b/, 'utxo'],
-  [/ethereum|\beth\b|polygon|matic|\bbsc\b|bnb|arbitrum|optimism|\bop\b|\bbase\b|avalanche|\bavax\b|fantom|gnosis|zksync|scroll|linea|ronin|cronos|celo|moonbeam|harmony|kaia|klaytn|aurora|blast|mantle|sonic|berachain|hyperliquid|unichain|\bsei\b|\bzora\b/, 'evm'],
+  [
+    /ethereum|\beth\b|polygon|matic|\bbsc\b|bnb|arbitrum|optimism|\bop\b|\bbase\b|avalanche|\bavax\b|fantom|gnosis|zksync|scroll|linea|ronin|cronos|celo|moonbeam|harmony|kaia|klaytn|aurora|blast|mantle|sonic|berachain|hyperliquid|unichain|\bsei\b|\bzora\b/,
+    'evm',
+  ],
 ];
 
 function guessProtocol(hostname: string): { protocol: Protocol; fromHost: boolean } {

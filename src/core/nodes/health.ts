@@ -14,6 +14,9 @@ export function commonFailure(facts: LiveFacts): string | undefined {
 
 /** The first sentence of an error, at most `max` characters: what fits in a tree item's description. */
 export function shortError(text: string, max = 90): string {
-  const line = text.split('\n')[0].trim().replace(/(\.)\s.*$/s, '$1');
+  const line = text
+    .split('\n')[0]
+    .trim()
+    .replace(/(\.)\s.*$/s, '$1');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -226,7 +226,10 @@ export async function liveFacts(protocol: Protocol, endpoint: ResolvedEndpoint |
   await Promise.all([
     ...restNames.map(async (n) => {
       const probe = probes[n] as { path: string } & Probe;
-      facts[n] = await client.getJson(probe.path, options).then((a) => shown(probe, a), (err) => ({ error: messageOf(err) }));
+      facts[n] = await client.getJson(probe.path, options).then(
+        (a) => shown(probe, a),
+        (err) => ({ error: messageOf(err) }),
+      );
     }),
     (async () => {
       if (!rpcNames.length) return;
@@ -245,7 +248,10 @@ export async function liveFacts(protocol: Protocol, endpoint: ResolvedEndpoint |
         // The node (or a gateway) refused the batch itself: ask one call at a time.
         await Promise.all(
           rpcNames.map(async (n, i) => {
-            facts[n] = await client.call(calls[i].method, calls[i].params, options).then((r) => shown(probes[n], r), (e) => ({ error: messageOf(e) }));
+            facts[n] = await client.call(calls[i].method, calls[i].params, options).then(
+              (r) => shown(probes[n], r),
+              (e) => ({ error: messageOf(e) }),
+            );
           }),
         );
       }

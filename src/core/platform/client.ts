@@ -19,7 +19,19 @@ import { isLoopback } from '../nodes/endpoint';
 import { redactUrl, registerPublicUrl } from '../redact';
 import { badReplyError, notJsonError, platformError, PlatformError, SET_KEY_HINT, statusError, type RequestSubject } from './errors';
 import { parseObject, parsePage, ShapeError } from './parse';
-import { LIST_FILTERS, SINGULAR, type FilterName, type Identity, type ListKind, type ListQuery, type Network, type Organization, type PlatformNode, type PlatformObjects, type Project } from './types';
+import {
+  LIST_FILTERS,
+  SINGULAR,
+  type FilterName,
+  type Identity,
+  type ListKind,
+  type ListQuery,
+  type Network,
+  type Organization,
+  type PlatformNode,
+  type PlatformObjects,
+  type Project,
+} from './types';
 
 export const DEFAULT_API_URL = 'https://api.chainstack.com';
 
@@ -142,7 +154,11 @@ export class PlatformClient {
     const singular = SINGULAR[kind];
     const trimmed = id.trim();
     if (!isPlatformId(trimmed)) {
-      return Promise.reject(platformError('invalid-request', `${JSON.stringify(id)} is not ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular} id: ${PLATFORM_ID_RULE} (e.g. ${EXAMPLE_IDS[kind]}).`, [this.apiKey]));
+      return Promise.reject(
+        platformError('invalid-request', `${JSON.stringify(id)} is not ${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular} id: ${PLATFORM_ID_RULE} (e.g. ${EXAMPLE_IDS[kind]}).`, [
+          this.apiKey,
+        ]),
+      );
     }
     // Encoded as well, so the id stays one path segment whatever the pattern lets through.
     const url = `${this.apiUrl}/v1/${kind}/${encodeURIComponent(trimmed)}/`;
@@ -178,7 +194,8 @@ export class PlatformClient {
         }
         options.onPage?.({ page, read: items.length, count });
         url = next === undefined ? undefined : this.nextUrl(next, pageUrl);
-        if (url !== undefined && seenUrls.has(url)) throw badReplyError(this.shown(pageUrl), `its next link ${this.shown(url)} points back at a page already read`, [this.apiKey], this.hints.apiUrl);
+        if (url !== undefined && seenUrls.has(url))
+          throw badReplyError(this.shown(pageUrl), `its next link ${this.shown(url)} points back at a page already read`, [this.apiKey], this.hints.apiUrl);
       } catch (err) {
         if (!(err instanceof PlatformError) || page === 1) throw err;
         const { status, retryAfterMs, apiCode, fields } = err;
@@ -299,7 +316,12 @@ export class PlatformClient {
       if (!retryable) throw error;
       const delay = retryDelay(attempt, this.retry, retryAfterMs);
       if (delay >= deadline.remainingMs()) {
-        throw new PlatformError(error.kind, `${error.message} Gave up: waiting to retry would go past the ${timeoutMs} ms timeout.`, { status: error.status, retryAfterMs, apiCode: error.apiCode, fields: error.fields });
+        throw new PlatformError(error.kind, `${error.message} Gave up: waiting to retry would go past the ${timeoutMs} ms timeout.`, {
+          status: error.status,
+          retryAfterMs,
+          apiCode: error.apiCode,
+          fields: error.fields,
+        });
       }
       await sleep(delay, options.signal, () => platformError('cancelled', `The request to ${this.shown(url)} was cancelled.`, []));
     }

@@ -99,7 +99,7 @@ function credentialForm(node: PlatformNode): string {
   const d = node.details;
   if (d?.auth_key) return 'access key in the path';
   if (d?.auth_username) return 'username and password (HTTP Basic)';
-  return d ? 'none given' : 'not shown (only to the node\'s owner)';
+  return d ? 'none given' : "not shown (only to the node's owner)";
 }
 
 export function nodeDescription(node: PlatformNode): string {

@@ -27,9 +27,7 @@ function scrub(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
   if (Array.isArray(value)) return value.map((v) => scrub(v, secrets));
   if (!isRecord(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([name, v]) => [name, SECRET_FIELD.test(name) && typeof v === 'string' && v ? REDACTED : scrub(v, secrets)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([name, v]) => [name, SECRET_FIELD.test(name) && typeof v === 'string' && v ? REDACTED : scrub(v, secrets)]));
 }
 
 /** A copy with only the given values masked, wherever they appear (credentials shown on request). */

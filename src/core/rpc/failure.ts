@@ -119,12 +119,7 @@ export function rpcErrorFailure(error: JsonRpcErrorObject, ctx: Pick<FailureCont
 }
 
 export function timeoutFailure(ctx: FailureContext, outOfTime = false): RpcFailure {
-  return failure(
-    'timeout',
-    `No answer from ${shownUrl(ctx)} within ${ctx.timeoutMs} ms.${ctx.hints?.timeout ? ` Raise the limit with ${ctx.hints.timeout}.` : ''}`,
-    ctx,
-    { outOfTime },
-  );
+  return failure('timeout', `No answer from ${shownUrl(ctx)} within ${ctx.timeoutMs} ms.${ctx.hints?.timeout ? ` Raise the limit with ${ctx.hints.timeout}.` : ''}`, ctx, { outOfTime });
 }
 
 export function cancelledFailure(ctx: FailureContext): RpcFailure {
@@ -145,21 +140,11 @@ export function notJsonFailure(reply: { status: number; contentType: string; tex
     ? 'is JSON but not a JSON-RPC response'
     : `is not JSON (HTTP ${reply.status}, ${/html/i.test(reply.contentType) || /^\s*</.test(reply.text) ? 'an HTML page' : reply.contentType || 'no content type'})`;
   const body = reply.text.trim() ? quoteStart(reply.text) : 'an empty body';
-  return failure(
-    'not-json',
-    `The reply from ${shownUrl(ctx)} ${what}: ${body}. This does not look like a JSON-RPC endpoint; check the URL.`,
-    ctx,
-    { status: reply.status },
-  );
+  return failure('not-json', `The reply from ${shownUrl(ctx)} ${what}: ${body}. This does not look like a JSON-RPC endpoint; check the URL.`, ctx, { status: reply.status });
 }
 
 /** A reply whose HTTP status is not 2xx. `rpcError` is the JSON-RPC error the body held, if any. */
-export function httpFailure(
-  reply: { status: number; statusText: string; text: string },
-  ctx: FailureContext,
-  retryAfterMs?: number,
-  rpcError?: JsonRpcErrorObject,
-): RpcFailure {
+export function httpFailure(reply: { status: number; statusText: string; text: string }, ctx: FailureContext, retryAfterMs?: number, rpcError?: JsonRpcErrorObject): RpcFailure {
   const { status } = reply;
   const head = `HTTP ${status}${reply.statusText ? ` ${reply.statusText}` : ''} from ${shownUrl(ctx)}`;
   const said = rpcError ? `: JSON-RPC error ${rpcError.code}: ${rpcError.message}` : reply.text.trim() ? `: ${quoteStart(reply.text)}` : '';

@@ -13,7 +13,11 @@ export function parseParams(text: string): Params {
   const deep = tooDeepAt(text, MAX_JSON_DEPTH.params);
   if (deep !== -1) {
     const { line, column } = lineColumn(text, deep);
-    throw failure('invalid-request', `Params are nested more than ${MAX_JSON_DEPTH.params} levels deep at line ${line}, column ${column} (position ${deep}): no JSON-RPC method takes that.`, { secrets: [] });
+    throw failure(
+      'invalid-request',
+      `Params are nested more than ${MAX_JSON_DEPTH.params} levels deep at line ${line}, column ${column} (position ${deep}): no JSON-RPC method takes that.`,
+      { secrets: [] },
+    );
   }
   let value: unknown;
   try {
@@ -24,7 +28,9 @@ export function parseParams(text: string): Params {
     throw failure('invalid-request', `Params are not valid JSON: ${problem} at line ${line}, column ${column} (position ${offset}).`, { secrets: [] });
   }
   if (typeof value !== 'object' || value === null) {
-    throw failure('invalid-request', `Params must be a JSON array (positional) or a JSON object (named), not ${value === null ? 'null' : typeof value}: for example ["0x1", "latest"].`, { secrets: [] });
+    throw failure('invalid-request', `Params must be a JSON array (positional) or a JSON object (named), not ${value === null ? 'null' : typeof value}: for example ["0x1", "latest"].`, {
+      secrets: [],
+    });
   }
   return value as Params;
 }
@@ -94,7 +100,7 @@ export function locateJsonError(text: string): { offset: number; problem: string
     if (ch === 'f') return literal('false');
     if (ch === 'n') return literal('null');
     if (ch === '-' || (ch >= '0' && ch <= '9')) return number();
-    if (ch === "'") throw new Stop("a single quote: JSON strings use double quotes");
+    if (ch === "'") throw new Stop('a single quote: JSON strings use double quotes');
     expect('a value (string, number, object, array, true, false or null)');
   };
   const array = () => {

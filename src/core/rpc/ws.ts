@@ -172,7 +172,13 @@ export class WsRpcClient {
   }
 
   private context(options: CallOptions): FailureContext {
-    return { url: this.endpoint.wsUrl, auth: this.endpoint.auth, secrets: this.endpoint.secrets, timeoutMs: (options.deadline ?? this.options.deadline)?.totalMs ?? options.timeoutMs ?? this.timeoutMs, hints: this.options.hints };
+    return {
+      url: this.endpoint.wsUrl,
+      auth: this.endpoint.auth,
+      secrets: this.endpoint.secrets,
+      timeoutMs: (options.deadline ?? this.options.deadline)?.totalMs ?? options.timeoutMs ?? this.timeoutMs,
+      hints: this.options.hints,
+    };
   }
 
   private setStatus(status: WsStatus, problem?: RpcFailure): void {
@@ -282,9 +288,10 @@ export class WsRpcClient {
         const reply = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', text: '' };
         // Refused credentials, rate limits and server failures read as such; any other answer
         // (a web page, a 404, a redirect) means no WebSocket endpoint at this URL.
-        problem = [401, 403, 429].includes(reply.status) || reply.status >= 500
-          ? httpFailure(reply, ctx, parseRetryAfter(res.headers['retry-after'] as string | undefined))
-          : notWebSocketFailure(reply, ctx);
+        problem =
+          [401, 403, 429].includes(reply.status) || reply.status >= 500
+            ? httpFailure(reply, ctx, parseRetryAfter(res.headers['retry-after'] as string | undefined))
+            : notWebSocketFailure(reply, ctx);
         res.resume();
         socket.terminate();
       });
@@ -299,7 +306,11 @@ export class WsRpcClient {
           ? timeoutFailure(ctx)
           : code && !code.startsWith('WS_ERR_')
             ? networkFailure(err, ctx)
-            : failure('unreachable', `The WebSocket handshake with ${this.endpoint.wsUrl} failed: the server's answer is not a valid WebSocket upgrade. Is this the node's WebSocket endpoint?`, ctx);
+            : failure(
+                'unreachable',
+                `The WebSocket handshake with ${this.endpoint.wsUrl} failed: the server's answer is not a valid WebSocket upgrade. Is this the node's WebSocket endpoint?`,
+                ctx,
+              );
       });
       socket.on('open', () => {
         opened = true;

@@ -24,8 +24,7 @@ export function isConnectFailure(failure: RpcFailure): boolean {
 }
 
 export async function lookupBlock(rpc: StorageRpc, ref: BlockRef, signal?: AbortSignal): Promise<BlockInfo> {
-  const [method, params] =
-    ref.kind === 'hash' ? ['eth_getBlockByHash', [ref.hash, false]] : ['eth_getBlockByNumber', [ref.kind === 'tag' ? ref.tag : minimalHex(ref.number), false]];
+  const [method, params] = ref.kind === 'hash' ? ['eth_getBlockByHash', [ref.hash, false]] : ['eth_getBlockByNumber', [ref.kind === 'tag' ? ref.tag : minimalHex(ref.number), false]];
   let block: unknown;
   try {
     block = await rpc.call(method, params, { signal });

@@ -17,7 +17,11 @@ export interface ExportNameInput {
 export function storageExportName({ address, contract, block, page = 1, format }: ExportNameInput): string {
   const hex = address.trim().toLowerCase();
   // Only characters that are safe in a file name on every system, at a bounded length.
-  const name = contract?.split(' (')[0].replace(/[^A-Za-z0-9_$-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64);
+  const name = contract
+    ?.split(' (')[0]
+    .replace(/[^A-Za-z0-9_$-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
   const who = name ? `${name}-${hex.slice(0, 10)}` : hex;
   const at = String(block).replace(/[^0-9A-Za-z]/g, '');
   return `storage-${who}-block-${at}${page > 1 ? `-page-${page}` : ''}.${format}`;

@@ -205,12 +205,19 @@ function listDir(dir: string): string[] {
 export function loadProjectLayouts(root: string): ContractLayout[] {
   const out: ContractLayout[] = [];
   const buildInfo = path.join(root, 'artifacts', 'build-info');
-  for (const f of listDir(buildInfo).filter((n) => n.endsWith('.json')).sort()) out.push(...parseHardhatBuildInfo(readJson(path.join(buildInfo, f)), path.join(buildInfo, f)));
+  for (const f of listDir(buildInfo)
+    .filter((n) => n.endsWith('.json'))
+    .sort())
+    out.push(...parseHardhatBuildInfo(readJson(path.join(buildInfo, f)), path.join(buildInfo, f)));
   const foundry = path.join(root, 'out');
-  for (const dir of listDir(foundry).filter((n) => n !== 'build-info').sort()) {
+  for (const dir of listDir(foundry)
+    .filter((n) => n !== 'build-info')
+    .sort()) {
     const full = path.join(foundry, dir);
     if (!isFolder(full)) continue;
-    for (const f of listDir(full).filter((n) => n.endsWith('.json')).sort()) {
+    for (const f of listDir(full)
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       const layout = parseFoundryArtifact(readJson(path.join(full, f)), path.join(full, f));
       if (layout) out.push(layout);
     }

@@ -111,8 +111,7 @@ function emulated(block: BlockInfo, scan: ScanResult, nativeUnavailable: string 
 
 /** The spec's output form (jsonrpc 2.0, id 1): a result {storage, nextKey}, or an error {code -32000, message}. */
 export type SpecOutput =
-  | { jsonrpc: '2.0'; id: 1; result: { storage: Record<string, StorageEntry>; nextKey: string | null } }
-  | { jsonrpc: '2.0'; id: 1; error: { code: number; message: string } };
+  { jsonrpc: '2.0'; id: 1; result: { storage: Record<string, StorageEntry>; nextKey: string | null } } | { jsonrpc: '2.0'; id: 1; error: { code: number; message: string } };
 
 /** A result, a StorageRangeError or any other failure, in the spec's output form. */
 export function toSpecOutput(outcome: StorageRangeResult | unknown): SpecOutput {

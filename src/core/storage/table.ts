@@ -64,10 +64,7 @@ export function rangeTable(range: RangeView, label?: (slot: string) => string | 
 /** The caveats of the mode used, in plain words, for the banner. */
 export function modeNotes(result: Pick<StorageRangeResult, 'mode' | 'nativeUnavailable' | 'emulation'>, txIndex: number): string[] {
   if (result.mode === 'native') {
-    return [
-      `Slots are hashed keys (keccak256 of the slot), in ascending order; the preimage is the plain slot when the node knows it.`,
-      `State before transaction ${txIndex} of the block.`,
-    ];
+    return [`Slots are hashed keys (keccak256 of the slot), in ascending order; the preimage is the plain slot when the node knows it.`, `State before transaction ${txIndex} of the block.`];
   }
   return [
     ...(result.nativeUnavailable !== undefined ? [`debug_storageRangeAt is not available on this node (${result.nativeUnavailable}), so the range was emulated.`] : []),

@@ -146,7 +146,10 @@ export function bestEvent(abi: Abi, written: string): AbiEvent | undefined {
   const sameTypes = byName.find((e) => canonicalSignature(e.signature) === canonicalSignature(wanted));
   if (sameTypes) return sameTypes;
   if (byName.length) return byName[0];
-  const near = closest(name, abi.events.map((e) => e.name));
+  const near = closest(
+    name,
+    abi.events.map((e) => e.name),
+  );
   return near === undefined ? undefined : abi.events.find((e) => e.name === near);
 }
 

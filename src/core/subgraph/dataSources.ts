@@ -106,7 +106,9 @@ class DataSourceChecker {
     const node = get(get(this.ds.node, 'source'), 'abi');
     const name = str(node);
     if (name === undefined) return;
-    const names = items(get(mapping, 'abis')).map((e) => str(get(e, 'name'))).filter((n): n is string => n !== undefined);
+    const names = items(get(mapping, 'abis'))
+      .map((e) => str(get(e, 'name')))
+      .filter((n): n is string => n !== undefined);
     if (names.includes(name)) {
       const abi = this.abis.get(name);
       if (abi) this.sourceAbi = { name, abi };
@@ -273,9 +275,15 @@ class DataSourceChecker {
       const event = this.sourceAbi?.abi.events.find((e) => e.name.toLowerCase() === name.toLowerCase());
       const schemaText = this.ctx.read(schemaFile) ?? '';
       // Neither graph-cli nor graph-node checks mapping.entities against the schema: a hint only.
-      this.ctx.flag(node, 'info', 'entity-not-in-schema', `Entity '${name}' is not an @entity type of ${path.basename(schemaFile)}${near ? `; did you mean '${near}'?` : ''} (a hint: graph-cli and graph-node do not check mapping.entities)`, {
-        fix: near ? this.ctx.replace(node, near, `Change to ${near}`) : entityStub(schemaFile, schemaText, name, event?.params),
-      });
+      this.ctx.flag(
+        node,
+        'info',
+        'entity-not-in-schema',
+        `Entity '${name}' is not an @entity type of ${path.basename(schemaFile)}${near ? `; did you mean '${near}'?` : ''} (a hint: graph-cli and graph-node do not check mapping.entities)`,
+        {
+          fix: near ? this.ctx.replace(node, near, `Change to ${near}`) : entityStub(schemaFile, schemaText, name, event?.params),
+        },
+      );
     }
   }
 

@@ -83,7 +83,7 @@ class FastParser {
 
   parse(): YNode | undefined {
     const { text } = this;
-    for (let start = 0; start <= text.length; ) {
+    for (let start = 0; start <= text.length;) {
       const nl = text.indexOf('\n', start);
       const next = nl === -1 ? text.length + 1 : nl + 1;
       this.lineStart = start;

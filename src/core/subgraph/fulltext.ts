@@ -37,7 +37,8 @@ export function checkFulltext(directives: readonly ConstDirectiveNode[], entitie
   const fulltexts = directives.filter((d) => d.name.value === 'fulltext');
   if (!fulltexts.length) return;
   const taken = new Map<string, string>();
-  for (const entity of entities.values()) for (const f of entity.fields ?? []) for (const n of queryNames(f.name.value)) if (!taken.has(n)) taken.set(n, `${entity.name.value}.${f.name.value}`);
+  for (const entity of entities.values())
+    for (const f of entity.fields ?? []) for (const n of queryNames(f.name.value)) if (!taken.has(n)) taken.set(n, `${entity.name.value}.${f.name.value}`);
   const seen = new Set<string>();
   for (const d of fulltexts) {
     const at = span(d.name, span(d, { start: 0, end: 0 }));
@@ -46,7 +47,7 @@ export function checkFulltext(directives: readonly ConstDirectiveNode[], entitie
       if (!ARGUMENTS.includes(a.name.value)) report(span(a.name, at), 'fulltext-argument', `@fulltext takes only name, language, algorithm and include, not '${a.name.value}'`);
     }
     const name = arg('name');
-    if (!name) report(at, 'fulltext-argument', "@fulltext needs a name argument: the query field it creates");
+    if (!name) report(at, 'fulltext-argument', '@fulltext needs a name argument: the query field it creates');
     else if (name.value.kind !== Kind.STRING) report(span(name.value, at), 'fulltext-argument', '@fulltext name must be a string in double quotes');
     else {
       const value = name.value.value;
@@ -87,7 +88,11 @@ function include(value: ConstValueNode | undefined, entities: ReadonlyMap<string
     const entity = entities.get(entityNode.value);
     if (!entity) {
       const near = closest(entityNode.value, entities.keys());
-      report(span(entityNode, where), 'fulltext-entity', `@fulltext includes '${entityNode.value}', which is not an @entity type of the schema${near ? `; did you mean '${near}'?` : ''} (graph-node rejects the schema)`);
+      report(
+        span(entityNode, where),
+        'fulltext-entity',
+        `@fulltext includes '${entityNode.value}', which is not an @entity type of the schema${near ? `; did you mean '${near}'?` : ''} (graph-node rejects the schema)`,
+      );
       continue;
     }
     for (const f of fieldsNode.values) {
@@ -98,10 +103,21 @@ function include(value: ConstValueNode | undefined, entities: ReadonlyMap<string
       }
       const field = entity.fields?.find((x) => x.name.value === name.value);
       if (!field) {
-        const near = closest(name.value, (entity.fields ?? []).map((x) => x.name.value));
-        report(span(name, where), 'fulltext-field', `@fulltext field '${name.value}' does not exist on '${entity.name.value}'${near ? `; did you mean '${near}'?` : ''} (graph-node rejects the schema)`);
+        const near = closest(
+          name.value,
+          (entity.fields ?? []).map((x) => x.name.value),
+        );
+        report(
+          span(name, where),
+          'fulltext-field',
+          `@fulltext field '${name.value}' does not exist on '${entity.name.value}'${near ? `; did you mean '${near}'?` : ''} (graph-node rejects the schema)`,
+        );
       } else if (!['String', 'ID'].includes(baseType(field.type))) {
-        report(span(name, where), 'fulltext-field', `@fulltext field '${name.value}' of '${entity.name.value}' is ${baseType(field.type)}; only String fields can be searched (graph-node rejects the schema)`);
+        report(
+          span(name, where),
+          'fulltext-field',
+          `@fulltext field '${name.value}' of '${entity.name.value}' is ${baseType(field.type)}; only String fields can be searched (graph-node rejects the schema)`,
+        );
       }
     }
   }

@@ -57,7 +57,7 @@ export function parseManifest(text: string, options: ParseOptions = {}): Manifes
 export function yamlTooDeepAt(text: string, max: number): number {
   const indents: number[] = [];
   let flow = 0;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const nl = text.indexOf('\n', start);
     const end = nl === -1 ? text.length : nl;
     let at = start;
@@ -197,7 +197,10 @@ function problem(pos: [number, number], message: string, code: string, severity:
 export function parseCliPath(path: string): (string | number)[] {
   const trimmed = path.trim();
   if (trimmed === '' || trimmed === '/') return [];
-  return trimmed.split('>').map((s) => s.trim()).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  return trimmed
+    .split('>')
+    .map((s) => s.trim())
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
 /** Handler lists the graph CLI names right under a data source, skipping `mapping`. */

@@ -49,7 +49,12 @@ function uniqueNames(ctx: Context, refs: DataSourceRef[]): void {
       if (ref.name === undefined) continue;
       if (seen.has(ref.name)) {
         const what = list === 'dataSources' ? 'data source' : 'template';
-        ctx.flag(get(ref.node, 'name')!, 'error', `duplicate-${list === 'dataSources' ? 'data-source' : 'template'}-name`, `More than one ${what} named '${ref.name}'; ${what} names must be unique`);
+        ctx.flag(
+          get(ref.node, 'name')!,
+          'error',
+          `duplicate-${list === 'dataSources' ? 'data-source' : 'template'}-name`,
+          `More than one ${what} named '${ref.name}'; ${what} names must be unique`,
+        );
       }
       seen.add(ref.name);
     }
@@ -69,15 +74,18 @@ function oneNetwork(ctx: Context, refs: DataSourceRef[]): void {
     const where = node ?? keySpan(ref.node, 'name') ?? ref.node;
     const mine = network ? `'${network}'` : 'no network';
     const theirs = firstNetwork ? `'${firstNetwork}'` : 'no network';
-    ctx.flag(where, 'error', 'conflicting-networks', `Conflicting networks: ${mine} here, ${theirs} in ${first.list}[${first.index}]; all data sources and templates must use the same network`);
+    ctx.flag(
+      where,
+      'error',
+      'conflicting-networks',
+      `Conflicting networks: ${mine} here, ${theirs} in ${first.list}[${first.index}]; all data sources and templates must use the same network`,
+    );
   }
 }
 
 /** graph-node rejects manifests whose mappings differ in apiVersion (from 0.0.5 on). */
 function oneApiVersion(ctx: Context, refs: DataSourceRef[]): void {
-  const versions = refs
-    .map((r) => get(r.mapping, 'apiVersion'))
-    .filter((n): n is YNode => str(n) !== undefined && parseVersion(str(n)) !== undefined);
+  const versions = refs.map((r) => get(r.mapping, 'apiVersion')).filter((n): n is YNode => str(n) !== undefined && parseVersion(str(n)) !== undefined);
   // Counted once: sorting by a count recomputed in the comparator was quadratic in data sources.
   const counts = new Map<string, number>();
   for (const n of versions) counts.set(str(n)!, (counts.get(str(n)!) ?? 0) + 1);
@@ -137,7 +145,14 @@ function entityImmutableByCliVersion(ctx: Context, schemaFile: string, findings:
     edits: missing.flatMap((f) => (f.fix ? [{ range: f.fix.edits[0].range, text: '@entity(immutable: false)' }] : [])),
   };
   return findings.map((f) =>
-    f.code === 'entity-immutable-missing' ? { ...f, severity, message: `@entity on '${/'([^']*)'/.exec(f.message)?.[1] ?? ''}' has no immutable argument: ${why}. Write immutable: true for records never updated, false otherwise`, fixAll } : f,
+    f.code === 'entity-immutable-missing'
+      ? {
+          ...f,
+          severity,
+          message: `@entity on '${/'([^']*)'/.exec(f.message)?.[1] ?? ''}' has no immutable argument: ${why}. Write immutable: true for records never updated, false otherwise`,
+          fixAll,
+        }
+      : f,
   );
 }
 
@@ -156,8 +171,7 @@ function staleness(ctx: Context, refs: DataSourceRef[], schemaFile: string | und
   const generated = ctx.resolve('generated');
   const generatedSchema = ctx.mtime(path.join(generated, 'schema.ts'));
   if (generatedSchema === undefined) return;
-  const stale = (span: Span, written: string) =>
-    ctx.flag(span, 'info', 'generated-stale', `Generated code is older than ${written}; run graph codegen`, { action: 'run-codegen' });
+  const stale = (span: Span, written: string) => ctx.flag(span, 'info', 'generated-stale', `Generated code is older than ${written}; run graph codegen`, { action: 'run-codegen' });
   const schemaNode = get(get(ctx.doc.root, 'schema'), 'file');
   const schemaTime = schemaFile && ctx.mtime(schemaFile);
   if (schemaTime && schemaTime > generatedSchema && schemaNode) stale(schemaNode, str(schemaNode)!);

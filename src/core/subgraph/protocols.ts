@@ -51,7 +51,10 @@ const NEAR = dataSource(
   object('ContractSource', {
     account: opt(string, 'NEAR account whose receipts are indexed.'),
     ...blocks,
-    accounts: opt(object('PartialAccount', { prefixes: opt(listOf(string), 'Account name prefixes.'), suffixes: opt(listOf(string), 'Account name suffixes.') }), 'Accounts matched by prefix and suffix.'),
+    accounts: opt(
+      object('PartialAccount', { prefixes: opt(listOf(string), 'Account name prefixes.'), suffixes: opt(listOf(string), 'Account name suffixes.') }),
+      'Accounts matched by prefix and suffix.',
+    ),
   }),
   object('ContractMapping', {
     ...mappingBasics,
@@ -76,7 +79,10 @@ const COSMOS = dataSource(
       'Handlers run for events.',
     ),
     transactionHandlers: opt(listOf(handler('TransactionHandler', 'Exported function called for each transaction.')), 'Handlers run for transactions.'),
-    messageHandlers: opt(listOf(object('MessageHandler', { message: req(string, 'Message type to match.'), handler: req(string, 'Exported function called for each message.') })), 'Handlers run for messages.'),
+    messageHandlers: opt(
+      listOf(object('MessageHandler', { message: req(string, 'Message type to match.'), handler: req(string, 'Exported function called for each message.') })),
+      'Handlers run for messages.',
+    ),
   }),
 );
 
@@ -117,7 +123,13 @@ const SUBGRAPH = dataSource(
     ...mappingBasics,
     abis: opt(listOf(object('ContractABI', { name: req(string, 'Name of the ABI.'), file: req(file, 'Path of the ABI JSON file.') })), 'ABIs the mapping uses.'),
     handlers: opt(
-      listOf(object('EntityHandler', { handler: req(string, 'Exported function called for each entity change.'), entity: req(string, 'Entity type of the source subgraph.'), calls: opt(json, 'Declared calls.') })),
+      listOf(
+        object('EntityHandler', {
+          handler: req(string, 'Exported function called for each entity change.'),
+          entity: req(string, 'Entity type of the source subgraph.'),
+          calls: opt(json, 'Declared calls.'),
+        }),
+      ),
       'Handlers run for entity changes of the source subgraph.',
     ),
   }),
@@ -206,7 +218,8 @@ function composition(ctx: Context, all: Item[]): void {
   const composed = all.filter((i) => i.list === 'dataSources' && i.protocol === 'subgraph');
   if (!composed.length) return;
   requireSpecVersion(ctx, composed[0].kind, SPEC_VERSION_FOR.subgraphDataSources, 'A subgraph data source');
-  if (composed.length > 5) ctx.flag(composed[5].kind, 'error', 'too-many-subgraph-sources', `At most 5 subgraph data sources are allowed; this manifest has ${composed.length} (graph-node rejects it)`);
+  if (composed.length > 5)
+    ctx.flag(composed[5].kind, 'error', 'too-many-subgraph-sources', `At most 5 subgraph data sources are allowed; this manifest has ${composed.length} (graph-node rejects it)`);
   const seen = new Set<string>();
   for (const item of composed) {
     const address = get(get(item.node, 'source'), 'address');

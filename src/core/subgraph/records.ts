@@ -187,10 +187,7 @@ export function templateSubgraphUrls(pasted: SubgraphUrls): { urls: SubgraphUrls
       // The known key is absent here; a different key in this URL would be a second key.
       const other = splitKeyFromUrl(text, undefined, URL_LABELS[field], field);
       if (other.key) {
-        throw new SubgraphRecordError(
-          `The ${URL_LABELS[field]} holds a different access key than the deploy URL; paste the URLs of one subgraph (one key).`,
-          field,
-        );
+        throw new SubgraphRecordError(`The ${URL_LABELS[field]} holds a different access key than the deploy URL; paste the URLs of one subgraph (one key).`, field);
       }
     }
     accessKey ??= split.key;

@@ -225,7 +225,9 @@ class SchemaChecker {
    * `__` starts GraphQL's introspection names.
    */
   private reservedNames(): void {
-    const named = this.doc.definitions.filter((d): d is Extract<typeof d, { name: unknown }> & { name: { value: string } } => 'name' in d && d.name !== undefined && d.kind !== Kind.DIRECTIVE_DEFINITION);
+    const named = this.doc.definitions.filter(
+      (d): d is Extract<typeof d, { name: unknown }> & { name: { value: string } } => 'name' in d && d.name !== undefined && d.kind !== Kind.DIRECTIVE_DEFINITION,
+    );
     const types = new Set(named.filter((d) => d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION).map((d) => d.name.value));
     for (const def of named) {
       const name = def.name.value;
@@ -262,19 +264,30 @@ class SchemaChecker {
     const entity = def.directives?.find((d) => d.name.value === 'entity');
     for (const d of def.directives ?? []) {
       // graph-cli's validateNoFulltext and validateNoImportDirective.
-      if (d.name.value === 'fulltext' || d.name.value === 'import') this.flag(loc(d).start, loc(d).end, 'error', 'schema-type-directive', `@${d.name.value} belongs on the _Schema_ type, not on '${name}' (graph build fails)`);
+      if (d.name.value === 'fulltext' || d.name.value === 'import')
+        this.flag(loc(d).start, loc(d).end, 'error', 'schema-type-directive', `@${d.name.value} belongs on the _Schema_ type, not on '${name}' (graph build fails)`);
     }
     const aggregation = def.directives?.find((d) => d.name.value === 'aggregation');
     if (!entity && !aggregation) {
       const after = def.interfaces?.length ? loc(def.interfaces[def.interfaces.length - 1]).end : nameLoc.end;
-      this.flag(nameLoc.start, nameLoc.end, 'error', 'missing-entity-directive', `Type '${name}' is defined without @entity or @aggregation`, this.replace(after, after, ' @entity(immutable: true)', `Add @entity(immutable: true) to ${name}`));
+      this.flag(
+        nameLoc.start,
+        nameLoc.end,
+        'error',
+        'missing-entity-directive',
+        `Type '${name}' is defined without @entity or @aggregation`,
+        this.replace(after, after, ' @entity(immutable: true)', `Add @entity(immutable: true) to ${name}`),
+      );
     }
     let immutable = false;
     let timeseries = false;
     if (entity) {
       const imm = booleanArgument(entity, 'immutable');
       const ts = booleanArgument(entity, 'timeseries');
-      for (const [arg, a] of [['immutable', imm], ['timeseries', ts]] as const) {
+      for (const [arg, a] of [
+        ['immutable', imm],
+        ['timeseries', ts],
+      ] as const) {
         if (a.present && a.value === undefined) this.flag(a.node!.start, a.node!.end, 'error', 'entity-argument-not-boolean', `@entity(${arg}:) takes true or false`);
       }
       immutable = imm.value === true;
@@ -282,7 +295,14 @@ class SchemaChecker {
       if (!imm.present && !ts.present) {
         // graph-cli 0.98 rejects an @entity without it (graph-node would default to mutable).
         const d = loc(entity);
-        this.flag(d.start, d.end, 'error', 'entity-immutable-missing', `@entity on '${name}' needs an immutable argument: @entity(immutable: true) for records never updated, false otherwise`, this.replace(d.start, d.end, '@entity(immutable: true)', 'Write @entity(immutable: true)'));
+        this.flag(
+          d.start,
+          d.end,
+          'error',
+          'entity-immutable-missing',
+          `@entity on '${name}' needs an immutable argument: @entity(immutable: true) for records never updated, false otherwise`,
+          this.replace(d.start, d.end, '@entity(immutable: true)', 'Write @entity(immutable: true)'),
+        );
       }
     }
     if (aggregation) {
@@ -314,25 +334,61 @@ class SchemaChecker {
     const at = { start: loc(directive).start, end: loc(directive.name).end };
     const source = directive.arguments?.find((a) => a.name.value === 'source')?.value;
     if (!source) {
-      this.flag(at.start, at.end, 'error', 'aggregation-source-argument', `@aggregation on '${name}' has no source argument; add source: "<Timeseries>", naming the @entity(timeseries: true) type it aggregates (graph-node rejects the schema)`);
+      this.flag(
+        at.start,
+        at.end,
+        'error',
+        'aggregation-source-argument',
+        `@aggregation on '${name}' has no source argument; add source: "<Timeseries>", naming the @entity(timeseries: true) type it aggregates (graph-node rejects the schema)`,
+      );
     } else if (source.kind !== Kind.STRING) {
       const written = source.kind === Kind.ENUM ? `; write source: "${source.value}"` : '';
-      this.flag(loc(source).start, loc(source).end, 'error', 'aggregation-source-argument', `@aggregation source on '${name}' must be a string naming a timeseries type${written} (graph-node rejects the schema)`);
+      this.flag(
+        loc(source).start,
+        loc(source).end,
+        'error',
+        'aggregation-source-argument',
+        `@aggregation source on '${name}' must be a string naming a timeseries type${written} (graph-node rejects the schema)`,
+      );
     } else if (!this.objectsByName.has(source.value)) {
       this.flag(loc(source).start, loc(source).end, 'error', 'aggregation-source-missing', `@aggregation source '${source.value}' is not a type of this schema`);
     }
     const intervals = directive.arguments?.find((a) => a.name.value === 'intervals')?.value;
     const supported = `"${AGGREGATION_INTERVALS.join('", "')}"`;
     if (!intervals) {
-      this.flag(at.start, at.end, 'error', 'aggregation-intervals-argument', `@aggregation on '${name}' has no intervals argument; add intervals: [${supported}] or a part of it (graph-node rejects the schema)`);
+      this.flag(
+        at.start,
+        at.end,
+        'error',
+        'aggregation-intervals-argument',
+        `@aggregation on '${name}' has no intervals argument; add intervals: [${supported}] or a part of it (graph-node rejects the schema)`,
+      );
     } else if (intervals.kind !== Kind.LIST || intervals.values.length === 0) {
-      this.flag(loc(intervals).start, loc(intervals).end, 'error', 'aggregation-intervals-argument', `@aggregation intervals on '${name}' must be a non-empty list of strings, such as ["hour"] (graph-node rejects the schema)`);
+      this.flag(
+        loc(intervals).start,
+        loc(intervals).end,
+        'error',
+        'aggregation-intervals-argument',
+        `@aggregation intervals on '${name}' must be a non-empty list of strings, such as ["hour"] (graph-node rejects the schema)`,
+      );
     } else {
       for (const v of intervals.values) {
         if (v.kind !== Kind.STRING) {
-          this.flag(loc(v).start, loc(v).end, 'error', 'aggregation-intervals-argument', `@aggregation intervals on '${name}' must be strings: write each interval in quotes, one of ${supported} (graph-node rejects the schema)`);
+          this.flag(
+            loc(v).start,
+            loc(v).end,
+            'error',
+            'aggregation-intervals-argument',
+            `@aggregation intervals on '${name}' must be strings: write each interval in quotes, one of ${supported} (graph-node rejects the schema)`,
+          );
         } else if (!(AGGREGATION_INTERVALS as readonly string[]).includes(v.value)) {
-          this.flag(loc(v).start, loc(v).end, 'error', 'aggregation-interval-unsupported', `@aggregation interval '${v.value}' on '${name}' is not supported; use ${AGGREGATION_INTERVALS.map((i) => `"${i}"`).join(' or ')} (graph-node rejects the schema)`);
+          this.flag(
+            loc(v).start,
+            loc(v).end,
+            'error',
+            'aggregation-interval-unsupported',
+            `@aggregation interval '${v.value}' on '${name}' is not supported; use ${AGGREGATION_INTERVALS.map((i) => `"${i}"`).join(' or ')} (graph-node rejects the schema)`,
+          );
         }
       }
     }
@@ -389,8 +445,7 @@ class SchemaChecker {
     const { name } = innerType(field.type);
     const where = loc(field.type);
     if (!this.info.typeNames.has(name)) {
-      const hint =
-        this.sameButCase(name) ?? TYPE_HINTS.find(([re]) => re.test(name))?.[1] ?? closest(name, this.info.typeNames);
+      const hint = this.sameButCase(name) ?? TYPE_HINTS.find(([re]) => re.test(name))?.[1] ?? closest(name, this.info.typeNames);
       const fix = hint ? this.replaceName(field.type, hint) : undefined;
       this.flag(where.start, where.end, 'error', 'unknown-field-type', `Field '${field.name.value}': unknown type '${name}'${hint ? `; did you mean '${hint}'?` : ''}`, fix);
     }
@@ -446,7 +501,13 @@ class SchemaChecker {
       // An unknown name is reported by checkFieldType; a scalar or enum is graph-node's refusal.
       if (this.info.typeNames.has(targetName)) {
         const t = loc(field.type);
-        this.flag(t.start, t.end, 'error', 'derived-from-type', `Field '${fieldName}': a @derivedFrom field's type must be an entity or interface, not '${targetName}' (graph-node rejects the schema)`);
+        this.flag(
+          t.start,
+          t.end,
+          'error',
+          'derived-from-type',
+          `Field '${fieldName}': a @derivedFrom field's type must be an entity or interface, not '${targetName}' (graph-node rejects the schema)`,
+        );
       }
       return;
     }
@@ -473,16 +534,16 @@ class SchemaChecker {
     const interfaces = implemented.filter((i) => this.interfaces.has(i));
     const backIsEntity = this.interfaces.has(backType) || this.objectsByName.get(backType)?.directives?.some((d) => d.name.value === 'entity') === true;
     const cliAccepts = backIsEntity && (backType === self || implemented.includes(backType));
-    const nodeAccepts =
-      backType === self || wanted === 'id' || (implemented.includes(backType) && (this.interfaces.get(backType)?.fields ?? []).some((f) => f.name.value === fieldName));
+    const nodeAccepts = backType === self || wanted === 'id' || (implemented.includes(backType) && (this.interfaces.get(backType)?.fields ?? []).some((f) => f.name.value === fieldName));
     if (cliAccepts && nodeAccepts) return;
-    const message = backType === self && !cliAccepts
-      ? `Field '${fieldName}': @derivedFrom fields are only allowed on @entity types, and '${self}' is not one (graph build fails)`
-      : !cliAccepts
-      ? `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' has type '${backType}' but must point back at '${self}'${interfaces.length ? ` or an interface it implements (${interfaces.join(', ')})` : ''} (graph build fails)`
-      : !this.interfaces.has(backType)
-      ? `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' points at '${backType}', which is an object type, not an interface '${self}' can implement; make '${wanted}' point at '${self}' (or make '${backType}' an interface declaring '${fieldName}') (graph-node rejects the schema)`
-      : `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' points at interface '${backType}', which does not declare '${fieldName}' (graph-node rejects the schema)`;
+    const message =
+      backType === self && !cliAccepts
+        ? `Field '${fieldName}': @derivedFrom fields are only allowed on @entity types, and '${self}' is not one (graph build fails)`
+        : !cliAccepts
+          ? `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' has type '${backType}' but must point back at '${self}'${interfaces.length ? ` or an interface it implements (${interfaces.join(', ')})` : ''} (graph build fails)`
+          : !this.interfaces.has(backType)
+            ? `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' points at '${backType}', which is an object type, not an interface '${self}' can implement; make '${wanted}' point at '${self}' (or make '${backType}' an interface declaring '${fieldName}') (graph-node rejects the schema)`
+            : `Field '${fieldName}': @derivedFrom field '${wanted}' on type '${targetName}' points at interface '${backType}', which does not declare '${fieldName}' (graph-node rejects the schema)`;
     this.flag(at.start, at.end, 'error', 'derived-from-wrong-type', message);
   }
 

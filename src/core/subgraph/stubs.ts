@@ -17,11 +17,7 @@ export interface HandlerStubInput {
   /** `ERC20` for generated/ERC20/…, `templates/Pair` for a template. */
   dataSourceFolder: string;
   abiName: string;
-  trigger:
-    | { kind: 'event'; name: string; signature: string; params: EventParam[] }
-    | { kind: 'call'; functionName: string }
-    | { kind: 'block' }
-    | { kind: 'file' };
+  trigger: { kind: 'event'; name: string; signature: string; params: EventParam[] } | { kind: 'call'; functionName: string } | { kind: 'block' } | { kind: 'file' };
 }
 
 /** A handler function appended to the mapping, with the import its parameter type needs. */

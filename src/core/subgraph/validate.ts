@@ -98,9 +98,6 @@ export function sortFindings(findings: Finding[]): Finding[] {
   const rank = { error: 0, warning: 1, info: 2 };
   return [...findings].sort(
     (a, b) =>
-      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
-      a.range.start.line - b.range.start.line ||
-      a.range.start.character - b.range.start.character ||
-      rank[a.severity] - rank[b.severity],
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || rank[a.severity] - rank[b.severity],
   );
 }

@@ -8,15 +8,7 @@ import type { Context } from './context';
 import { EVM_NETWORK_ALIASES, EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from './networks';
 import { closest, didYouMean } from './text';
 import type { Fix } from './types';
-import {
-  API_VERSIONS,
-  compareVersions,
-  graphTsForApiVersion,
-  maxApiVersionForGraphTs,
-  MIN_API_VERSION,
-  parseVersion,
-  SPEC_VERSIONS,
-} from './versions';
+import { API_VERSIONS, compareVersions, graphTsForApiVersion, maxApiVersionForGraphTs, MIN_API_VERSION, parseVersion, SPEC_VERSIONS } from './versions';
 import { get, isMap, pairOf, str, type YNode, type YScalar } from './ynode';
 
 /** graph-node stores block numbers as 32-bit signed integers. */
@@ -74,7 +66,12 @@ function graphTsSupports(ctx: Context, node: YNode, apiVersion: string): void {
   if (!installed) return;
   const max = maxApiVersionForGraphTs(installed);
   if (!max || compareVersions(apiVersion, max) > 0) {
-    ctx.flag(node, 'warning', 'api-version-above-graph-ts', `apiVersion ${apiVersion} needs @graphprotocol/graph-ts ${graphTsForApiVersion(apiVersion)} or newer; the project has ${installed}${max ? ` (good up to apiVersion ${max})` : ''}`);
+    ctx.flag(
+      node,
+      'warning',
+      'api-version-above-graph-ts',
+      `apiVersion ${apiVersion} needs @graphprotocol/graph-ts ${graphTsForApiVersion(apiVersion)} or newer; the project has ${installed}${max ? ` (good up to apiVersion ${max})` : ''}`,
+    );
   }
 }
 
@@ -106,9 +103,15 @@ const network: ValueRule = (ctx, node) => {
     return;
   }
   const near = closest(name, EVM_NETWORKS);
-  ctx.flag(node, 'info', 'unknown-network', `Unknown network '${name}': not in The Graph's networks registry${near ? `; did you mean '${near}'?` : ' (fine for a graph-node of your own that names it so)'}`, {
-    fix: near ? replaceValue(ctx, node as YScalar, near, `Change to ${near}`) : undefined,
-  });
+  ctx.flag(
+    node,
+    'info',
+    'unknown-network',
+    `Unknown network '${name}': not in The Graph's networks registry${near ? `; did you mean '${near}'?` : ' (fine for a graph-node of your own that names it so)'}`,
+    {
+      fix: near ? replaceValue(ctx, node as YScalar, near, `Change to ${near}`) : undefined,
+    },
+  );
 };
 
 const address: ValueRule = (ctx, node) => {
@@ -177,7 +180,8 @@ const blockFilter: ValueRule = (ctx, node) => {
   const kind = str(get(node, 'kind'));
   const every = pairOf(node, 'every');
   if (kind === 'polling' && !every) ctx.flag(node, 'error', 'polling-needs-every', 'A polling block filter needs `every`: the number of blocks between two runs');
-  if (kind !== 'polling' && every) ctx.flag({ start: every.keyStart, end: every.keyEnd }, 'info', 'every-without-polling', `\`every\` only applies to polling filters; this one is '${kind}'`);
+  if (kind !== 'polling' && every)
+    ctx.flag({ start: every.keyStart, end: every.keyEnd }, 'info', 'every-without-polling', `\`every\` only applies to polling filters; this one is '${kind}'`);
 };
 
 const every: ValueRule = (ctx, node) => {
@@ -214,7 +218,10 @@ export const VALUE_RULES: Readonly<Record<string, ValueRule>> = {
       key: 'apiVersion',
       code: 'unknown-api-version',
       known: API_VERSIONS,
-      tooOld: { code: 'api-version-too-old', message: (v) => `apiVersion ${v} is older than ${MIN_API_VERSION}, the oldest graph-cli 0.98 generates code for; migrate the mapping to ${MIN_API_VERSION} or newer` },
+      tooOld: {
+        code: 'api-version-too-old',
+        message: (v) => `apiVersion ${v} is older than ${MIN_API_VERSION}, the oldest graph-cli 0.98 generates code for; migrate the mapping to ${MIN_API_VERSION} or newer`,
+      },
     }),
   ),
   ...both('mapping.blockHandlers.*.filter', blockFilter),

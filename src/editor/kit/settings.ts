@@ -23,7 +23,13 @@ function read<T>(name: SettingName): T | undefined {
 
 /** The id an entry gets when it names none: stable as long as its name is. */
 export function idFromName(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'node';
+  return (
+    name
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'node'
+  );
 }
 
 /** `base`, or `base-2`, `base-3`… : the first that no entry has as its id yet. */

@@ -65,8 +65,6 @@ function pickMethod(node: NodeConfig): Promise<MethodInfo | undefined> {
 /** A typed name: a JSON-RPC method, or for beacon nodes a REST path (`/eth/v1/…` or `GET /…`). */
 function typedMethod(node: NodeConfig, name: string): MethodItem {
   const path = node.protocol === 'beacon' ? /^(?:GET\s+)?(\/\S*)$/i.exec(name)?.[1] : undefined;
-  const method: MethodInfo = path
-    ? { kind: 'rest', name: `GET ${path}`, httpMethod: 'GET', path, description: '' }
-    : { kind: 'rpc', name, params: [], description: '' };
+  const method: MethodInfo = path ? { kind: 'rest', name: `GET ${path}`, httpMethod: 'GET', path, description: '' } : { kind: 'rpc', name, params: [], description: '' };
   return { label: name, description: path ? 'GET this path' : 'Call this method', alwaysShow: true, method };
 }

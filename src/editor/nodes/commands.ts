@@ -110,10 +110,7 @@ async function addNode(f: NodesFeature): Promise<void> {
   if (!protocol) return;
   const credentials = await credentialsFor(title, endpoint);
   if (!credentials) return;
-  const node = await f.store.add(
-    { name, protocol, network: endpoint.network, url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth },
-    credentials.secret,
-  );
+  const node = await f.store.add({ name, protocol, network: endpoint.network, url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth }, credentials.secret);
   f.log.info(`Added node ${node.name} (${protocol}) at ${displayUrl(node)}; credentials: ${describeAuth(node.auth)}`);
   // The path is secret by default; Edit Node → Path marks it public when it holds no key.
   const where = node.auth === 'none' ? '' : ` Its ${node.auth === 'key' ? 'key (the URL path and query)' : 'password'} is in the system's secret storage.`;
@@ -152,9 +149,7 @@ async function editEndpoint(f: NodesFeature, node: NodeConfig, title: string): P
   }
   const endpoint = parseEndpoint(pasted, { publicPath: node.publicPath });
   const keepsBasic = endpoint.auth !== 'basic' && node.auth === 'basic';
-  const credentials = keepsBasic
-    ? { auth: 'basic' as const, secret: { ...(await f.store.secretOf(node)), tail: endpoint.secret.tail } }
-    : await credentialsFor(title, endpoint);
+  const credentials = keepsBasic ? { auth: 'basic' as const, secret: { ...(await f.store.secretOf(node)), tail: endpoint.secret.tail } } : await credentialsFor(title, endpoint);
   if (!credentials) return false;
   await f.store.update(node.id, { url: endpoint.url, wsUrl: keptWsUrl(endpoint), auth: credentials.auth }, credentials.secret);
   return true;

@@ -63,13 +63,15 @@ export async function pickProtocol(title: string, current: Protocol): Promise<Pr
 }
 
 export function askNodeName(store: NodeStore, title: string, value: string, exceptId?: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
-    title,
-    prompt: 'A name for the node, shown in Chaindeck and used by "# @node" in request files',
-    value,
-    ignoreFocusOut: true,
-    validateInput: (name) => store.nameProblem(name, exceptId),
-  }).then((name) => name?.trim());
+  return vscode.window
+    .showInputBox({
+      title,
+      prompt: 'A name for the node, shown in Chaindeck and used by "# @node" in request files',
+      value,
+      ignoreFocusOut: true,
+      validateInput: (name) => store.nameProblem(name, exceptId),
+    })
+    .then((name) => name?.trim());
 }
 
 /** Asks for HTTP Basic credentials; the password box hides what is typed. */

@@ -129,7 +129,7 @@ class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
   chooseNode(uri?: vscode.Uri): Promise<NodeConfig | undefined> {
     return this.language.choose(
       uri,
-      (file) => resolveNode(this.f.store, undefined, 'Send This File\'s Requests to Which Node?', this.nodeOf(file)),
+      (file) => resolveNode(this.f.store, undefined, "Send This File's Requests to Which Node?", this.nodeOf(file)),
       (file, node) => ({ line: file.node?.line, text: nodeDirective(node.name) }),
     );
   }

@@ -81,9 +81,15 @@ export class Subscriptions implements vscode.Disposable {
       void vscode.window.showInformationMessage('No subscription is running.');
       return;
     }
-    const live = typeof title === 'string'
-      ? this.live.find((l) => l.title === title)
-      : (await pickOne(this.live.map((l) => ({ label: l.title, live: l })), { title: 'Stop Which Subscription?' }))?.live;
+    const live =
+      typeof title === 'string'
+        ? this.live.find((l) => l.title === title)
+        : (
+            await pickOne(
+              this.live.map((l) => ({ label: l.title, live: l })),
+              { title: 'Stop Which Subscription?' },
+            )
+          )?.live;
     if (!live) return;
     this.live.splice(this.live.indexOf(live), 1);
     await live.subscription.unsubscribe().catch((error: unknown) => this.log.warn(`unsubscribing ${live.title}: ${errorText(error)}`));
@@ -125,7 +131,10 @@ export class Subscriptions implements vscode.Disposable {
 }
 
 async function askParams(): Promise<unknown[] | undefined> {
-  const kind = await pickOne(KINDS.map((k) => ({ ...k })), { title: 'Subscribe to What?' });
+  const kind = await pickOne(
+    KINDS.map((k) => ({ ...k })),
+    { title: 'Subscribe to What?' },
+  );
   if (!kind) return undefined;
   if (kind.label !== 'logs') return [kind.label];
   const filter = await vscode.window.showInputBox({

@@ -67,7 +67,7 @@ async function forgetApiKey(f: PlatformFeature): Promise<void> {
   }
   await f.session.forgetKey();
   f.log.info('Forgot the platform API key');
-  void vscode.window.showInformationMessage("Forgot the platform API key. Nodes imported from the platform keep their own credentials.");
+  void vscode.window.showInformationMessage('Forgot the platform API key. Nodes imported from the platform keep their own credentials.');
 }
 
 /** The client; without a key, undefined, and an offer to set one. */
@@ -133,7 +133,7 @@ function announce(f: PlatformFeature, report: ImportReport): void {
 async function importNode(f: PlatformFeature, arg: unknown): Promise<void> {
   const client = await clientOrAsk(f);
   if (!client) return;
-  const source = isElement(arg, 'node') ? (arg as NodeElement) : (await pickNode(client, 'Import Node'));
+  const source = isElement(arg, 'node') ? (arg as NodeElement) : await pickNode(client, 'Import Node');
   if (!source) return;
   const report = await onView(`Importing ${source.node.name ?? source.node.id}`, async () =>
     importNodes(f.nodes.store, [{ node: await withDetails(client, source.node), network: source.network }]),
@@ -144,7 +144,7 @@ async function importNode(f: PlatformFeature, arg: unknown): Promise<void> {
 async function importProject(f: PlatformFeature, arg: unknown): Promise<void> {
   const client = await clientOrAsk(f);
   if (!client) return;
-  const project = isElement(arg, 'project') ? (arg as ProjectElement).project : (await pickProject(client));
+  const project = isElement(arg, 'project') ? (arg as ProjectElement).project : await pickProject(client);
   if (!project) return;
   const name = project.name ?? project.id;
   // Many nodes may mean many reads: a notification, with a cancel button that works.
@@ -168,7 +168,7 @@ async function importProject(f: PlatformFeature, arg: unknown): Promise<void> {
 async function showEndpoints(f: PlatformFeature, arg: unknown): Promise<void> {
   const client = await clientOrAsk(f);
   if (!client) return;
-  const source = isElement(arg, 'node') ? (arg as NodeElement) : (await pickNode(client, 'Open Endpoints'));
+  const source = isElement(arg, 'node') ? (arg as NodeElement) : await pickNode(client, 'Open Endpoints');
   if (!source) return;
   const node = await onView('Reading the node', () => withDetails(client, source.node));
   await openEndpoints({ node, network: source.network }, () => importNode(f, { kind: 'node', node, network: source.network } satisfies NodeElement));

@@ -11,11 +11,6 @@ export function registerPlatform({ extension, log, secrets, settings, nodes }: E
   const session = new PlatformSession(secrets, extension.secrets, settings);
   const tree = new PlatformTree(session);
   const f: PlatformFeature = { session, tree, nodes, log };
-  extension.subscriptions.push(
-    session,
-    tree,
-    vscode.window.createTreeView(PLATFORM_VIEW, { treeDataProvider: tree, showCollapseAll: true }),
-    ...registerPlatformCommands(f),
-  );
+  extension.subscriptions.push(session, tree, vscode.window.createTreeView(PLATFORM_VIEW, { treeDataProvider: tree, showCollapseAll: true }), ...registerPlatformCommands(f));
   return f;
 }

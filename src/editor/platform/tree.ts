@@ -141,8 +141,7 @@ export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, v
       case undefined:
         return async (client, signal) => [{ kind: 'organization', organization: await client.organization({ signal }) }, { kind: 'identities' }];
       case 'organization':
-        return (client, signal) =>
-          listed(keyOf(element), 'No projects in this organization.', client.listProjects({}, { signal }), (project) => ({ kind: 'project', project }));
+        return (client, signal) => listed(keyOf(element), 'No projects in this organization.', client.listProjects({}, { signal }), (project) => ({ kind: 'project', project }));
       case 'project':
         return (client, signal) =>
           listed(keyOf(element), 'No networks in this project.', client.listNetworks({ project: element.project.id }, { signal }), (network) => ({ kind: 'network', network }));

@@ -25,7 +25,6 @@ export interface BrowseOptions {
   mode?: StorageMode;
 }
 
-
 /** The open panels: a request for a contract already shown reuses its panel. */
 export class Panels implements vscode.Disposable {
   private readonly open = new Set<StoragePanel>();

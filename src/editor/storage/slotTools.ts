@@ -70,7 +70,10 @@ function keyValue(key: string, type: MappingKeyType): unknown {
 
 /** The mapping slot of `keys` applied in turn to the mapping at `slot`. */
 export function computeMappingSlot(slot: string | number, keys: readonly MappingKey[]): string {
-  return nestedMappingSlot(slot, keys.map((k) => ({ key: keyValue(k.key, k.type), type: k.type })));
+  return nestedMappingSlot(
+    slot,
+    keys.map((k) => ({ key: keyValue(k.key, k.type), type: k.type })),
+  );
 }
 
 /** What `check` throws about an input, without the ethers detail it may append (`(argument=…)`). */
@@ -96,7 +99,9 @@ export async function mappingSlotCommand(f: StorageFeature, arg?: unknown): Prom
     keys.push(key);
     const result = computeMappingSlot(slot, keys);
     const expression = `mapping@${slot}${keys.map((k) => `[${k.key}]`).join('')}`;
-    const next = await showSlot(f, `${title}: ${expression}`, result, [{ label: '$(add) Add a Nested Key…', detail: `The value is itself a mapping: compute ${expression}[key]`, id: 'nest' }]);
+    const next = await showSlot(f, `${title}: ${expression}`, result, [
+      { label: '$(add) Add a Nested Key…', detail: `The value is itself a mapping: compute ${expression}[key]`, id: 'nest' },
+    ]);
     if (next !== 'nest') return { slot: result };
   }
 }
@@ -107,7 +112,13 @@ async function askKey(title: string, depth: number): Promise<MappingKey | undefi
   const chosen = await pickOne(items, { title: `${title}${level}`, placeholder: 'The type of the mapping’s key', active: items[0] });
   if (!chosen) return undefined;
   const type = chosen.type;
-  const examples: Partial<Record<MappingKeyType, string>> = { address: '0x… (40 hex digits)', bool: 'true or false', string: 'the text itself, without quotes', bytes: '0x… hex bytes', bytes32: '0x… (64 hex digits)' };
+  const examples: Partial<Record<MappingKeyType, string>> = {
+    address: '0x… (40 hex digits)',
+    bool: 'true or false',
+    string: 'the text itself, without quotes',
+    bytes: '0x… hex bytes',
+    bytes32: '0x… (64 hex digits)',
+  };
   const key = await vscode.window.showInputBox({
     title: `${title}${level}`,
     prompt: `The ${type} key: ${examples[type] ?? 'a decimal or 0x-hex number'}`,
@@ -129,7 +140,12 @@ export async function arraySlotCommand(f: StorageFeature, arg?: unknown): Promis
   if (slot === undefined) return undefined;
   const index = await ask(title, 'The element’s index, e.g. 0', toSlot, '0');
   if (index === undefined) return undefined;
-  const size = await ask(title, 'Slots per element: 1 for a value type (uint256, address…), the struct’s slot count for a struct', (text) => arrayElementSlot(slot, index, Number(text)), '1');
+  const size = await ask(
+    title,
+    'Slots per element: 1 for a value type (uint256, address…), the struct’s slot count for a struct',
+    (text) => arrayElementSlot(slot, index, Number(text)),
+    '1',
+  );
   if (size === undefined) return undefined;
   const result = arrayElementSlot(slot, index, Number(size));
   const dataSlot = dynamicDataSlot(slot);

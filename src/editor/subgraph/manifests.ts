@@ -29,7 +29,9 @@ export class Manifests implements vscode.Disposable {
 
   /** The manifests, sorted by path. */
   all(): Promise<vscode.Uri[]> {
-    this.known ??= Promise.resolve(vscode.workspace.findFiles(MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE)).then((uris) => uris.filter((u) => !isExcluded(u)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)));
+    this.known ??= Promise.resolve(vscode.workspace.findFiles(MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE)).then((uris) =>
+      uris.filter((u) => !isExcluded(u)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)),
+    );
     return this.known;
   }
 

@@ -47,9 +47,11 @@ export async function resolveRecord(store: SubgraphStore, arg: unknown, title: s
 export async function resolveManifest(manifests: Manifests, title: string, preferred?: vscode.Uri): Promise<vscode.Uri | undefined> {
   const all = await manifests.all();
   if (!all.length) {
-    void vscode.window.showInformationMessage('There is no subgraph.yaml in this workspace. Open a subgraph folder, or create one with "Initialise Subgraph…".', 'Initialise Subgraph…').then((choice) => {
-      if (choice) void vscode.commands.executeCommand(COMMANDS.subgraph.init);
-    });
+    void vscode.window
+      .showInformationMessage('There is no subgraph.yaml in this workspace. Open a subgraph folder, or create one with "Initialise Subgraph…".', 'Initialise Subgraph…')
+      .then((choice) => {
+        if (choice) void vscode.commands.executeCommand(COMMANDS.subgraph.init);
+      });
     return undefined;
   }
   if (all.length === 1) return all[0];
@@ -65,7 +67,9 @@ export function askVersionLabel(record: SubgraphRecord): Thenable<string | undef
     prompt: 'A free-text label for this deployment (e.g. v0.0.2); it becomes part of the query URL.',
     value: record.versionLabel ?? 'v0.0.1',
     ignoreFocusOut: true,
-    validateInput: (label) => validateGraphDeploy({ name: record.name, versionLabel: label, deployUrl: record.deployUrl, ipfsUrl: record.ipfsUrl, useDeployKey: false }).find((p) => p.field === 'versionLabel')?.message,
+    validateInput: (label) =>
+      validateGraphDeploy({ name: record.name, versionLabel: label, deployUrl: record.deployUrl, ipfsUrl: record.ipfsUrl, useDeployKey: false }).find((p) => p.field === 'versionLabel')
+        ?.message,
   });
 }
 

@@ -30,13 +30,9 @@ export function createPanel(extensionUri: vscode.Uri, options: PanelOptions): vs
 
 export function pageHtml(webview: vscode.Webview, root: vscode.Uri, entry: string, title: string): string {
   const nonce = randomBytes(16).toString('base64');
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
-  ].join('; ');
+  const csp = ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src ${webview.cspSource} 'nonce-${nonce}'`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource}`].join(
+    '; ',
+  );
   const script = webview.asWebviewUri(vscode.Uri.joinPath(root, `${entry}.js`));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(root, `${entry}.css`));
   return `<!DOCTYPE html>

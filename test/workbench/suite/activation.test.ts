@@ -14,14 +14,18 @@ describe('activation', () => {
     const declared: string[] = (ext.packageJSON.contributes?.commands ?? []).map((c: { command: string }) => c.command);
     assert.ok(declared.length > 0, 'package.json declares no commands');
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepEqual(declared.filter((c) => !registered.has(c)), [], 'declared but not registered');
+    assert.deepEqual(
+      declared.filter((c) => !registered.has(c)),
+      [],
+      'declared but not registered',
+    );
   });
 
   it('runs chaindeck.showLog', async () => {
     await vscode.commands.executeCommand('chaindeck.showLog');
   });
 
-  it('sees the runner\'s workspace and devnet', async function () {
+  it("sees the runner's workspace and devnet", async function () {
     // The runner passes these through the server's environment; the electron runner through
     // extensionTestsEnv. Both reach process.env of the extension host.
     const ws = process.env.CHAINDECK_TEST_WORKSPACE;

@@ -16,7 +16,9 @@ Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(`[suite] $
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 20_000 });
   // CHAINDECK_WORKBENCH_SUITES=nodes,storage runs only those suites (see scripts/workbench/run.mjs).
-  const wanted = process.env.CHAINDECK_WORKBENCH_SUITES?.split(',').map((n) => n.trim()).filter(Boolean);
+  const wanted = process.env.CHAINDECK_WORKBENCH_SUITES?.split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js') && (!wanted?.length || wanted.includes(f.replace(/\.test\.js$/, ''))));
   if (!files.length) throw new Error(`no extension-host suite matches CHAINDECK_WORKBENCH_SUITES=${process.env.CHAINDECK_WORKBENCH_SUITES ?? ''}`);
   for (const f of files.sort()) mocha.addFile(path.join(__dirname, f));

@@ -14,7 +14,6 @@ import { activateTestApi, anvil as rpc, until } from './helpers';
 /** Shaped like a provider's access key, so the redactor and the endpoint parser treat it as one. */
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
 
-
 function savedNodes(): { name: string; url: string; auth?: string }[] {
   return vscode.workspace.getConfiguration('chaindeck').get('nodes') ?? [];
 }
@@ -89,7 +88,14 @@ describe('nodes', () => {
       const failure = api.nodes.facts.get(node.id)?.failure;
       assert.ok(failure, 'no failure in the facts cache');
       // The full text after an error icon, as markdown-escaped text (spaces as &nbsp;).
-      assert.ok(tooltip.includes('$(error)') && tooltip.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1').includes(failure), `tooltip: ${tooltip}`);
+      assert.ok(
+        tooltip.includes('$(error)') &&
+          tooltip
+            .replace(/&nbsp;/g, ' ')
+            .replace(/\\(.)/g, '$1')
+            .includes(failure),
+        `tooltip: ${tooltip}`,
+      );
       assert.match(failure!, new RegExp(`127\\.0\\.0\\.1:${port}`));
 
       const rows = (await tree.getChildren(element)).map((e) => tree.getTreeItem(e));
@@ -132,7 +138,7 @@ describe('nodes', () => {
   it('on activation, moved the key that settings.json held in the clear to secret storage, and the node still answers', async () => {
     const { store } = api.nodes;
     const keyedUrl = process.env.CHAINDECK_TEST_KEYED_URL;
-    assert.ok(keyedUrl && keyedUrl.endsWith(KEYED_NODE.secret), "the runner did not start the key-in-path proxy");
+    assert.ok(keyedUrl && keyedUrl.endsWith(KEYED_NODE.secret), 'the runner did not start the key-in-path proxy');
     const settingsFile = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json');
     const node = await until('the node moved out of settings', () => {
       const n = store.byName(KEYED_NODE.name);
@@ -150,7 +156,12 @@ describe('nodes', () => {
 
       const endpoint = await store.resolve(node);
       assert.equal(endpoint.httpUrl, keyedUrl, 'the node resolves to the URL settings held');
-      const reply = await fetch(endpoint.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', signal: AbortSignal.timeout(10_000) });
+      const reply = await fetch(endpoint.httpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}',
+        signal: AbortSignal.timeout(10_000),
+      });
       assert.deepEqual(await reply.json(), { jsonrpc: '2.0', id: 1, result: '0x7a69' }, 'the node behind the key no longer answers');
 
       const logFile = path.join(api.logUri.fsPath, 'Chaindeck.log');
@@ -236,14 +247,15 @@ describe('nodes', () => {
 
     // Through the lenses the user clicks: "Node: Local anvil" at the top, "Send" above the request.
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
-    assert.ok(lenses.some((l) => l.command?.title.includes('Node: Local anvil')), 'no "Node: Local anvil" lens');
+    assert.ok(
+      lenses.some((l) => l.command?.title.includes('Node: Local anvil')),
+      'no "Node: Local anvil" lens',
+    );
     const send = lenses.find((l) => l.command?.command === 'chaindeck.requests.send');
     assert.ok(send?.command, 'no Send lens');
     await vscode.commands.executeCommand(send.command.command, ...(send.command.arguments ?? []));
 
-    const response = await until('the response document', () =>
-      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'chaindeck-response' && d.getText().includes('"result"')),
-    );
+    const response = await until('the response document', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'chaindeck-response' && d.getText().includes('"result"')));
     assert.match(response.getText(), /^\/\/ HTTP 200 OK · \d+ ms · \d+ B · Local anvil · eth_blockNumber\n/);
     assert.equal(response.languageId, 'jsonc');
     const body = JSON.parse(response.getText().replace(/^\/\/.*\n/gm, ''));

@@ -145,7 +145,12 @@ describe('platform', () => {
     const { project } = await walkToNode();
     await vscode.commands.executeCommand('chaindeck.platform.importProject', project);
     // node-00 (Ethereum) and node-01 (Polygon) are in "Mainnet apps"; node-02 (Bitcoin) is not.
-    assert.deepEqual(platformNodes().map((n) => n.id).sort(), [IMPORTED_ID, 'platform-ND-102-203-304']);
+    assert.deepEqual(
+      platformNodes()
+        .map((n) => n.id)
+        .sort(),
+      [IMPORTED_ID, 'platform-ND-102-203-304'],
+    );
     const polygon = api.nodes.store.byId('platform-ND-102-203-304')!;
     assert.equal(polygon.network, 'polygon-pos-mainnet');
     assert.ok(!JSON.stringify(settings().get('nodes')).includes('0202020202'), 'a node key is in chaindeck.nodes');

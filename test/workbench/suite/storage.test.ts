@@ -104,7 +104,10 @@ describe('storage', () => {
     assert.equal(first.nextKey, '0xa');
     assert.match(first.block.hash, /^0x[0-9a-f]{64}$/);
     // The page as the panel shows it: decoded values, and the emulation's caveats.
-    assert.deepEqual(first.page.table.columns.map((c) => c.title), ['Slot', 'Value', 'Decimal', 'Address', 'Text']);
+    assert.deepEqual(
+      first.page.table.columns.map((c) => c.title),
+      ['Slot', 'Value', 'Decimal', 'Address', 'Text'],
+    );
     assert.deepEqual(first.page.table.rows[1].slice(2), ['47226055194461434745431958897357469009552817079588419131632412154350433992708', '', 'hi']);
     // Slot 0 holds 1: a number, with no address reading beside it.
     assert.deepEqual(first.page.table.rows[0].slice(2), ['1', '', '']);
@@ -126,14 +129,20 @@ describe('storage', () => {
     const titles = shown.page.table.columns.map((c) => c.title);
     const variable = titles.indexOf('Variable');
     assert.ok(variable > 0, `no Variable column in ${titles.join(', ')}`);
-    assert.deepEqual(shown.page.table.rows.map((r) => [r[0], r[variable]]), [
-      ['0x0', 'owner, paused'],
-      ['0x1', 'total'],
-      ['0x3', 'holders.length'],
-    ]);
+    assert.deepEqual(
+      shown.page.table.rows.map((r) => [r[0], r[variable]]),
+      [
+        ['0x0', 'owner, paused'],
+        ['0x1', 'total'],
+        ['0x3', 'holders.length'],
+      ],
+    );
     // Above keccak256(3) lie the holders themselves.
     const elements = await vscode.commands.executeCommand<RangeResult>('chaindeck.storage.browse', { address: VAULT, start: `0x${HOLDERS_DATA.toString(16)}`, max: 2, mode: 'emulate' });
-    assert.deepEqual(elements.page.table.rows.map((r) => r[variable]), ['holders[0]', 'holders[1]']);
+    assert.deepEqual(
+      elements.page.table.rows.map((r) => r[variable]),
+      ['holders[0]', 'holders[1]'],
+    );
   });
 
   it('shows a bad address in the panel and the log, and reads nothing', async () => {

@@ -80,7 +80,10 @@ describe('subgraph language', () => {
   it('marks an event signature missing from the ABI while editing, and fixes it from the ABI', async () => {
     const written = await replaceInManifest(EVENT, WRONG_EVENT);
     const diagnostic = await until('the event-not-in-abi diagnostic', () => ours(manifest).find((d) => d.code === 'event-not-in-abi'));
-    assert.deepEqual([diagnostic.range.start.line, diagnostic.range.start.character, diagnostic.range.end.line, diagnostic.range.end.character], [written.start.line, written.start.character, written.end.line, written.end.character]);
+    assert.deepEqual(
+      [diagnostic.range.start.line, diagnostic.range.start.character, diagnostic.range.end.line, diagnostic.range.end.character],
+      [written.start.line, written.start.character, written.end.line, written.end.character],
+    );
     assert.equal(diagnostic.severity, vscode.DiagnosticSeverity.Error);
     assert.match(diagnostic.message, /not present in ABI 'ERC20'/);
 
@@ -195,7 +198,11 @@ describe('subgraph language', () => {
     // The address's value, quotes included.
     assert.ok(hint.range.isEqual(new vscode.Range(written.start.translate(0, -1), written.end.translate(0, 1))), `hint at ${JSON.stringify(hint.range)}`);
     assert.equal(hint.message, `This address is an EIP-1967 proxy; the ABI must come from the implementation contract ${IMPLEMENTATION} (the proxy's address is the one that emits events)`);
-    assert.deepEqual(ours(manifest).filter((d) => d !== hint), [], describeAll(manifest));
+    assert.deepEqual(
+      ours(manifest).filter((d) => d !== hint),
+      [],
+      describeAll(manifest),
+    );
   });
 
   it('adds immutable: false to every entity with one fix-all', async () => {
@@ -205,7 +212,8 @@ describe('subgraph language', () => {
     assert.ok(count(schemaDoc.getText()) >= 2, 'the schema should have two entities by now');
     const strip = new vscode.WorkspaceEdit();
     const t = schemaDoc.getText();
-    for (let at = t.indexOf(written); at !== -1; at = t.indexOf(written, at + 1)) strip.replace(schema, new vscode.Range(schemaDoc.positionAt(at), schemaDoc.positionAt(at + written.length)), '@entity');
+    for (let at = t.indexOf(written); at !== -1; at = t.indexOf(written, at + 1))
+      strip.replace(schema, new vscode.Range(schemaDoc.positionAt(at), schemaDoc.positionAt(at + written.length)), '@entity');
     assert.ok(await vscode.workspace.applyEdit(strip));
     const found = await until('an entity-immutable-missing diagnostic per entity', () => {
       const d = ours(schema).filter((x) => x.code === 'entity-immutable-missing');
@@ -221,7 +229,8 @@ describe('subgraph language', () => {
     const restore = new vscode.WorkspaceEdit();
     const after = schemaDoc.getText();
     const fixed = '@entity(immutable: false)';
-    for (let at = after.indexOf(fixed); at !== -1; at = after.indexOf(fixed, at + 1)) restore.replace(schema, new vscode.Range(schemaDoc.positionAt(at), schemaDoc.positionAt(at + fixed.length)), written);
+    for (let at = after.indexOf(fixed); at !== -1; at = after.indexOf(fixed, at + 1))
+      restore.replace(schema, new vscode.Range(schemaDoc.positionAt(at), schemaDoc.positionAt(at + fixed.length)), written);
     assert.ok(await vscode.workspace.applyEdit(restore));
   });
 

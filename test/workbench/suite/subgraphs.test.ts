@@ -116,7 +116,9 @@ describe('subgraphs', function () {
     assert.equal(item.label, 'handleApproval');
     assert.equal(item.description, 'Approval(indexed address,indexed address,uint256)');
     await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
-    const editor = await until('the mapping in an editor', () => (vscode.window.activeTextEditor?.document.fileName.endsWith(path.join(FOLDER, 'src', 'mapping.ts')) ? vscode.window.activeTextEditor : undefined));
+    const editor = await until('the mapping in an editor', () =>
+      vscode.window.activeTextEditor?.document.fileName.endsWith(path.join(FOLDER, 'src', 'mapping.ts')) ? vscode.window.activeTextEditor : undefined,
+    );
     assert.equal(editor.selection.active.line, 7);
     assert.equal(editor.document.getText(editor.selection), 'handleApproval');
   });
@@ -225,12 +227,20 @@ describe('subgraphs', function () {
     assert.match(document.getText(), /^# @subgraph chaindeck\/erc20-approvals\n/);
     // Titled by its one operation, not by the comment on its first line.
     assert.equal(document.uri.scheme, 'untitled');
-    const tab = await until('the query tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === document.uri.toString()));
+    const tab = await until('the query tab', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === document.uri.toString()),
+    );
     assert.equal(tab.label, 'ApprovalQueries.graphql');
-    assert.match(document.getText(), /query ApprovalQueries\(\$first: Int = 100, \$skip: Int = 0\) \{\n {2}approvalQueries\(first: \$first, skip: \$skip\) \{\n {4}id\n {4}owner\n {4}spender\n {4}value\n/);
+    assert.match(
+      document.getText(),
+      /query ApprovalQueries\(\$first: Int = 100, \$skip: Int = 0\) \{\n {2}approvalQueries\(first: \$first, skip: \$skip\) \{\n {4}id\n {4}owner\n {4}spender\n {4}value\n/,
+    );
 
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', document.uri);
-    assert.ok(lenses.some((l) => l.command?.title === `$(cloud) Subgraph: ${NAME}`), 'no "Subgraph:" lens');
+    assert.ok(
+      lenses.some((l) => l.command?.title === `$(cloud) Subgraph: ${NAME}`),
+      'no "Subgraph:" lens',
+    );
     const run = lenses.find((l) => l.command?.command === 'chaindeck.subgraphs.runQuery');
     assert.ok(run?.command, 'no Run lens');
     const sent = graphql.requests.length;
@@ -239,7 +249,10 @@ describe('subgraphs', function () {
     const page = await until('the results page', () => f.results.page);
     assert.equal(page.subgraph, NAME);
     assert.equal(page.field, 'approvalQueries');
-    assert.deepEqual(page.table.columns.map((c) => c.id), ['id', 'owner', 'spender', 'value']);
+    assert.deepEqual(
+      page.table.columns.map((c) => c.id),
+      ['id', 'owner', 'spender', 'value'],
+    );
     assert.equal(page.table.rows.length, 100);
     assert.ok(page.hasNext && !page.hasPrevious);
     // uint256's maximum, whole: never turned into a float.
@@ -286,11 +299,15 @@ describe('subgraphs', function () {
     const trusted = f.lenses.provideCodeLenses(await vscode.workspace.openTextDocument(manifest)).map((l) => l.command?.command);
     assert.deepEqual(trusted, ['chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy']);
 
-    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: { command: string; enablement?: string }[]; menus: Record<string, { command: string; when?: string }[]> } };
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      contributes: { commands: { command: string; enablement?: string }[]; menus: Record<string, { command: string; when?: string }[]> };
+    };
     const cli = ['chaindeck.subgraph.init', 'chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy'];
     for (const id of cli) {
       assert.equal(pkg.contributes.commands.find((c) => c.command === id)?.enablement, 'isWorkspaceTrusted', `${id} is not disabled in untrusted workspaces`);
-      for (const entry of Object.values(pkg.contributes.menus).flat().filter((m) => m.command === id)) {
+      for (const entry of Object.values(pkg.contributes.menus)
+        .flat()
+        .filter((m) => m.command === id)) {
         assert.match(entry.when ?? '', /isWorkspaceTrusted/, `a menu shows ${id} without isWorkspaceTrusted`);
       }
     }

@@ -37,7 +37,6 @@ async function answer(prompt: string | RegExp, text?: string): Promise<void> {
 const treeRow = (text: string | RegExp) => page.locator('.part.sidebar [role="treeitem"]', { hasText: text });
 const statusItem = () => page.locator('.part.statusbar .statusbar-item', { hasText: 'Local anvil #' });
 
-
 /** Removes a node through its context menu, as a user does. */
 async function removeNode(name: string): Promise<void> {
   await treeRow(name).first().click({ button: 'right' });
@@ -116,7 +115,11 @@ test('a failing node shows an error icon and its error while collapsed, and the 
     // The row's hover (its tooltip) covers it: move away and let it close before clicking.
     await page.mouse.move(640, 790);
     await page.keyboard.press('Escape');
-    await page.locator('.context-view').filter({ hasText: `127.0.0.1:${port}` }).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.context-view')
+      .filter({ hasText: `127.0.0.1:${port}` })
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => undefined);
     await row.click();
     const children = page.locator('.part.sidebar [role="treeitem"][aria-level="2"]', { hasText: `127.0.0.1:${port}` });
     await children.first().waitFor({ timeout: 15_000 });

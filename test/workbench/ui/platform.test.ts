@@ -50,7 +50,11 @@ function restoreSettings(): void {
   const settings = JSON.parse(fs.readFileSync(settingsFile(), 'utf8')) as Record<string, unknown>;
   const nodes = settings['chaindeck.nodes'] as { id?: string }[] | undefined;
   // Should a test have failed before removing it, the imported node must not stay.
-  if (nodes?.some((n) => n.id?.startsWith('platform-'))) writeSetting('chaindeck.nodes', nodes.filter((n) => !n.id?.startsWith('platform-')));
+  if (nodes?.some((n) => n.id?.startsWith('platform-')))
+    writeSetting(
+      'chaindeck.nodes',
+      nodes.filter((n) => !n.id?.startsWith('platform-')),
+    );
   if (API_URL_SETTING in settings) writeSetting(API_URL_SETTING, undefined);
 }
 
@@ -113,7 +117,10 @@ test('imports a node with its inline action; the Nodes view shows its latest blo
     const block = row('Nodes', 'Latest block');
     await block.waitFor({ timeout: 20_000 });
     assert.match((await block.textContent()) ?? '', /Latest block\s*\d+ \(0x[0-9a-f]+\)/);
-    assert.ok(proxy.requests.some((r) => r.path === `/${NODE_KEY}` && r.methods.includes('eth_blockNumber')), 'the node was not called through the proxy with its key');
+    assert.ok(
+      proxy.requests.some((r) => r.path === `/${NODE_KEY}` && r.methods.includes('eth_blockNumber')),
+      'the node was not called through the proxy with its key',
+    );
     await screenshot(page, 'platform-latest-block');
   }));
 

@@ -73,8 +73,12 @@ async function contextMenu(row: string, item: string): Promise<void> {
 
 /** Waits until the panel shows page `n` whose first slot is `slot`. */
 async function showsPage(n: number, slot: string, count: number): Promise<void> {
-  await panel().locator('.page-label', { hasText: `Page ${n}` }).waitFor({ timeout: 20_000 });
-  await panel().locator('.dt-rows [role="row"][data-index="0"] [role="gridcell"]', { hasText: new RegExp(`^${slot}$`) }).waitFor({ timeout: 10_000 });
+  await panel()
+    .locator('.page-label', { hasText: `Page ${n}` })
+    .waitFor({ timeout: 20_000 });
+  await panel()
+    .locator('.dt-rows [role="row"][data-index="0"] [role="gridcell"]', { hasText: new RegExp(`^${slot}$`) })
+    .waitFor({ timeout: 10_000 });
   assert.equal(await rows().count(), count);
 }
 
@@ -82,7 +86,13 @@ async function showsPage(n: number, slot: string, count: number): Promise<void> 
 async function panelFrame(): Promise<Frame> {
   for (let i = 0; i < 50; i++) {
     for (const frame of page.frames()) {
-      if (await frame.locator('.dt-scroll').count().catch(() => 0)) return frame;
+      if (
+        await frame
+          .locator('.dt-scroll')
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
     }
     await page.waitForTimeout(200);
   }

@@ -69,7 +69,10 @@ async function openFile(relative: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await pressUntil('Control+P', input);
   await input.fill(relative);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relative) }).first().waitFor({ timeout: 30_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relative) })
+    .first()
+    .waitFor({ timeout: 30_000 });
   await input.press('Enter');
 }
 

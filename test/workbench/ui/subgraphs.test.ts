@@ -84,7 +84,10 @@ async function openFile(relative: string, expectLine: string): Promise<void> {
   const input = quickInput().locator('input');
   await input.waitFor();
   await input.fill(relative);
-  await quickInput().locator('.monaco-list-row', { hasText: path.basename(relative) }).first().waitFor({ timeout: 30_000 });
+  await quickInput()
+    .locator('.monaco-list-row', { hasText: path.basename(relative) })
+    .first()
+    .waitFor({ timeout: 30_000 });
   await input.press('Enter');
   await page.locator('.editor-group-container .monaco-editor .view-line', { hasText: expectLine }).first().waitFor({ timeout: 30_000 });
 }
@@ -169,7 +172,10 @@ test('adds a subgraph with keyed URLs and a deploy key, and deploys from the len
 
     // Rows wrap at the terminal's width: joined, a key split over two rows is still found.
     const text = (await terminalText('Deployed: queries at', 'subgraphs-deploy-terminal')).replace(/\n/g, '');
-    assert.match(text, /> graph deploy --node http:\/\/127\.0\.0\.1:\d+\/\{key\}\/deploy --ipfs http:\/\/127\.0\.0\.1:\d+\/\{key\}\/api\/v0 ui\/erc20-approvals --version-label v0\.0\.1 --skip-migrations --deploy-key \{deployKey\}/);
+    assert.match(
+      text,
+      /> graph deploy --node http:\/\/127\.0\.0\.1:\d+\/\{key\}\/deploy --ipfs http:\/\/127\.0\.0\.1:\d+\/\{key\}\/api\/v0 ui\/erc20-approvals --version-label v0\.0\.1 --skip-migrations --deploy-key \{deployKey\}/,
+    );
     assert.ok(!text.includes(ACCESS_KEY), 'the access key is in the terminal');
     assert.ok(!text.includes(DEPLOY_KEY), 'the deploy key is in the terminal');
     assert.equal(admin.requests.find((r) => r.body.method === 'subgraph_deploy')?.authorization, `Bearer ${DEPLOY_KEY}`);
@@ -183,7 +189,10 @@ test('adds a subgraph with keyed URLs and a deploy key, and deploys from the len
     const shown = (await output.innerText()).replace(/\u00a0/g, ' ');
     assert.ok(!shown.includes(ACCESS_KEY) && !shown.includes(DEPLOY_KEY), 'a key is in the Output log');
     const files = logFiles();
-    assert.ok(files.some((f) => fs.readFileSync(f, 'utf8').includes(`Deployed ${NAME}`)), `no log file with the deploy among ${files.length}`);
+    assert.ok(
+      files.some((f) => fs.readFileSync(f, 'utf8').includes(`Deployed ${NAME}`)),
+      `no log file with the deploy among ${files.length}`,
+    );
     for (const file of files) {
       const log = fs.readFileSync(file, 'utf8');
       assert.ok(!log.includes(ACCESS_KEY) && !log.includes(DEPLOY_KEY), `a key is in ${file}`);
@@ -231,4 +240,3 @@ test('New Query writes the list query; Run sends it and the results table shows 
     await frame.locator('button', { hasText: 'Previous' }).click();
     await frame.locator('.page-label', { hasText: 'Page 1' }).waitFor({ timeout: 15_000 });
   }));
-

@@ -11,10 +11,7 @@ const root = path.resolve(__dirname, '..', '..', '..');
 export const resultsDir = path.join(root, 'test-results');
 
 // Without the background-networking flags Chromium floods the closed network with retries.
-export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
-];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** A variable the runner sets; fails, naming it, when the test is run some other way. */
 export function env(name: string): string {
@@ -29,7 +26,11 @@ export function workbenchUrl(): string {
 
 /** One JSON-RPC call to the runner's anvil; its result, or an error naming the method. */
 export async function anvil(method: string, params: unknown[]): Promise<unknown> {
-  const reply = await fetch(env('CHAINDECK_TEST_ANVIL_URL'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const reply = await fetch(env('CHAINDECK_TEST_ANVIL_URL'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await reply.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;

@@ -77,7 +77,10 @@ export interface GraphInitInput {
  * '-', anything but a-z, 0-9, '_' and '-' dropped, so 'my-team/erc20' becomes 'my-teamerc20'.
  */
 export function normalizeSlug(slug: string): string {
-  return slug.toLowerCase().replace(/\s+/g, '-').replace(/[^a-z0-9_-]/g, '');
+  return slug
+    .toLowerCase()
+    .replace(/\s+/g, '-')
+    .replace(/[^a-z0-9_-]/g, '');
 }
 
 /** An address the CLI and graph-node accept: 0x and 40 hex digits, with a right checksum if mixed case. */
@@ -144,7 +147,10 @@ export function validateGraphInit(input: GraphInitInput, cwd: string): InputProb
     problems.push({ field: 'network', message: `Network '${input.network}' is not a network name (e.g. mainnet, sepolia, matic).` });
   }
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(input.contractName.trim())) {
-    problems.push({ field: 'contractName', message: `Contract name '${input.contractName}' must be an identifier (letters, digits, _; not starting with a digit): it names the data source and generated classes.` });
+    problems.push({
+      field: 'contractName',
+      message: `Contract name '${input.contractName}' must be an identifier (letters, digits, _; not starting with a digit): it names the data source and generated classes.`,
+    });
   }
   if (!/^\d+$/.test(String(input.startBlock).trim())) {
     problems.push({ field: 'startBlock', message: `Start block '${input.startBlock}' must be a whole block number (0 or more).` });

@@ -2,4 +2,15 @@
 export * from './commands';
 export * from './output';
 export * from './problemRange';
-export { findGraphCli, graphProcess, runGraph, secretsNeeded, LineRedactor, SECRET_PRELOAD, type GraphProcess, type GraphProcessOptions, type GraphRun, type RunGraphOptions } from './launch';
+export {
+  findGraphCli,
+  graphProcess,
+  runGraph,
+  secretsNeeded,
+  LineRedactor,
+  SECRET_PRELOAD,
+  type GraphProcess,
+  type GraphProcessOptions,
+  type GraphRun,
+  type RunGraphOptions,
+} from './launch';

@@ -101,7 +101,10 @@ export function extractProblems(output: string, manifest: string): GraphProblem[
   problems.push(...manifestBlocks(output));
   const missing = MISSING_HANDLERS.exec(output);
   if (missing) {
-    for (const handler of missing[1].split(',').map((h) => h.trim()).filter(Boolean)) {
+    for (const handler of missing[1]
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean)) {
       problems.push({
         severity: 'error',
         message: `Missing handlers in WASM: ${handler}. The mapping file does not export a function '${handler}' (export it, or fix the handler name in the manifest).`,
@@ -274,7 +277,8 @@ export function judgeGraphRun(subcommand: GraphSubcommand, exitCode: number | nu
       if (lines.deployedTo && lines.queriesUrl) {
         return { ok: true, summary: `Deployed: queries at ${lines.queriesUrl}`, problems, ...lines };
       }
-      const summary = errors.length && !HTTP_ERROR.test(output) && !NODE_REFUSED.test(output) ? `graph deploy stopped before uploading: ${compileFailure()}` : deployFailure(output, exitCode, ctx);
+      const summary =
+        errors.length && !HTTP_ERROR.test(output) && !NODE_REFUSED.test(output) ? `graph deploy stopped before uploading: ${compileFailure()}` : deployFailure(output, exitCode, ctx);
       return { ok: false, summary, problems, buildOutput: lines.buildOutput, ipfsHash: lines.ipfsHash };
     }
     case 'build': {

@@ -75,7 +75,9 @@ export function querySchemaSdl(model: EntityModel): string {
     const implementsClause = e.implements.length ? ` implements ${e.implements.join(' & ')}` : '';
     parts.push(`${keyword} ${e.name}${implementsClause} {\n${e.fields.map(fieldSdl).join('\n')}\n}`);
     parts.push(`enum ${e.name}_orderBy { ${orderByValues(e, byName).join(' ')} }`);
-    parts.push(`input ${e.name}_filter {\n  ${[...e.fields.flatMap(filterFields), '_change_block: BlockChangedFilter', `and: [${e.name}_filter]`, `or: [${e.name}_filter]`].join('\n  ')}\n}`);
+    parts.push(
+      `input ${e.name}_filter {\n  ${[...e.fields.flatMap(filterFields), '_change_block: BlockChangedFilter', `and: [${e.name}_filter]`, `or: [${e.name}_filter]`].join('\n  ')}\n}`,
+    );
     const common = 'block: Block_height, subgraphError: _SubgraphErrorPolicy_! = deny';
     queryFields.push(`  ${singleQueryName(e.name)}(id: ID!, ${common}): ${e.name}`);
     queryFields.push(`  ${listQueryName(e.name)}(${collectionArgs(e.name)}, ${common}): [${e.name}!]!`);

@@ -65,7 +65,10 @@ export function parseJsonLossless(text: string): unknown {
     } else if (c === '-' || (c >= '0' && c <= '9')) {
       const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
       const literal = m ? m[0] : c;
-      const digits = literal.replace(/^-/, '').replace(/[.eE].*$/, '').replace(/^0+/, '');
+      const digits = literal
+        .replace(/^-/, '')
+        .replace(/[.eE].*$/, '')
+        .replace(/^0+/, '');
       out += !m?.[1] && !m?.[2] && digits.length > 15 && !Number.isSafeInteger(Number(literal)) ? `"${literal}"` : literal;
       i += literal.length;
     } else {

@@ -63,7 +63,11 @@ export function entityModel(schemaText: string | DocumentNode): EntityModel {
   const enums = new Map<string, string[]>();
   const typeNames = new Set<string>();
   for (const def of doc.definitions) {
-    if (def.kind === Kind.ENUM_TYPE_DEFINITION) enums.set(def.name.value, (def.values ?? []).map((v) => v.name.value));
+    if (def.kind === Kind.ENUM_TYPE_DEFINITION)
+      enums.set(
+        def.name.value,
+        (def.values ?? []).map((v) => v.name.value),
+      );
     if (def.kind === Kind.OBJECT_TYPE_DEFINITION && def.directives?.some((d) => d.name.value === 'entity')) typeNames.add(def.name.value);
     if (def.kind === Kind.INTERFACE_TYPE_DEFINITION) typeNames.add(def.name.value);
   }

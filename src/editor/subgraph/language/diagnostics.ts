@@ -205,7 +205,10 @@ export class SubgraphDiagnostics implements vscode.Disposable {
     }
     if (shown.length) this.shown.set(file, shown);
     else this.shown.delete(file);
-    this.collection.set(vscode.Uri.file(file), shown.map((s) => s.diagnostic));
+    this.collection.set(
+      vscode.Uri.file(file),
+      shown.map((s) => s.diagnostic),
+    );
   }
 
   dispose(): void {

@@ -31,7 +31,8 @@ export class SubgraphHovers implements vscode.HoverProvider {
     if (position.character < place.start || position.character > place.end) return undefined;
     const range = new vscode.Range(position.line, place.start, position.line, place.end);
     const subgraph = new Subgraph(document.uri.fsPath, this.diagnostics.docFor(document), liveFiles(), this.diagnostics.cache);
-    const markdown = place.part === 'key' ? keyDoc(subgraph, place.path, place.key) : this.valueHover(subgraph, place.path, document.lineAt(position.line).text.slice(place.start, place.end));
+    const markdown =
+      place.part === 'key' ? keyDoc(subgraph, place.path, place.key) : this.valueHover(subgraph, place.path, document.lineAt(position.line).text.slice(place.start, place.end));
     return markdown && new vscode.Hover(markdown, range);
   }
 
@@ -61,7 +62,8 @@ export class SubgraphHovers implements vscode.HoverProvider {
     else if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) md.appendMarkdown(`EIP-55 checksum: none (single case). Checksummed: \`${checksummed}\``);
     else md.appendMarkdown(`EIP-55 checksum: **wrong** (a typo?). The checksummed form of these digits is \`${checksummed}\``);
     const proxy = this.proxies.describe(address);
-    if (proxy) md.appendMarkdown(`\n\nEIP-1967 proxy of \`${proxy.implementation}\` (read on ${proxy.node}): the ABI must come from the implementation; the proxy's address emits the events.`);
+    if (proxy)
+      md.appendMarkdown(`\n\nEIP-1967 proxy of \`${proxy.implementation}\` (read on ${proxy.node}): the ABI must come from the implementation; the proxy's address emits the events.`);
     return md;
   }
 
@@ -121,7 +123,10 @@ function abiHover(subgraph: Subgraph, ds: KeyPath, name: string | undefined): vs
     if (items.length > MAX_LISTED) md.appendMarkdown(`- … and ${items.length - MAX_LISTED} more\n`);
     md.appendMarkdown('\n');
   };
-  section('Events', abi.abi.events.map((e) => e.signature));
+  section(
+    'Events',
+    abi.abi.events.map((e) => e.signature),
+  );
   section('Functions call handlers can name', abi.abi.callFunctions);
   return md;
 }

@@ -28,7 +28,12 @@ export class ManifestLenses implements vscode.CodeLensProvider, vscode.Disposabl
     const record = this.store.recordForManifest(document.uri);
     const uri = document.uri;
     return [
-      new vscode.CodeLens(top, { title: '$(gear) Codegen', command: COMMANDS.subgraph.codegen, arguments: [uri], tooltip: 'graph codegen: generate AssemblyScript types from the schema and ABIs' }),
+      new vscode.CodeLens(top, {
+        title: '$(gear) Codegen',
+        command: COMMANDS.subgraph.codegen,
+        arguments: [uri],
+        tooltip: 'graph codegen: generate AssemblyScript types from the schema and ABIs',
+      }),
       new vscode.CodeLens(top, { title: '$(package) Build', command: COMMANDS.subgraph.build, arguments: [uri], tooltip: 'graph build: compile the mappings to WASM' }),
       new vscode.CodeLens(top, {
         title: record ? `$(cloud-upload) Deploy to ${record.name}…` : '$(cloud-upload) Deploy…',

@@ -6,7 +6,21 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
-import { buildQuerySchema, defaultListQueries, entityModel, HEALTH_QUERY, operationAt, operationText, parseQueryFile, queryTabName, subgraphDirective, validateQuery, type QueryDiagnostic, type QueryFile, type QueryOutcome } from '../../../core/subgraph/query';
+import {
+  buildQuerySchema,
+  defaultListQueries,
+  entityModel,
+  HEALTH_QUERY,
+  operationAt,
+  operationText,
+  parseQueryFile,
+  queryTabName,
+  subgraphDirective,
+  validateQuery,
+  type QueryDiagnostic,
+  type QueryFile,
+  type QueryOutcome,
+} from '../../../core/subgraph/query';
 import type { SubgraphRecord } from '../../../core/subgraph/records';
 import { COMMANDS } from '../../ids';
 import { DocumentLanguage, documentFor, targetLens } from '../../kit/documents';
@@ -45,14 +59,30 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
     if (!file.subgraph && !file.operations.some((op) => op.type === 'query')) return [];
     const record = this.recordOf(file);
     const top = new vscode.Range(0, 0, 0, 0);
-    const lenses = [targetLens(document, { noun: 'subgraph', icon: 'cloud', found: record?.name, named: file.subgraph?.name, command: COMMANDS.subgraphs.chooseForQuery, tooltip: 'Choose the subgraph this file queries' })];
+    const lenses = [
+      targetLens(document, {
+        noun: 'subgraph',
+        icon: 'cloud',
+        found: record?.name,
+        named: file.subgraph?.name,
+        command: COMMANDS.subgraphs.chooseForQuery,
+        tooltip: 'Choose the subgraph this file queries',
+      }),
+    ];
     if (record && this.deps.store.uiUrlOf(record)) {
       lenses.push(new vscode.CodeLens(top, { title: '$(link-external) Open GraphQL UI', command: COMMANDS.subgraphs.openGraphqlUi, arguments: [record] }));
     }
     file.operations.forEach((op, index) => {
       if (op.type !== 'query') return;
       const at = document.positionAt(op.start);
-      lenses.push(new vscode.CodeLens(new vscode.Range(at, at), { title: '$(play) Run', command: COMMANDS.subgraphs.runQuery, arguments: [document.uri, index], tooltip: `Send ${op.name ?? 'this query'}${record ? ` to ${record.name}` : ''}` }));
+      lenses.push(
+        new vscode.CodeLens(new vscode.Range(at, at), {
+          title: '$(play) Run',
+          command: COMMANDS.subgraphs.runQuery,
+          arguments: [document.uri, index],
+          tooltip: `Send ${op.name ?? 'this query'}${record ? ` to ${record.name}` : ''}`,
+        }),
+      );
     });
     return lenses;
   }
@@ -184,7 +214,10 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
     const schema = await this.schemaFor(record);
     const outcome = await this.deps.results.run({ record, text: operationText(document.getText(), file, at), operation: op.name ?? 'query', paging: op.paging, schema });
     if (outcome?.kind === 'invalid') {
-      this.language.diagnostics.set(document.uri, outcome.diagnostics.map((d) => toDiagnostic(document, d)));
+      this.language.diagnostics.set(
+        document.uri,
+        outcome.diagnostics.map((d) => toDiagnostic(document, d)),
+      );
       const [first] = outcome.diagnostics;
       void vscode.window.showWarningMessage(`Not sent: the query does not fit ${record.name}'s schema. ${first.message} (line ${first.line}).`);
     }
@@ -195,7 +228,7 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
   chooseSubgraph(uri?: vscode.Uri): Promise<SubgraphRecord | undefined> {
     return this.language.choose(
       uri,
-      (file) => resolveRecord(this.deps.store, undefined, 'Send This File\'s Queries to Which Subgraph?', this.recordOf(file)),
+      (file) => resolveRecord(this.deps.store, undefined, "Send This File's Queries to Which Subgraph?", this.recordOf(file)),
       (file, record) => ({ line: file.subgraph?.line, text: subgraphDirective(record.name) }),
     );
   }

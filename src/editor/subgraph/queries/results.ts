@@ -113,7 +113,9 @@ export class QueryResults implements vscode.Disposable {
         errors: response.errors?.length ? JSON.stringify(response.errors, null, 2) : '',
       };
       this.shown = { request, pageIndex, page, response };
-      this.log.info(`Query ${what}: HTTP ${response.status}, ${rows} row${rows === 1 ? '' : 's'}${response.errors?.length ? `, ${response.errors.length} error(s)` : ''} in ${page.timeMs} ms`);
+      this.log.info(
+        `Query ${what}: HTTP ${response.status}, ${rows} row${rows === 1 ? '' : 's'}${response.errors?.length ? `, ${response.errors.length} error(s)` : ''} in ${page.timeMs} ms`,
+      );
       this.reveal(record);
       this.host.show(page);
       return outcome;

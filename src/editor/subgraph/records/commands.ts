@@ -27,14 +27,34 @@ const TYPES = [
 ];
 
 const URL_STEPS: Record<SubgraphUrlField, { title: string; prompt: string; placeHolder: string; required: boolean }> = {
-  deployUrl: { title: 'Deploy URL', prompt: 'The deploy URL (graph deploy --node) from the console, key included: the key goes to secret storage.', placeHolder: 'https://api.graph-host.example/<key>/deploy', required: true },
+  deployUrl: {
+    title: 'Deploy URL',
+    prompt: 'The deploy URL (graph deploy --node) from the console, key included: the key goes to secret storage.',
+    placeHolder: 'https://api.graph-host.example/<key>/deploy',
+    required: true,
+  },
   ipfsUrl: { title: 'IPFS URL', prompt: 'The IPFS URL (graph deploy --ipfs) from the console, key included.', placeHolder: 'https://api.graph-host.example/<key>/ipfs', required: true },
-  queryUrl: { title: 'Query URL', prompt: 'The query URL, if the subgraph is deployed already; empty to take it from the first deploy.', placeHolder: 'https://graph-host.example/<key>/subgraphs/name/my/erc20', required: false },
-  graphqlUiUrl: { title: 'GraphQL UI URL', prompt: 'The browser GraphQL UI URL, if you have one; empty to take it from the first deploy.', placeHolder: 'https://graph-host.example/<key>/subgraphs/name/my/erc20/graphql', required: false },
+  queryUrl: {
+    title: 'Query URL',
+    prompt: 'The query URL, if the subgraph is deployed already; empty to take it from the first deploy.',
+    placeHolder: 'https://graph-host.example/<key>/subgraphs/name/my/erc20',
+    required: false,
+  },
+  graphqlUiUrl: {
+    title: 'GraphQL UI URL',
+    prompt: 'The browser GraphQL UI URL, if you have one; empty to take it from the first deploy.',
+    placeHolder: 'https://graph-host.example/<key>/subgraphs/name/my/erc20/graphql',
+    required: false,
+  },
 };
 
 function networksOf(protocol: string): { id: string; label: string }[] {
-  const names = protocol === 'ethereum' ? EVM_NETWORKS : Object.entries(OTHER_PROTOCOL_NETWORKS).filter(([, p]) => p === protocol).map(([n]) => n);
+  const names =
+    protocol === 'ethereum'
+      ? EVM_NETWORKS
+      : Object.entries(OTHER_PROTOCOL_NETWORKS)
+          .filter(([, p]) => p === protocol)
+          .map(([n]) => n);
   return names.map((n) => ({ id: n, label: n }));
 }
 

@@ -12,7 +12,6 @@ import { manifestLabel, type Manifests } from '../manifests';
 import type { DataSourceSummary, HandlerSummary } from '../../../core/subgraph/manifestSummary';
 import type { SubgraphStore } from './store';
 
-
 export type SubgraphsElement =
   | { kind: 'group'; group: 'records' | 'manifests' }
   | { kind: 'record'; record: SubgraphRecord }

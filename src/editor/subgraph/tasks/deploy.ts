@@ -14,7 +14,6 @@ import { askVersionLabel, manifestOf, resolveManifest, resolveRecord } from '../
 import type { SubgraphStore } from '../records/store';
 import type { FinishedRun } from './graphTasks';
 
-
 export async function deploy(f: SubgraphsFeature, arg: unknown): Promise<FinishedRun | undefined> {
   if (!requireTrust(f)) return undefined;
   let manifest = manifestOf(arg);

@@ -127,7 +127,9 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
       [],
     );
     if (def.task === 'build') task.group = vscode.TaskGroup.Build;
-    task.detail = { codegen: 'Generate AssemblyScript types from the schema and ABIs', build: 'Compile the mappings to WASM', deploy: 'Upload to IPFS and deploy to the graph-node host' }[def.task];
+    task.detail = { codegen: 'Generate AssemblyScript types from the schema and ABIs', build: 'Compile the mappings to WASM', deploy: 'Upload to IPFS and deploy to the graph-node host' }[
+      def.task
+    ];
     task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, clear: true, showReuseMessage: false };
     return task;
   }
@@ -201,7 +203,9 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
     const cli = findGraphCli(folder);
     if (!cli) {
       void offerInstall(folder);
-      return stop(`The graph CLI is not installed for this subgraph: no node_modules/@graphprotocol/graph-cli in ${folder} or above, and no graph on PATH. Install it in the project (npm install --save-dev @graphprotocol/graph-cli), then run the task again.`);
+      return stop(
+        `The graph CLI is not installed for this subgraph: no node_modules/@graphprotocol/graph-cli in ${folder} or above, and no graph on PATH. Install it in the project (npm install --save-dev @graphprotocol/graph-cli), then run the task again.`,
+      );
     }
     let command: GraphCommand;
     let secrets: SubgraphSecrets = {};
@@ -225,7 +229,13 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
     try {
       // The terminal shows the CLI's output without its stack traces; the parser reads it whole.
       const noise = new CliNoiseFilter();
-      run = await runGraph(command, { cli, cwd: folder, secrets, node: nodeBinary(), signal, onOutput: (text) => {
+      run = await runGraph(command, {
+        cli,
+        cwd: folder,
+        secrets,
+        node: nodeBinary(),
+        signal,
+        onOutput: (text) => {
           const shown = noise.push(text);
           if (shown) out(shown);
         },
@@ -259,7 +269,10 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
   private async showProblems(folder: string, run: GraphRun): Promise<void> {
     const byFile = await problemsToDiagnostics(run.outcome.problems, folder);
     for (const { uri, diagnostics } of byFile.values()) this.diagnostics.set(uri, diagnostics);
-    this.reported.set(folder, [...byFile.values()].map((e) => e.uri));
+    this.reported.set(
+      folder,
+      [...byFile.values()].map((e) => e.uri),
+    );
   }
 
   dispose(): void {

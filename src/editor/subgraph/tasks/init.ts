@@ -15,7 +15,6 @@ import { pickOne, pickOrType } from '../pickers';
 import { requireTrust } from './deploy';
 import { nodeBinary } from './graphTasks';
 
-
 /** The message core has for one field of the form (given what is filled in so far). */
 function problemOf(input: GraphInitInput, cwd: string, field: keyof GraphInitInput): string | undefined {
   return validateGraphInit(input, cwd).find((p) => p.field === field)?.message;
@@ -32,14 +31,16 @@ export async function initSubgraph(f: SubgraphsFeature): Promise<vscode.Uri | un
   const protocol = await pickOne(protocols, { title, placeholder: 'Blockchain protocol' });
   if (!protocol) return undefined;
   if (protocol.protocol !== 'ethereum') {
-    void vscode.window.showInformationMessage('Chaindeck scaffolds Ethereum (EVM) subgraphs from a contract ABI. For other protocols, run `graph init` in a terminal; Chaindeck builds and deploys the result all the same.');
+    void vscode.window.showInformationMessage(
+      'Chaindeck scaffolds Ethereum (EVM) subgraphs from a contract ABI. For other protocols, run `graph init` in a terminal; Chaindeck builds and deploys the result all the same.',
+    );
     return undefined;
   }
 
   // The product decides where a scaffold's own `npm run deploy` points; the files are the same.
   const products = [
-    { label: 'A graph-node host', detail: 'Deploy with the host\'s deploy and IPFS URLs (a subgraph record in Chaindeck)', hosted: true },
-    { label: 'Subgraph Studio', detail: 'The Graph\'s studio: deploy with its own deploy key and URL', hosted: false },
+    { label: 'A graph-node host', detail: "Deploy with the host's deploy and IPFS URLs (a subgraph record in Chaindeck)", hosted: true },
+    { label: 'Subgraph Studio', detail: "The Graph's studio: deploy with its own deploy key and URL", hosted: false },
   ];
   const product = await pickOne(products, { title, placeholder: 'Product to deploy to' });
   if (!product) return undefined;
@@ -67,17 +68,29 @@ export async function initSubgraph(f: SubgraphsFeature): Promise<vscode.Uri | un
   const network = await pickNetwork(title);
   if (!network) return undefined;
   input.network = network;
-  const address = await ask('contractAddress', 'The contract address (0x…). For a proxy, enter the proxy\'s address (its events are the ones indexed) and, next, the implementation\'s ABI.', '', '0x…');
+  const address = await ask(
+    'contractAddress',
+    "The contract address (0x…). For a proxy, enter the proxy's address (its events are the ones indexed) and, next, the implementation's ABI.",
+    '',
+    '0x…',
+  );
   if (address === undefined) return undefined;
   input.contractAddress = address.trim();
 
   const abi = await chooseAbi(title, cwd, (abiPath) => problemOf({ ...input, abiPath }, cwd, 'abiPath'));
   if (!abi) return undefined;
   input.abiPath = abi;
-  const name = await ask('contractName', 'The contract name: it names the data source and the generated classes', path.basename(abi).replace(/\.(abi\.)?json$/i, '').replace(/[^A-Za-z0-9_]/g, '') || 'Contract');
+  const name = await ask(
+    'contractName',
+    'The contract name: it names the data source and the generated classes',
+    path
+      .basename(abi)
+      .replace(/\.(abi\.)?json$/i, '')
+      .replace(/[^A-Za-z0-9_]/g, '') || 'Contract',
+  );
   if (name === undefined) return undefined;
   input.contractName = name.trim();
-  const start = await ask('startBlock', 'The first block to index (earlier blocks are skipped: use the contract\'s deployment block)', '0');
+  const start = await ask('startBlock', "The first block to index (earlier blocks are skipped: use the contract's deployment block)", '0');
   if (start === undefined) return undefined;
   input.startBlock = start.trim();
 
@@ -99,7 +112,10 @@ export async function initSubgraph(f: SubgraphsFeature): Promise<vscode.Uri | un
 
   const cli = findGraphCli(cwd);
   if (!cli) {
-    const choice = await vscode.window.showWarningMessage('graph init needs the graph CLI, and none was found (no node_modules/@graphprotocol/graph-cli here or above, no graph on PATH).', 'Install graph CLI Globally');
+    const choice = await vscode.window.showWarningMessage(
+      'graph init needs the graph CLI, and none was found (no node_modules/@graphprotocol/graph-cli here or above, no graph on PATH).',
+      'Install graph CLI Globally',
+    );
     if (choice) {
       const terminal = vscode.window.createTerminal({ name: 'Install graph CLI', cwd });
       terminal.show();
@@ -130,7 +146,7 @@ export async function initSubgraph(f: SubgraphsFeature): Promise<vscode.Uri | un
   f.log.info(run.outcome.summary);
   const folder = vscode.Uri.file(path.resolve(cwd, input.directory));
   const next = another.more ? ` Add the other contracts with \`graph add <address> --abi <file>\` in ${input.directory}.` : '';
-  const deploy = product.hosted ? ' Add a subgraph record with your host\'s URLs to deploy it.' : '';
+  const deploy = product.hosted ? " Add a subgraph record with your host's URLs to deploy it." : '';
   const open = await vscode.window.showInformationMessage(
     `${run.outcome.summary} Install its dependencies (npm install) before building.${next}${deploy}`,
     'Open Folder',
@@ -146,7 +162,10 @@ export async function initSubgraph(f: SubgraphsFeature): Promise<vscode.Uri | un
 /** The folder the new subgraph folder goes in: a workspace folder, or one browsed to. */
 async function chooseParent(title: string): Promise<vscode.Uri | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const items = [...folders.map((folder) => ({ label: `$(root-folder) ${folder.name}`, detail: folder.uri.fsPath, uri: folder.uri as vscode.Uri | undefined })), { label: '$(folder-opened) Browse…', detail: 'Another folder', uri: undefined }];
+  const items = [
+    ...folders.map((folder) => ({ label: `$(root-folder) ${folder.name}`, detail: folder.uri.fsPath, uri: folder.uri as vscode.Uri | undefined })),
+    { label: '$(folder-opened) Browse…', detail: 'Another folder', uri: undefined },
+  ];
   const chosen = items.length === 1 ? items[0] : await pickOne(items, { title, placeholder: 'Create the subgraph folder in…' });
   if (!chosen) return undefined;
   if (chosen.uri) return chosen.uri;
@@ -165,14 +184,15 @@ async function chooseAbi(title: string, cwd: string, problem: (abiPath: string) 
   const found = await vscode.workspace.findFiles('{**/abis/*.json,**/abi/*.json,**/*.abi.json}', '{**/node_modules/**,**/build/**}', 200);
   const items = [
     ...found.map((uri) => ({ label: `$(json) ${path.basename(uri.fsPath)}`, detail: vscode.workspace.asRelativePath(uri), file: uri.fsPath as string | undefined })),
-    { label: '$(folder-opened) Browse…', detail: 'A JSON file with the contract\'s ABI (an array); for a proxy, the implementation\'s', file: undefined },
+    { label: '$(folder-opened) Browse…', detail: "A JSON file with the contract's ABI (an array); for a proxy, the implementation's", file: undefined },
   ];
   for (;;) {
-    const chosen = await pickOne(items, { title, placeholder: 'The contract\'s ABI' });
+    const chosen = await pickOne(items, { title, placeholder: "The contract's ABI" });
     if (!chosen) return undefined;
     let file = chosen.file;
     if (!file) {
-      const [picked] = (await vscode.window.showOpenDialog({ title, canSelectFiles: true, filters: { 'ABI (JSON)': ['json'] }, defaultUri: vscode.Uri.file(cwd), openLabel: 'Use This ABI' })) ?? [];
+      const [picked] =
+        (await vscode.window.showOpenDialog({ title, canSelectFiles: true, filters: { 'ABI (JSON)': ['json'] }, defaultUri: vscode.Uri.file(cwd), openLabel: 'Use This ABI' })) ?? [];
       if (!picked) continue;
       file = picked.fsPath;
     }
