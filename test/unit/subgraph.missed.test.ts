@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeSchema } from '../../src/core/subgraph/schema';
-import { isManifestCopy, isUnderExcludedFolder, MANIFEST_EXCLUDE_GLOB } from '../../src/core/subgraph/copies';
+import { isManifestCopy, isManifestFile } from '../../src/core/subgraph/copies';
 
 const codes = (schema: string) => analyzeSchema(schema, 'schema.graphql').findings.map((f) => f.code);
 const findings = (schema: string, code: string) => analyzeSchema(schema, 'schema.graphql').findings.filter((f) => f.code === code);
@@ -106,15 +106,9 @@ describe('compiled manifests are copies: build/ and dist/', () => {
     for (const p of ['/w/build/subgraph.yaml', '/w/dist/subgraph.yaml', 'C:\\w\\dist\\subgraph.yaml', '/w/node_modules/x/subgraph.yaml']) assert.equal(isManifestCopy(p), true, p);
     for (const p of ['/w/subgraph.yaml', '/w/distribution/subgraph.yaml', '/w/dist/sub/subgraph.yaml']) assert.equal(isManifestCopy(p), false, p);
   });
-  test('the subgraph tree leaves out anything under build/, dist/, generated/ and node_modules', () => {
-    assert.equal(isUnderExcludedFolder('/w/dist/a/subgraph.yaml'), true);
-    assert.equal(isUnderExcludedFolder('/w/dists/subgraph.yaml'), false);
-    assert.match(MANIFEST_EXCLUDE_GLOB, /\*\*\/dist\/\*\*/);
-    assert.match(MANIFEST_EXCLUDE_GLOB, /\*\*\/build\/\*\*/);
-  });
-  test('generated/ and node_modules anywhere in the path, and the whole glob as the search gets it', () => {
-    for (const p of ['/w/generated/schema.ts', 'C:\\w\\node_modules\\x\\subgraph.yaml', '/w/a/node_modules/b/c.ts', '/w/build/x.yaml']) assert.equal(isUnderExcludedFolder(p), true, p);
-    for (const p of ['/w/generate/schema.ts', '/w/src/mapping.ts', '/w/node_module/x.yaml']) assert.equal(isUnderExcludedFolder(p), false, p);
-    assert.equal(MANIFEST_EXCLUDE_GLOB, '{**/node_modules/**,**/build/**,**/dist/**,**/generated/**}');
+  test('a manifest file is subgraph.yaml or <name>.subgraph.yaml outside the copies', () => {
+    for (const p of ['/w/subgraph.yaml', '/w/a/sepolia.subgraph.yaml', 'C:\\w\\subgraph.yaml', 'subgraph.yaml', '/w/dist/sub/subgraph.yaml']) assert.equal(isManifestFile(p), true, p);
+    for (const p of ['/w/build/subgraph.yaml', '/w/node_modules/x/subgraph.yaml', '/w/subgraph.yml', '/w/mysubgraph.yaml', '/w/subgraph.yaml.bak', '/w/subgraph-sepolia.yaml'])
+      assert.equal(isManifestFile(p), false, p);
   });
 });

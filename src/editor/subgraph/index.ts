@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, VIEWS } from '../ids';
 import { functionOffset } from '../../core/subgraph/manifestSummary';
+import { isManifestFile } from '../../core/subgraph/copies';
 import { registerCommand, type CommandRun } from '../kit/commands';
 import type { EditorContextWithNodes } from '../kit/context';
 import type { Log } from '../log';
@@ -20,7 +21,7 @@ import { revealFix, SubgraphFixes } from './language/fixes';
 import { SubgraphHovers } from './language/hovers';
 import { MANIFEST_SELECTOR, ManifestLenses } from './language/manifestLens';
 import { ProxyHints } from './language/proxyHints';
-import { besideManifest, isManifest, Manifests } from './manifests';
+import { besideManifest, Manifests } from './manifests';
 import { manifestOf, resolveManifest } from './pickers';
 import { QUERY_LANGUAGE, QueryFiles } from './queries/queryFiles';
 import { QueryResults } from './queries/results';
@@ -48,7 +49,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   const graphTask = (kind: GraphTaskKind) => async (arg?: unknown) => {
     if (!requireTrust(f)) return undefined;
     const active = vscode.window.activeTextEditor?.document.uri;
-    const preferred = active && isManifest(active) ? active : undefined;
+    const preferred = active && isManifestFile(active.path) ? active : undefined;
     const manifest = manifestOf(arg) ?? preferred ?? (await resolveManifest(manifests, `graph ${kind}: Which subgraph.yaml?`));
     return manifest && tasks.run(kind, manifest);
   };

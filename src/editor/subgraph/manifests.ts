@@ -20,7 +20,7 @@ export class Manifests implements vscode.Disposable {
 
   constructor() {
     const rescan = (uri: vscode.Uri) => {
-      if (isExcluded(uri)) return;
+      if (isManifestCopy(uri.path)) return;
       this.known = undefined;
       this.changed.fire();
     };
@@ -30,7 +30,7 @@ export class Manifests implements vscode.Disposable {
   /** The manifests, sorted by path. */
   all(): Promise<vscode.Uri[]> {
     this.known ??= Promise.resolve(vscode.workspace.findFiles(MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE)).then((uris) =>
-      uris.filter((u) => !isExcluded(u)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)),
+      uris.filter((u) => !isManifestCopy(u.path)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)),
     );
     return this.known;
   }
@@ -52,16 +52,6 @@ export class Manifests implements vscode.Disposable {
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
   }
-}
-
-/** Whether a file is a subgraph manifest by its name. */
-export function isManifest(uri: vscode.Uri): boolean {
-  return /(^|[/.])subgraph\.yaml$/.test(uri.path);
-}
-
-/** Dependencies and the CLI's own output hold copies of manifests that are not the user's. */
-function isExcluded(uri: vscode.Uri): boolean {
-  return isManifestCopy(uri.path);
 }
 
 /** The manifest as shown: its path in the workspace. */

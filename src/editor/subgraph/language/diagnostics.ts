@@ -14,7 +14,8 @@ import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../../ids';
 import { errorText } from '../../kit/errors';
 import type { Log } from '../../log';
 import { toDiagnostic } from '../convert';
-import { isManifestPath, looksLikeManifest, prefetchedFiles } from './files';
+import { isManifestFile } from '../../../core/subgraph/copies';
+import { looksLikeManifest, prefetchedFiles } from './files';
 import type { ProxyHints } from './proxyHints';
 
 /** Long enough to skip the keystrokes of a word, short enough to feel immediate. */
@@ -76,7 +77,7 @@ export class SubgraphDiagnostics implements vscode.Disposable {
   }
 
   isManifest(document: vscode.TextDocument): boolean {
-    return document.uri.scheme === 'file' && (this.manifests.has(fileOf(document.uri)) || isManifestPath(fileOf(document.uri)));
+    return document.uri.scheme === 'file' && (this.manifests.has(fileOf(document.uri)) || isManifestFile(fileOf(document.uri)));
   }
 
   /** The parsed manifest of a document: the last run's when the text is the same, else parsed now. */
@@ -110,7 +111,7 @@ export class SubgraphDiagnostics implements vscode.Disposable {
 
   private async discover(): Promise<void> {
     const found = await vscode.workspace.findFiles(MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE, 1000);
-    for (const file of found.map(fileOf)) if (isManifestPath(file)) this.track(file, true);
+    for (const file of found.map(fileOf)) if (isManifestFile(file)) this.track(file, true);
   }
 
   /** Starts checking a manifest (or checks it again soon, if known). */
@@ -133,7 +134,7 @@ export class SubgraphDiagnostics implements vscode.Disposable {
   private onOpen(document: vscode.TextDocument): void {
     if (document.uri.scheme !== 'file') return;
     const file = fileOf(document.uri);
-    const named = isManifestPath(file);
+    const named = isManifestFile(file);
     if (named || looksLikeManifest(document)) this.track(file, named && vscode.workspace.getWorkspaceFolder(document.uri) !== undefined);
   }
 
@@ -149,7 +150,7 @@ export class SubgraphDiagnostics implements vscode.Disposable {
   private onDisk(file: string, deleted: boolean): void {
     if (deleted) {
       for (const m of [...this.manifests.values()]) if (under(m.file, file)) this.forget(m);
-    } else if (isManifestPath(file) && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))) {
+    } else if (isManifestFile(file) && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file))) {
       this.track(file, true);
     }
     // A folder may be reported alone (created or deleted with its files): what is under it counts.

@@ -9,17 +9,9 @@ import { capFor, fileErrorOf, FileReadError, readTextFileAsync, readTextFileIfEx
 import type { FileSource } from '../../../core/subgraph/types';
 import { isManifestCopy } from '../../../core/subgraph/copies';
 
-/** Copies of manifests that are not the user's: in dependencies, and what `graph build` writes. */
-const isCopy = isManifestCopy;
-
-/** subgraph.yaml and `<name>.subgraph.yaml`, copies excepted. */
-export function isManifestPath(fsPath: string): boolean {
-  return /^(?:.+\.)?subgraph\.yaml$/.test(path.basename(fsPath)) && !isCopy(fsPath);
-}
-
 /** A YAML document that reads like a manifest whatever its name (e.g. subgraph-sepolia.yaml). */
 export function looksLikeManifest(document: vscode.TextDocument): boolean {
-  if (document.languageId !== 'yaml' || document.uri.scheme !== 'file' || isCopy(document.uri.fsPath)) return false;
+  if (document.languageId !== 'yaml' || document.uri.scheme !== 'file' || isManifestCopy(document.uri.fsPath)) return false;
   const text = document.getText();
   return /^specVersion[ \t]*:/m.test(text) && /^dataSources[ \t]*:/m.test(text);
 }
