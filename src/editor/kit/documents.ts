@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
  * diagnostics, and code lenses redrawn when what they name changes. `watch` keeps a check run on
  * every open document.
  */
-export class DocumentLanguage<T> implements vscode.Disposable {
+export class DocumentLanguage<T, R = never> implements vscode.Disposable {
   readonly diagnostics: vscode.DiagnosticCollection;
   private readonly cache = new WeakMap<vscode.TextDocument, { version: number; parsed: T }>();
   private readonly lensesChanged = new vscode.EventEmitter<void>();
@@ -22,6 +22,8 @@ export class DocumentLanguage<T> implements vscode.Disposable {
     readonly languageId: string,
     diagnosticsName: string,
     private readonly parse: (text: string) => T,
+    /** Where a file sends and how another is chosen, for a language whose files send somewhere. */
+    private readonly directive?: Directive<T, R>,
   ) {
     this.diagnostics = vscode.languages.createDiagnosticCollection(diagnosticsName);
   }
@@ -57,19 +59,24 @@ export class DocumentLanguage<T> implements vscode.Disposable {
     checkAll();
   }
 
-  /**
-   * Lets the user pick where a file sends (`pick`, given the file's parse) and writes it as the
-   * file's directive (`directive`: the line that holds it now, if any, and its new text). The file
-   * is the one at `uri` (a lens passes it), else the active editor's.
-   */
-  async choose<R>(uri: vscode.Uri | undefined, pick: (parsed: T) => Thenable<R | undefined>, directive: (parsed: T, chosen: R) => { line?: number; text: string }): Promise<R | undefined> {
+  /** The document a command works on (see `documentFor`) and its parse; without one, tells the user `hint`. */
+  async opened(uri: vscode.Uri | undefined, hint: string): Promise<{ document: vscode.TextDocument; parsed: T } | undefined> {
     const document = await documentFor(uri, this.languageId);
-    if (!document) return undefined;
+    if (!document) void vscode.window.showInformationMessage(hint);
+    return document && { document, parsed: this.parsed(document) };
+  }
+
+  /**
+   * Lets the user pick where a file sends and writes it as the file's directive. The file is the
+   * one at `uri` (a lens passes it), else the active editor's.
+   */
+  async choose(uri: vscode.Uri | undefined): Promise<R | undefined> {
+    const document = this.directive && (await documentFor(uri, this.languageId));
+    if (!this.directive || !document) return undefined;
     const parsed = this.parsed(document);
-    const chosen = await pick(parsed);
+    const chosen = await this.directive.pick(parsed);
     if (chosen === undefined) return undefined;
-    const { line, text } = directive(parsed, chosen);
-    await writeDirective(document, line, text);
+    await writeDirective(document, this.directive.lineOf(parsed), this.directive.text(chosen));
     return chosen;
   }
 
@@ -78,6 +85,16 @@ export class DocumentLanguage<T> implements vscode.Disposable {
     this.diagnostics.dispose();
     this.lensesChanged.dispose();
   }
+}
+
+/** How a file says where it sends (`# @node …`, `# @subgraph …`), and how the user picks another. */
+export interface Directive<T, R> {
+  /** The line that holds the directive now, if any. */
+  lineOf(parsed: T): number | undefined;
+  /** Lets the user pick where the file sends, given its parse. */
+  pick(parsed: T): Thenable<R | undefined>;
+  /** The directive's line for what was picked. */
+  text(chosen: R): string;
 }
 
 export interface Target {

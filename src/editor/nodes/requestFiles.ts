@@ -9,7 +9,7 @@ import { toCurl } from '../../core/rpc/curl';
 import { nodeDirective, parseRequestFile, requestAt, type FileRequest, type RequestFile, type TextPosition } from '../../core/rpc/requestFile';
 import { COMMANDS } from '../ids';
 import { registerCommand } from '../kit/commands';
-import { DocumentLanguage, documentFor, targetLens } from '../kit/documents';
+import { DocumentLanguage, targetLens } from '../kit/documents';
 import { sendAndShow } from './calls';
 import type { NodesFeature } from './feature';
 import { pickOne, resolveNode } from './pickers';
@@ -36,8 +36,15 @@ export function registerRequestFiles(f: NodesFeature): vscode.Disposable[] {
 }
 
 class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
-  private readonly language = new DocumentLanguage(LANGUAGE_ID, 'chaindeck', parseRequestFile);
+  private readonly language = new DocumentLanguage(LANGUAGE_ID, 'chaindeck', parseRequestFile, {
+    lineOf: (file) => file.node?.line,
+    pick: (file) => resolveNode(this.f.store, undefined, "Send This File's Requests to Which Node?", this.nodeOf(file)),
+    text: (node) => nodeDirective(node.name),
+  });
   readonly onDidChangeCodeLenses = this.language.onDidChangeLenses;
+
+  /** Picks a node for the file and writes it as the file's `# @node` line. */
+  readonly chooseNode = (uri?: vscode.Uri) => this.language.choose(uri);
 
   constructor(private readonly f: NodesFeature) {
     // Node names and the default node show in the lenses and decide the diagnostics.
@@ -83,12 +90,9 @@ class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
   /** The document, request and node a send or copy is about: from the lens, or the cursor. */
   private async target(uri: vscode.Uri | undefined, index: number | undefined): Promise<{ request: FileRequest; node: NodeConfig } | undefined> {
     const editor = vscode.window.activeTextEditor;
-    const document = await documentFor(uri, LANGUAGE_ID);
-    if (!document) {
-      void vscode.window.showInformationMessage('Open a .jsonrpc request file and put the cursor in a request.');
-      return undefined;
-    }
-    const file = this.language.parsed(document);
+    const opened = await this.language.opened(uri, 'Open a .jsonrpc request file and put the cursor in a request.');
+    if (!opened) return undefined;
+    const { document, parsed: file } = opened;
     const cursorLine = editor?.document === document ? editor.selection.active.line : 0;
     const request = index !== undefined ? file.requests[index] : requestAt(file, cursorLine);
     if (!request) {
@@ -123,15 +127,6 @@ class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
     const endpoint = await this.f.store.resolve(target.node);
     await vscode.env.clipboard.writeText(toCurl(endpoint, target.request.payload!, { revealSecrets: chosen.reveal }));
     void vscode.window.showInformationMessage(chosen.reveal ? 'Copied the curl command with your credentials.' : 'Copied the curl command (credentials hidden).');
-  }
-
-  /** Picks a node for the file and writes it as the file's `# @node` line. */
-  chooseNode(uri?: vscode.Uri): Promise<NodeConfig | undefined> {
-    return this.language.choose(
-      uri,
-      (file) => resolveNode(this.f.store, undefined, "Send This File's Requests to Which Node?", this.nodeOf(file)),
-      (file, node) => ({ line: file.node?.line, text: nodeDirective(node.name) }),
-    );
   }
 
   dispose(): void {

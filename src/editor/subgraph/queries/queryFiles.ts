@@ -23,7 +23,7 @@ import {
 } from '../../../core/subgraph/query';
 import type { SubgraphRecord } from '../../../core/subgraph/records';
 import { COMMANDS } from '../../ids';
-import { DocumentLanguage, documentFor, targetLens } from '../../kit/documents';
+import { DocumentLanguage, targetLens } from '../../kit/documents';
 import { readWorkspaceText } from '../../readFile';
 import { besideManifest, type Manifests } from '../manifests';
 import { resolveManifest, resolveRecord } from '../pickers';
@@ -39,7 +39,13 @@ export interface QueryDeps {
 }
 
 export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
-  private readonly language = new DocumentLanguage(QUERY_LANGUAGE, 'graphql-query', parseQueryFile);
+  private readonly language = new DocumentLanguage(QUERY_LANGUAGE, 'graphql-query', parseQueryFile, {
+    lineOf: (file) => file.subgraph?.line,
+    pick: (file) => resolveRecord(this.deps.store, undefined, "Send This File's Queries to Which Subgraph?", this.recordOf(file)),
+    text: (record) => subgraphDirective(record.name),
+  });
+  /** Picks the record a query file goes to and writes it as the file's `# @subgraph` line. */
+  readonly chooseSubgraph = (uri?: vscode.Uri) => this.language.choose(uri);
   readonly onDidChangeCodeLenses = this.language.onDidChangeLenses;
   /** Query schemas by schema file, rebuilt when its text changes. */
   private readonly schemas = new Map<string, { text: string; schema: GraphQLSchema | undefined }>();
@@ -191,12 +197,10 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
   /** Runs one operation of a query file (from its lens, or the one at the cursor). */
   async run(uri?: vscode.Uri, index?: number): Promise<QueryOutcome | undefined> {
     const editor = vscode.window.activeTextEditor;
-    const document = await documentFor(uri, QUERY_LANGUAGE);
-    if (!document) {
-      void vscode.window.showInformationMessage('Open a .graphql query file and put the cursor in a query.');
-      return undefined;
-    }
-    let file = this.language.parsed(document);
+    const opened = await this.language.opened(uri, 'Open a .graphql query file and put the cursor in a query.');
+    if (!opened) return undefined;
+    const { document } = opened;
+    let file = opened.parsed;
     let record = this.recordOf(file);
     if (!record) {
       record = await this.chooseSubgraph(document.uri);
@@ -222,15 +226,6 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
       void vscode.window.showWarningMessage(`Not sent: the query does not fit ${record.name}'s schema. ${first.message} (line ${first.line}).`);
     }
     return outcome;
-  }
-
-  /** Picks the record a query file goes to and writes it as the file's `# @subgraph` line. */
-  chooseSubgraph(uri?: vscode.Uri): Promise<SubgraphRecord | undefined> {
-    return this.language.choose(
-      uri,
-      (file) => resolveRecord(this.deps.store, undefined, "Send This File's Queries to Which Subgraph?", this.recordOf(file)),
-      (file, record) => ({ line: file.subgraph?.line, text: subgraphDirective(record.name) }),
-    );
   }
 
   dispose(): void {
