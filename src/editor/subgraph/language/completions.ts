@@ -13,7 +13,7 @@ import { API_VERSIONS, SPEC_VERSIONS } from '../../../core/subgraph/versions';
 import { placeAt, type KeyPath, type Place } from '../../../core/subgraph/keyPath';
 import type { SubgraphDiagnostics } from './diagnostics';
 import { liveFiles } from './files';
-import { nodeAt, pattern, Subgraph } from './lookup';
+import { nodeAt, pattern, Subgraph } from '../../../core/subgraph/lookup';
 
 interface Value {
   label: string;

@@ -12,7 +12,7 @@ import { placeAt, type KeyPath } from '../../../core/subgraph/keyPath';
 import { listQueryName, singleQueryName } from '../../../core/subgraph/query/naming';
 import type { SubgraphDiagnostics } from './diagnostics';
 import { liveFiles } from './files';
-import { pattern, stringAt, Subgraph } from './lookup';
+import { pattern, stringAt, Subgraph } from '../../../core/subgraph/lookup';
 import type { ProxyHints } from './proxyHints';
 
 /** Longer lists are cut, so a hover stays a glance. */

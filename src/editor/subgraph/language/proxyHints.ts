@@ -12,7 +12,7 @@ import { EIP1967_IMPLEMENTATION_SLOT, wordAsAddress } from '../../../core/storag
 import { rangeOfKeyPath, type ManifestDoc } from '../../../core/subgraph/manifestDoc';
 import type { Finding } from '../../../core/subgraph/types';
 import type { NodesFeature } from '../../nodes/feature';
-import { nodeAt, stringAt } from './lookup';
+import { nodeAt, stringAt } from '../../../core/subgraph/lookup';
 
 const TIMEOUT_MS = 3_000;
 /** A failed read is tried again after this long (the node may be back), not on every keystroke. */

@@ -1,17 +1,17 @@
 /**
  * Reading a parsed manifest and the files it names, for completions, hovers and the proxy hint:
- * the data source around a key path, its ABI, its mapping, the schema. Parsing is core's (and
- * cached by content); this only follows the manifest's references.
+ * the data source around a key path, its ABI, its mapping, the schema. Parsing is the cache's (by
+ * content); this only follows the manifest's references.
  */
 import * as path from 'node:path';
-import { fileErrorOf } from '../../../core/files';
-import type { Abi } from '../../../core/subgraph/abi';
-import type { ValidationCache } from '../../../core/subgraph/context';
-import { nodeAtPath, type ManifestDoc } from '../../../core/subgraph/manifestDoc';
-import type { SchemaInfo } from '../../../core/subgraph/schema';
-import type { FileSource } from '../../../core/subgraph/types';
-import type { YNode } from '../../../core/subgraph/ynode';
-import type { KeyPath } from '../../../core/subgraph/keyPath';
+import { fileErrorOf } from '../files';
+import type { Abi } from './abi';
+import type { ValidationCache } from './context';
+import { nodeAtPath, type ManifestDoc } from './manifestDoc';
+import type { SchemaInfo } from './schema';
+import type { FileSource } from './types';
+import type { YNode } from './ynode';
+import type { KeyPath } from './keyPath';
 
 export function nodeAt(doc: ManifestDoc | undefined, keyPath: KeyPath): YNode | undefined {
   const target = nodeAtPath(doc?.root, keyPath);
