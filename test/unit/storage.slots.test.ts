@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { getAddress, keccak256 } from 'ethers';
 import {
   arrayElementSlot,
+  computeMappingSlot,
   decodeWord,
   dynamicDataSlot,
   EIP1967_ADMIN_SLOT,
@@ -15,6 +16,8 @@ import {
   EIP1967_IMPLEMENTATION_SLOT,
   eip1967Slot,
   looksLikeAddress,
+  MAPPING_KEY_TYPES,
+  typedKeyValue,
   wordAsAddress,
   mappingSlot,
   nestedMappingSlot,
@@ -72,6 +75,60 @@ describe('mapping slots', () => {
     assert.throws(() => mappingSlot(0, '0x1234', 'address'), /invalid address/);
     assert.throws(() => mappingSlot(-1, 1, 'uint256'), /between 0 and 2\^256/);
     assert.throws(() => toSlot('12ab'), /Not a slot/);
+  });
+});
+
+describe('typed mapping keys (the slot tools take keys as text)', () => {
+  test('a bool key is read from true/1 and false/0; other types pass the text through', () => {
+    assert.equal(typedKeyValue(' TRUE ', 'bool'), true);
+    assert.equal(typedKeyValue('1', 'bool'), true);
+    assert.equal(typedKeyValue('false', 'bool'), false);
+    assert.equal(typedKeyValue('0', 'bool'), false);
+    assert.throws(() => typedKeyValue('yes', 'bool'), /A bool key is true or false\./);
+    assert.equal(typedKeyValue(' 42 ', 'uint256'), ' 42 ');
+  });
+
+  test('the slot of typed keys in turn is the nested mapping slot of their values', () => {
+    assert.equal(
+      computeMappingSlot('0x7', [
+        { key: ALICE, type: 'address' },
+        { key: '42', type: 'uint256' },
+      ]),
+      nestedMappingSlot(7, [
+        { key: ALICE, type: 'address' },
+        { key: 42n, type: 'uint256' },
+      ]),
+    );
+    assert.equal(computeMappingSlot(4, [{ key: 'true', type: 'bool' }]), mappingSlot(4, true, 'bool'));
+    assert.equal(computeMappingSlot(3, []), nestedMappingSlot(3, []));
+  });
+
+  test('the key types offered: address first, each once, every one computes a slot', () => {
+    const types = MAPPING_KEY_TYPES.map((t) => t.type);
+    assert.equal(types[0], 'address');
+    assert.equal(new Set(types).size, types.length);
+    for (const type of types)
+      assert.doesNotThrow(
+        () =>
+          computeMappingSlot(0, [
+            {
+              key:
+                type === 'bool'
+                  ? 'true'
+                  : type === 'address'
+                    ? ALICE
+                    : type.startsWith('bytes') && type !== 'bytes'
+                      ? `0x${'00'.repeat(Number(type.slice(5)))}`
+                      : type === 'string'
+                        ? 'a'
+                        : type === 'bytes'
+                          ? '0x01'
+                          : '1',
+              type,
+            },
+          ]),
+        type,
+      );
   });
 });
 

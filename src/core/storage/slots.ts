@@ -61,6 +61,40 @@ export function nestedMappingSlot(slot: SlotLike, keys: readonly { key: unknown;
   return word(toSlot(current));
 }
 
+/** A mapping key as typed (its text) and the type it is read as. */
+export interface MappingKey {
+  key: string;
+  type: MappingKeyType;
+}
+
+/** The key types offered when computing a mapping slot, the common ones first, with what each is for. */
+export const MAPPING_KEY_TYPES: readonly { type: MappingKeyType; detail: string }[] = [
+  { type: 'address', detail: 'mapping(address => …), e.g. balances' },
+  { type: 'uint256', detail: 'mapping(uint256 => …), e.g. token ids' },
+  { type: 'bytes32', detail: 'mapping(bytes32 => …), e.g. role ids, hashes' },
+  { type: 'string', detail: 'mapping(string => …): the key’s UTF-8 bytes are hashed, unpadded' },
+  { type: 'bytes', detail: 'mapping(bytes => …): the key’s bytes are hashed, unpadded' },
+  { type: 'bool', detail: 'mapping(bool => …)' },
+  { type: 'int256', detail: 'mapping(int256 => …)' },
+  ...(['uint8', 'uint16', 'uint32', 'uint64', 'uint128', 'int8', 'int32', 'int64', 'int128', 'bytes4', 'bytes20'] as MappingKeyType[]).map((type) => ({ type, detail: '' })),
+];
+
+/** A typed key as ABI-encoding takes it: only bool needs converting from its text. */
+export function typedKeyValue(key: string, type: MappingKeyType): unknown {
+  if (type !== 'bool') return key;
+  if (/^(true|1)$/i.test(key.trim())) return true;
+  if (/^(false|0)$/i.test(key.trim())) return false;
+  throw new TypeError('A bool key is true or false.');
+}
+
+/** The mapping slot of typed `keys` applied in turn to the mapping at `slot`. */
+export function computeMappingSlot(slot: SlotLike, keys: readonly MappingKey[]): string {
+  return nestedMappingSlot(
+    slot,
+    keys.map((k) => ({ key: typedKeyValue(k.key, k.type), type: k.type })),
+  );
+}
+
 /** Where a dynamic array's elements (or long bytes/string data) start: keccak256(slot). */
 export function dynamicDataSlot(slot: SlotLike): string {
   return keccak256(word(toSlot(slot)));

@@ -14,13 +14,16 @@ import { interpretRead, readCall } from '../../core/storage/emulate';
 import { normaliseAddress, parseBlockRef } from '../../core/storage/inputs';
 import {
   arrayElementSlot,
+  computeMappingSlot,
+  MAPPING_KEY_TYPES,
+  typedKeyValue,
+  type MappingKey,
   decodeWord,
   dynamicDataSlot,
   EIP1967_ADMIN_SLOT,
   EIP1967_BEACON_SLOT,
   EIP1967_IMPLEMENTATION_SLOT,
   mappingKeyBytes,
-  nestedMappingSlot,
   toSlot,
   type DecodedWord,
   type MappingKeyType,
@@ -38,43 +41,11 @@ export const SLOT_COMMANDS = {
   read: COMMANDS.storage.readSlot,
 } as const;
 
-export interface MappingKey {
-  key: string;
-  type: MappingKeyType;
-}
-
-const KEY_TYPES: { type: MappingKeyType; detail: string }[] = [
-  { type: 'address', detail: 'mapping(address => …), e.g. balances' },
-  { type: 'uint256', detail: 'mapping(uint256 => …), e.g. token ids' },
-  { type: 'bytes32', detail: 'mapping(bytes32 => …), e.g. role ids, hashes' },
-  { type: 'string', detail: 'mapping(string => …): the key’s UTF-8 bytes are hashed, unpadded' },
-  { type: 'bytes', detail: 'mapping(bytes => …): the key’s bytes are hashed, unpadded' },
-  { type: 'bool', detail: 'mapping(bool => …)' },
-  { type: 'int256', detail: 'mapping(int256 => …)' },
-  ...(['uint8', 'uint16', 'uint32', 'uint64', 'uint128', 'int8', 'int32', 'int64', 'int128', 'bytes4', 'bytes20'] as MappingKeyType[]).map((type) => ({ type, detail: '' })),
-];
-
 const EIP1967 = [
   { name: 'implementation', label: 'Implementation', slot: EIP1967_IMPLEMENTATION_SLOT, detail: "bytes32(uint256(keccak256('eip1967.proxy.implementation')) - 1)" },
   { name: 'admin', label: 'Admin', slot: EIP1967_ADMIN_SLOT, detail: "bytes32(uint256(keccak256('eip1967.proxy.admin')) - 1)" },
   { name: 'beacon', label: 'Beacon', slot: EIP1967_BEACON_SLOT, detail: "bytes32(uint256(keccak256('eip1967.proxy.beacon')) - 1)" },
 ] as const;
-
-/** A key as ABI-encoding takes it: only bool needs converting from what was typed. */
-function keyValue(key: string, type: MappingKeyType): unknown {
-  if (type !== 'bool') return key;
-  if (/^(true|1)$/i.test(key.trim())) return true;
-  if (/^(false|0)$/i.test(key.trim())) return false;
-  throw new TypeError('A bool key is true or false.');
-}
-
-/** The mapping slot of `keys` applied in turn to the mapping at `slot`. */
-export function computeMappingSlot(slot: string | number, keys: readonly MappingKey[]): string {
-  return nestedMappingSlot(
-    slot,
-    keys.map((k) => ({ key: keyValue(k.key, k.type), type: k.type })),
-  );
-}
 
 /** What `check` throws about an input, without the ethers detail it may append (`(argument=…)`). */
 const problem = (check: () => unknown) => problemOf(check)?.replace(/ \(argument=.*$/, '');
@@ -107,7 +78,7 @@ export async function mappingSlotCommand(f: StorageFeature, arg?: unknown): Prom
 }
 
 async function askKey(title: string, depth: number): Promise<MappingKey | undefined> {
-  const items = KEY_TYPES.map((t) => ({ label: t.type, detail: t.detail || undefined, type: t.type }));
+  const items = MAPPING_KEY_TYPES.map((t) => ({ label: t.type, detail: t.detail || undefined, type: t.type }));
   const level = depth ? ` (nested key ${depth + 1})` : '';
   const chosen = await pickOne(items, { title: `${title}${level}`, placeholder: 'The type of the mapping’s key', active: items[0] });
   if (!chosen) return undefined;
@@ -123,7 +94,7 @@ async function askKey(title: string, depth: number): Promise<MappingKey | undefi
     title: `${title}${level}`,
     prompt: `The ${type} key: ${examples[type] ?? 'a decimal or 0x-hex number'}`,
     ignoreFocusOut: true,
-    validateInput: (text) => problem(() => mappingKeyBytes(keyValue(text, type), type)),
+    validateInput: (text) => problem(() => mappingKeyBytes(typedKeyValue(text, type), type)),
   });
   return key === undefined ? undefined : { key: type === 'string' ? key : key.trim(), type };
 }
