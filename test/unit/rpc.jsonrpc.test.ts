@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkSingle, isResponse, makeRequest, matchBatch } from '../../src/core/rpc/jsonrpc';
+import { checkSingle, isResponse, makeRequest, matchBatch, methodsOf } from '../../src/core/rpc/jsonrpc';
 import { RpcFailure, type FailureContext } from '../../src/core/rpc/failure';
 import type { JsonRpcResponse } from '../../src/core/rpc/types';
 
@@ -79,4 +79,16 @@ test("isResponse accepts real nodes' variants and refuses what is not a response
   assert.ok(!isResponse({ id: 1, error: 'bad' }));
   assert.ok(!isResponse([{ id: 1, result: 1 }]));
   assert.ok(!isResponse('{"id":1}'));
+});
+
+test('methodsOf: the method each request asked for, by id (a missing id is null), for one call or a batch', () => {
+  assert.equal(methodsOf(undefined), undefined);
+  const one = methodsOf({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' })!;
+  assert.equal(one(1), 'eth_chainId');
+  assert.equal(one('1'), undefined, 'ids compare by JSON: 1 is not "1"');
+  const batch = methodsOf([{ id: 'a', method: 'eth_blockNumber' }, { method: 'net_version' }, { id: 2 }, null])!;
+  assert.equal(batch('a'), 'eth_blockNumber');
+  assert.equal(batch(null), 'net_version');
+  assert.equal(batch(undefined), 'net_version');
+  assert.equal(batch(2), undefined, 'a request without a method names none');
 });

@@ -84,3 +84,11 @@ export function matchBatch(sent: readonly JsonRpcRequest[], reply: unknown, ctx:
     return error ? { error: rpcErrorFailure(error, ctx), response } : { result: response.result, response };
   });
 }
+
+/** The method each request of `payload` (one call or a batch) asked for, by id. */
+export function methodsOf(payload: object | undefined): ((id: unknown) => string | undefined) | undefined {
+  if (!payload) return undefined;
+  const calls = (Array.isArray(payload) ? payload : [payload]) as { id?: unknown; method?: unknown }[];
+  const byId = new Map(calls.filter((c) => c && typeof c.method === 'string').map((c) => [JSON.stringify(c.id ?? null), c.method as string]));
+  return (id) => byId.get(JSON.stringify(id ?? null));
+}

@@ -5,6 +5,7 @@
 import type { NodeConfig } from '../../core/nodes/model';
 import { liveFacts, type LiveFacts } from '../../core/nodes/protocols';
 import type { ExchangeOptions } from '../../core/rpc/client';
+import { methodsOf } from '../../core/rpc/jsonrpc';
 import { reportError } from '../kit/errors';
 import { withProgress } from '../kit/progress';
 import type { Log } from '../log';
@@ -34,12 +35,4 @@ export async function sendAndShow({ store, log, responses }: Sending, node: Node
   } catch (error) {
     reportError(log, `${label} on ${node.name}`, error);
   }
-}
-
-/** The method each request of `payload` (one call or a batch) asked for, by id. */
-function methodsOf(payload: object | undefined): ((id: unknown) => string | undefined) | undefined {
-  if (!payload) return undefined;
-  const calls = (Array.isArray(payload) ? payload : [payload]) as { id?: unknown; method?: unknown }[];
-  const byId = new Map(calls.filter((c) => c && typeof c.method === 'string').map((c) => [JSON.stringify(c.id ?? null), c.method as string]));
-  return (id) => byId.get(JSON.stringify(id ?? null));
 }
