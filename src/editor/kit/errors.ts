@@ -13,14 +13,24 @@ export function errorText(error: unknown): string {
   return redactText(error instanceof Error ? error.message : String(error));
 }
 
-/** Shows and logs a failure of `doing`. A cancellation is only logged. */
-export function reportError(log: Log, doing: string, error: unknown): void {
+/**
+ * Logs a failure of `doing` (with `detail`, e.g. a node's own words, in parentheses) and returns
+ * its text; a cancellation is logged as such and returns undefined.
+ */
+export function logFailure(log: Log, doing: string, error: unknown, detail?: string): string | undefined {
   if (isCancellation(error)) {
     log.info(`${doing}: cancelled`);
-    return;
+    return undefined;
   }
   const message = errorText(error);
-  log.error(`${doing}: ${message}`);
+  log.error(`${doing}: ${message}${detail ? ` (${redactText(detail)})` : ''}`);
+  return message;
+}
+
+/** Shows and logs a failure of `doing` (`detail` goes only to the log). A cancellation is only logged. */
+export function reportError(log: Log, doing: string, error: unknown, detail?: string): void {
+  const message = logFailure(log, doing, error, detail);
+  if (message === undefined) return;
   void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
     if (choice) log.show();
   });

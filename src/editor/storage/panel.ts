@@ -10,6 +10,7 @@ import type { NodeConfig } from '../../core/nodes/model';
 import type { RpcClient } from '../../core/rpc/client';
 import { storageExportName } from '../../core/storage/exportName';
 import { normaliseAddress } from '../../core/storage/inputs';
+import { StorageRangeError } from '../../core/storage/errors';
 import { storageRange, toSpecOutput, type StorageRangeResult } from '../../core/storage/range';
 import { modeNotes, rangeTable } from '../../core/storage/table';
 import { cursorPage } from '../../core/table/paging';
@@ -63,6 +64,7 @@ export class StoragePanel implements vscode.Disposable {
       panel: { viewType: VIEW_TYPE, entry: 'storage', iconPath: new vscode.ThemeIcon('database') },
       log: f.log,
       name: 'Storage panel',
+      detailOf: (error) => (error instanceof StorageRangeError ? error.detail : undefined),
       requests: {
         ready: () => this.snapshot(),
         load: (form) => this.load(form),

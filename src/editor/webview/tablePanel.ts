@@ -5,13 +5,10 @@
  * its export writes, and shows its pages through it. The page end is src/webview/table/view.ts.
  */
 import * as vscode from 'vscode';
-import { isCancellation } from '../../core/cancel';
-import { redactText } from '../../core/redact';
-import { StorageRangeError } from '../../core/storage/errors';
 import { exportText, type ExportFormat } from '../../core/table/export';
 import type { Tabular } from '../../core/table/table';
 import type { NotificationName, TableContract, TableStatus } from '../../webview/protocol';
-import { errorText } from '../kit/errors';
+import { logFailure, reportError } from '../kit/errors';
 import { withProgress, type Report } from '../kit/progress';
 import type { Log } from '../log';
 import { HostMessenger, type Handlers } from './messenger';
@@ -34,6 +31,8 @@ export interface TablePanelOptions<C extends TableContract> {
   log: Log;
   /** How the log names the panel, e.g. "Storage panel". */
   name: string;
+  /** More about a failure for the log only (e.g. what the node said), shown after its message. */
+  detailOf?(error: unknown): string | undefined;
   /** The panel's own requests, and next and previous (paging is the panel's). */
   requests: Omit<Handlers<C>, TableOwnRequests>;
   export: {
@@ -150,19 +149,13 @@ export class TablePanel<C extends TableContract> implements vscode.Disposable {
    * only logged. With no panel open (nothing shown yet) the failure shows as a notification.
    */
   fail(doing: string, error: unknown): void {
-    if (isCancellation(error)) {
-      this.options.log.info(`${doing}: cancelled`);
-      this.setStatus({ busy: false });
-      return;
-    }
-    const message = errorText(error);
-    const detail = error instanceof StorageRangeError && error.detail ? ` (${redactText(error.detail)})` : '';
-    this.options.log.error(`${doing}: ${message}${detail}`);
-    if (this.webview) this.setStatus({ busy: false, error: message });
-    else if (!this.isDisposed) {
+    const detail = this.options.detailOf?.(error);
+    if (!this.webview && !this.isDisposed) {
       this.current = { busy: false };
-      void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => choice && this.options.log.show());
+      return reportError(this.options.log, doing, error, detail);
     }
+    const message = logFailure(this.options.log, doing, error, detail);
+    if (this.webview) this.setStatus(message === undefined ? { busy: false } : { busy: false, error: message });
   }
 
   private async export(format: ExportFormat): Promise<{ path?: string }> {
