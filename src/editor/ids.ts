@@ -1,6 +1,6 @@
 /**
- * Every command id and view id of the extension, and the subgraph manifest glob: the one place
- * each is spelled. Each key path is the id without its `chaindeck.` prefix. A unit test checks
+ * Every command id, view id, context key and webview panel type of the extension, and the
+ * subgraph manifest glob: the one place each is spelled. Each key path is the id without its `chaindeck.` prefix. A unit test checks
  * package.json's contributes against this table both ways, so it must not import `vscode`.
  */
 
@@ -72,6 +72,18 @@ export const VIEWS = {
   nodes: 'chaindeck.nodes',
   subgraphs: 'chaindeck.subgraphs',
   platform: 'chaindeck.platform',
+} as const;
+
+/** Context keys the extension sets (`setContext`) for package.json's `when` clauses. */
+export const CONTEXT_KEYS = {
+  /** Whether a platform API key is stored: the Platform view's title buttons depend on it. */
+  platformHasKey: 'chaindeck.platform.hasKey',
+} as const;
+
+/** The view types of the webview panels. */
+export const PANEL_TYPES = {
+  storage: 'chaindeck.storage',
+  queryResults: 'chaindeck.queryResults',
 } as const;
 
 /** The command VS Code adds for every view, revealing it. */

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, focusCommand, INTERNAL_COMMANDS, MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE, VIEWS } from '../../src/editor/ids';
+import { COMMANDS, CONTEXT_KEYS, focusCommand, INTERNAL_COMMANDS, MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE, PANEL_TYPES, VIEWS } from '../../src/editor/ids';
 
 interface Contributes {
   commands: { command: string }[];
@@ -75,6 +75,29 @@ test('views: package.json contributes exactly the table views, and names no othe
   );
   for (const id of usedViews) assert.ok(tableViews.includes(id), `view ${id} is not in src/editor/ids.ts`);
   assert.equal(focusCommand(VIEWS.nodes), 'chaindeck.nodes.focus');
+});
+
+/** Every `when` clause anywhere in contributes. */
+function whens(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(whens);
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, v]) => (key === 'when' && typeof v === 'string' ? [v] : whens(v)));
+}
+
+test('every chaindeck.* context key in a when clause is in the table, and every table key is used', () => {
+  const names = whens(c).flatMap((when) => [...when.matchAll(/(?<![\w.])chaindeck\.[\w.]+/g)].map((m) => m[0]));
+  const contextKeys = names.filter((name) => !tableViews.includes(name));
+  const tableKeys: string[] = Object.values(CONTEXT_KEYS);
+  assert.ok(contextKeys.length > 0, 'the when clauses were read');
+  for (const key of contextKeys) assert.ok(tableKeys.includes(key), `context key ${key} is not in src/editor/ids.ts`);
+  for (const key of tableKeys) assert.ok(contextKeys.includes(key), `context key ${key} is in no when clause`);
+});
+
+test('panel view types are chaindeck. ids, none shared with a view', () => {
+  const types: string[] = Object.values(PANEL_TYPES);
+  for (const type of types) assert.match(type, /^chaindeck\.\w+$/);
+  assert.equal(new Set(types).size, types.length);
+  for (const type of types) assert.ok(!tableViews.includes(type), type);
 });
 
 test('the extension activates on the manifests the glob finds; the search skips dependencies only', () => {

@@ -6,13 +6,10 @@ import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
 import { methodsFor, type MethodInfo } from '../../core/nodes/protocols';
 import { parseParams } from '../../core/rpc/params';
-import { COMMANDS } from '../ids';
 import { problemOf } from '../kit/errors';
 import { sendAndShow } from './calls';
 import type { NodesFeature } from './feature';
 import { resolveNode } from './pickers';
-
-export const CALL_METHOD_COMMAND = COMMANDS.callMethod;
 
 export async function callMethod(f: NodesFeature, arg?: unknown): Promise<void> {
   const node = await resolveNode(f.store, arg, 'Call a Method on Which Node?');

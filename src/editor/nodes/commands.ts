@@ -13,7 +13,6 @@ import { registerCommand, type CommandRun } from '../kit/commands';
 import { problemOf, reportError } from '../kit/errors';
 import type { NodesFeature } from './feature';
 import { askBasicCredentials, askNodeName, pickOne, pickProtocol, resolveNode } from './pickers';
-import { SELECT_COMMAND } from './statusBar';
 
 export function registerNodeCommands(f: NodesFeature): vscode.Disposable[] {
   const command = (id: string, run: CommandRun) => registerCommand(f.log, id, run);
@@ -37,7 +36,7 @@ export function registerNodeCommands(f: NodesFeature): vscode.Disposable[] {
       const node = await resolveNode(f.store, arg, 'Refresh Which Node?');
       if (node) f.tree.refresh(node);
     }),
-    command(SELECT_COMMAND, async (arg) => {
+    command(COMMANDS.nodes.select, async (arg) => {
       const node = await resolveNode(f.store, arg, 'Show Which Node in the Status Bar?', f.statusBar.node());
       if (node) await f.statusBar.select(node);
     }),

@@ -1,9 +1,9 @@
 /** The Nodes feature: the tree, the status bar, the commands, Call Method… and request files. */
 import * as vscode from 'vscode';
-import { VIEWS } from '../ids';
+import { COMMANDS, VIEWS } from '../ids';
 import { registerCommand } from '../kit/commands';
 import type { EditorContext } from '../kit/context';
-import { callMethod, CALL_METHOD_COMMAND } from './callMethod';
+import { callMethod } from './callMethod';
 import { migrateSecretsInSettings, registerNodeCommands } from './commands';
 import type { NodesFeature } from './feature';
 import { registerRequestFiles } from './requestFiles';
@@ -12,7 +12,7 @@ import { NodeStatusBar } from './statusBar';
 import { NodeFacts } from './facts';
 import { NodeStore } from './store';
 import { NodesTree } from './tree';
-import { SUBSCRIBE_COMMAND, Subscriptions, UNSUBSCRIBE_COMMAND } from './subscriptions';
+import { Subscriptions } from './subscriptions';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
 export function registerNodes({ extension, log, secrets, settings }: EditorContext): NodesFeature {
@@ -29,9 +29,9 @@ export function registerNodes({ extension, log, secrets, settings }: EditorConte
     f.responses,
     f.subscriptions,
     vscode.window.createTreeView(VIEWS.nodes, { treeDataProvider: tree, showCollapseAll: true }),
-    registerCommand(log, CALL_METHOD_COMMAND, (arg?: unknown) => callMethod(f, arg)),
-    registerCommand(log, SUBSCRIBE_COMMAND, (arg?: unknown, preset?: { kind: string; params?: unknown[] }) => f.subscriptions.subscribe(arg, preset)),
-    registerCommand(log, UNSUBSCRIBE_COMMAND, (title?: string) => f.subscriptions.unsubscribe(title)),
+    registerCommand(log, COMMANDS.callMethod, (arg?: unknown) => callMethod(f, arg)),
+    registerCommand(log, COMMANDS.subscribe, (arg?: unknown, preset?: { kind: string; params?: unknown[] }) => f.subscriptions.subscribe(arg, preset)),
+    registerCommand(log, COMMANDS.unsubscribe, (title?: string) => f.subscriptions.unsubscribe(title)),
     ...registerNodeCommands(f),
     ...registerRequestFiles(f),
     migrateSecretsInSettings(f),

@@ -15,9 +15,6 @@ import type { NodesFeature } from './feature';
 import { pickOne, resolveNode } from './pickers';
 
 export const LANGUAGE_ID = 'jsonrpc';
-const SEND = COMMANDS.requests.send;
-const COPY_AS_CURL = COMMANDS.requests.copyAsCurl;
-const CHOOSE_NODE = COMMANDS.requests.chooseNode;
 
 const toPosition = (p: TextPosition) => new vscode.Position(p.line, p.character);
 
@@ -29,9 +26,9 @@ export function registerRequestFiles(f: NodesFeature): vscode.Disposable[] {
   return [
     files,
     vscode.languages.registerCodeLensProvider({ language: LANGUAGE_ID }, files),
-    command(SEND, (uri, index) => files.send(uri, index)),
-    command(COPY_AS_CURL, (uri, index) => files.copyAsCurl(uri, index)),
-    command(CHOOSE_NODE, (uri) => files.chooseNode(uri)),
+    command(COMMANDS.requests.send, (uri, index) => files.send(uri, index)),
+    command(COMMANDS.requests.copyAsCurl, (uri, index) => files.copyAsCurl(uri, index)),
+    command(COMMANDS.requests.chooseNode, (uri) => files.chooseNode(uri)),
   ];
 }
 
@@ -59,14 +56,16 @@ class RequestFiles implements vscode.CodeLensProvider, vscode.Disposable {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const file = this.language.parsed(document);
     const node = this.nodeOf(file);
-    const lenses = [targetLens(document, { noun: 'node', icon: 'server', found: node?.name, named: file.node?.name, command: CHOOSE_NODE, tooltip: 'Choose the node this file sends to' })];
+    const lenses = [
+      targetLens(document, { noun: 'node', icon: 'server', found: node?.name, named: file.node?.name, command: COMMANDS.requests.chooseNode, tooltip: 'Choose the node this file sends to' }),
+    ];
     file.requests.forEach((request, index) => {
       if (!request.payload) return;
       const at = new vscode.Range(toPosition(request.range.start), toPosition(request.range.start));
       const what = Array.isArray(request.payload) ? `batch of ${request.payload.length}` : request.payload.method;
       lenses.push(
-        new vscode.CodeLens(at, { title: '$(play) Send', command: SEND, arguments: [document.uri, index], tooltip: `Send ${what}${node ? ` to ${node.name}` : ''}` }),
-        new vscode.CodeLens(at, { title: 'Copy as curl', command: COPY_AS_CURL, arguments: [document.uri, index] }),
+        new vscode.CodeLens(at, { title: '$(play) Send', command: COMMANDS.requests.send, arguments: [document.uri, index], tooltip: `Send ${what}${node ? ` to ${node.name}` : ''}` }),
+        new vscode.CodeLens(at, { title: 'Copy as curl', command: COMMANDS.requests.copyAsCurl, arguments: [document.uri, index] }),
       );
     });
     return lenses;

@@ -13,7 +13,6 @@ import type { NodeFacts, NodeHealth } from './facts';
 import type { NodeStore } from './store';
 
 const SELECTED_KEY = 'chaindeck.statusBar.nodeId';
-export const SELECT_COMMAND = COMMANDS.nodes.select;
 
 export class NodeStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('chaindeck.node', vscode.StatusBarAlignment.Left, 10);
@@ -31,7 +30,7 @@ export class NodeStatusBar implements vscode.Disposable {
     private readonly settings: Settings,
   ) {
     this.item.name = 'Chaindeck Node';
-    this.item.command = SELECT_COMMAND;
+    this.item.command = COMMANDS.nodes.select;
     this.subscriptions.push(
       store.onDidChange(() => this.update()),
       facts.onDidChange((id) => {

@@ -9,15 +9,11 @@ import type { NodeConfig } from '../../core/nodes/model';
 import { inertText } from '../../core/inert';
 import { parseParams } from '../../core/rpc/params';
 import { WsRpcClient, type Subscription } from '../../core/rpc/ws';
-import { COMMANDS } from '../ids';
 import { errorText, problemOf } from '../kit/errors';
 import type { Settings } from '../kit/settings';
 import type { Log } from '../log';
 import type { NodeStore } from './store';
 import { pickOne, resolveNode } from './pickers';
-
-export const SUBSCRIBE_COMMAND = COMMANDS.subscribe;
-export const UNSUBSCRIBE_COMMAND = COMMANDS.unsubscribe;
 
 /** The usual eth_subscribe kinds; `logs` asks for a filter. */
 const KINDS = [

@@ -15,12 +15,12 @@ import { openEndpoints } from './endpoints';
 import type { PlatformFeature } from './feature';
 import { describeImport, joined, type ImportReport } from '../../core/platform/labels';
 import { importNodes, withDetails, type ImportSource } from './importing';
-import { PLATFORM_VIEW, SET_KEY_COMMAND, type NodeElement, type ProjectElement } from './tree';
+import { type NodeElement, type ProjectElement } from './tree';
 
 export function registerPlatformCommands(f: PlatformFeature): vscode.Disposable[] {
   const command = (id: string, run: CommandRun) => registerCommand(f.log, id, run);
   return [
-    command(SET_KEY_COMMAND, (arg) => setApiKey(f, arg)),
+    command(COMMANDS.platform.setApiKey, (arg) => setApiKey(f, arg)),
     command(COMMANDS.platform.forgetApiKey, () => forgetApiKey(f)),
     command(COMMANDS.platform.refresh, () => f.tree.refresh()),
     command(COMMANDS.platform.importNode, (arg) => importNode(f, arg)),
@@ -55,7 +55,7 @@ async function setApiKey(f: PlatformFeature, arg: unknown): Promise<void> {
     f.log.warn(`The platform API key was saved, but reading the organization failed: ${first.text}`);
     // Not awaited: the command is done; the notification waits for the user on its own.
     void vscode.window.showErrorMessage(`The platform API key was saved, but: ${first.text}`, 'Set Platform API Key…').then((retry) => {
-      if (retry) void vscode.commands.executeCommand(SET_KEY_COMMAND);
+      if (retry) void vscode.commands.executeCommand(COMMANDS.platform.setApiKey);
     });
   }
 }
@@ -75,7 +75,7 @@ async function clientOrAsk(f: PlatformFeature): Promise<PlatformClient | undefin
   const client = await f.session.client();
   if (client) return client;
   void vscode.window.showInformationMessage('Set a platform API key first.', 'Set Platform API Key…').then((set) => {
-    if (set) void vscode.commands.executeCommand(SET_KEY_COMMAND);
+    if (set) void vscode.commands.executeCommand(COMMANDS.platform.setApiKey);
   });
   return undefined;
 }
@@ -87,7 +87,7 @@ function isElement(arg: unknown, kind: 'node' | 'project'): boolean {
 
 /** Long reads show on the Platform view, where the user clicked. */
 function onView<T>(title: string, task: () => Promise<T>): Promise<T> {
-  return withProgress(title, task, { location: { viewId: PLATFORM_VIEW } });
+  return withProgress(title, task, { location: { viewId: VIEWS.platform } });
 }
 
 async function pickNode(client: PlatformClient, title: string): Promise<ImportSource | undefined> {

@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import { PlatformClient } from '../../core/platform/client';
 import { registerSecret } from '../../core/redact';
+import { CONTEXT_KEYS } from '../ids';
 import type { Settings } from '../kit/settings';
 import type { Secrets } from '../secrets';
 
-export const HAS_KEY_CONTEXT = 'chaindeck.platform.hasKey';
 const SECRET = 'chaindeck.platform.apiKey';
 
 interface StoredKey {
@@ -83,7 +83,7 @@ export class PlatformSession implements vscode.Disposable {
     registerSecret(apiKey);
     this.key = apiKey;
     // The context first: when the tree empties, the welcome must already know which button to show.
-    await vscode.commands.executeCommand('setContext', HAS_KEY_CONTEXT, apiKey !== undefined);
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEYS.platformHasKey, apiKey !== undefined);
     this.changed.fire();
   }
 

@@ -31,9 +31,6 @@ import {
 import { hoverMarkdown, statusThemeIcon } from './labels';
 import type { PlatformSession } from './session';
 
-export const PLATFORM_VIEW = VIEWS.platform;
-export const SET_KEY_COMMAND = COMMANDS.platform.setApiKey;
-
 export interface OrganizationElement {
   kind: 'organization';
   organization: Organization;
@@ -130,7 +127,7 @@ export class PlatformTree implements vscode.TreeDataProvider<PlatformElement>, v
       const client = await this.session.client();
       if (!client) return [];
       // Shown on the view itself: the user sees which tree is busy, nothing pops up.
-      return await withProgress(undefined, (signal) => loader(client, signal), { location: { viewId: PLATFORM_VIEW }, signal });
+      return await withProgress(undefined, (signal) => loader(client, signal), { location: { viewId: VIEWS.platform }, signal });
     } catch (error) {
       return [messageOf(key, error)];
     }
@@ -228,7 +225,7 @@ function messageOf(parentKey: string, error: unknown): MessageElement {
 
 /** What clicking a failure does: set the key (401), open the API URL setting, or try again. */
 const REMEDIES: Record<ReturnType<typeof failureRemedy>, vscode.Command> = {
-  'set-key': { title: 'Set Platform API Key…', command: SET_KEY_COMMAND },
+  'set-key': { title: 'Set Platform API Key…', command: COMMANDS.platform.setApiKey },
   'check-api-url': { title: 'Open the API URL Setting', command: 'workbench.action.openSettings', arguments: [SETTINGS.platformApiUrl.id] },
   refresh: { title: 'Refresh', command: COMMANDS.platform.refresh },
 };

@@ -6,13 +6,10 @@
  */
 import * as vscode from 'vscode';
 import type { StorageForm, StorageMode } from '../../webview/storage/protocol';
-import { COMMANDS } from '../ids';
 import { SETTINGS } from '../kit/settingsSchema';
 import { nodeOf } from '../nodes/pickers';
 import type { StorageFeature } from './feature';
 import { StoragePanel, type Shown } from './panel';
-
-export const BROWSE_COMMAND = COMMANDS.storage.browse;
 
 export interface BrowseOptions {
   /** Name or id of the node; default: the default node. */

@@ -3,13 +3,14 @@
  * paging, export) and the slot tools (mapping, nested mapping and array element slots, EIP-1967
  * slots, reading one slot).
  */
+import { COMMANDS } from '../ids';
 import { registerCommand } from '../kit/commands';
 import type { EditorContextWithNodes } from '../kit/context';
 import { reportError } from '../kit/errors';
-import { browse, BROWSE_COMMAND, Panels } from './browse';
+import { browse, Panels } from './browse';
 import type { StorageFeature } from './feature';
 import { Layouts } from './layouts';
-import { arraySlotCommand, eip1967Command, mappingSlotCommand, readSlotCommand, SLOT_COMMANDS } from './slotTools';
+import { arraySlotCommand, eip1967Command, mappingSlotCommand, readSlotCommand } from './slotTools';
 
 export function registerStorage({ extension, log, settings, nodes }: EditorContextWithNodes): void {
   const layouts = new Layouts(nodes.store);
@@ -28,10 +29,10 @@ export function registerStorage({ extension, log, settings, nodes }: EditorConte
   extension.subscriptions.push(
     layouts,
     panels,
-    command(BROWSE_COMMAND, (arg) => browse(f, panels, arg)),
-    command(SLOT_COMMANDS.mapping, (arg) => mappingSlotCommand(f, arg)),
-    command(SLOT_COMMANDS.array, (arg) => arraySlotCommand(f, arg)),
-    command(SLOT_COMMANDS.eip1967, (arg) => eip1967Command(f, arg)),
-    command(SLOT_COMMANDS.read, (arg) => readSlotCommand(f, arg)),
+    command(COMMANDS.storage.browse, (arg) => browse(f, panels, arg)),
+    command(COMMANDS.storage.mappingSlot, (arg) => mappingSlotCommand(f, arg)),
+    command(COMMANDS.storage.arraySlot, (arg) => arraySlotCommand(f, arg)),
+    command(COMMANDS.storage.eip1967Slots, (arg) => eip1967Command(f, arg)),
+    command(COMMANDS.storage.readSlot, (arg) => readSlotCommand(f, arg)),
   );
 }

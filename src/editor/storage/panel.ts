@@ -15,11 +15,10 @@ import { storageRange, toSpecOutput, type StorageRangeResult } from '../../core/
 import { modeNotes, rangeTable } from '../../core/storage/table';
 import { cursorPage } from '../../core/table/paging';
 import type { NodeChoice, StorageContract, StorageForm, StoragePage, StorageSnapshot } from '../../webview/storage/protocol';
+import { PANEL_TYPES } from '../ids';
 import { errorText } from '../kit/errors';
 import { TablePanel } from '../webview/tablePanel';
 import type { StorageFeature } from './feature';
-
-export const VIEW_TYPE = 'chaindeck.storage';
 
 /** A form with its node found: what core is called with (core checks the fields). */
 interface Query {
@@ -61,7 +60,7 @@ export class StoragePanel implements vscode.Disposable {
   ) {
     this.form = form;
     this.host = new TablePanel<StorageContract>(f.extensionUri, {
-      panel: { viewType: VIEW_TYPE, entry: 'storage', iconPath: new vscode.ThemeIcon('database') },
+      panel: { viewType: PANEL_TYPES.storage, entry: 'storage', iconPath: new vscode.ThemeIcon('database') },
       log: f.log,
       name: 'Storage panel',
       detailOf: (error) => (error instanceof StorageRangeError ? error.detail : undefined),

@@ -28,18 +28,10 @@ import {
   type DecodedWord,
   type MappingKeyType,
 } from '../../core/storage/slots';
-import { COMMANDS } from '../ids';
 import { problemOf } from '../kit/errors';
 import { withProgress } from '../kit/progress';
 import { nodeOf, pickOne } from '../nodes/pickers';
 import type { StorageFeature } from './feature';
-
-export const SLOT_COMMANDS = {
-  mapping: COMMANDS.storage.mappingSlot,
-  array: COMMANDS.storage.arraySlot,
-  eip1967: COMMANDS.storage.eip1967Slots,
-  read: COMMANDS.storage.readSlot,
-} as const;
 
 const EIP1967 = [
   { name: 'implementation', label: 'Implementation', slot: EIP1967_IMPLEMENTATION_SLOT, detail: "bytes32(uint256(keccak256('eip1967.proxy.implementation')) - 1)" },

@@ -12,12 +12,10 @@ import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/
 import { offsetPage, turnPage } from '../../../core/table/paging';
 import { fittedTable } from '../../../core/table/table';
 import type { QueryContract, QueryResultPage, QuerySnapshot } from '../../../webview/query/protocol';
-import { COMMANDS } from '../../ids';
+import { COMMANDS, PANEL_TYPES } from '../../ids';
 import type { Log } from '../../log';
 import { TablePanel } from '../../webview/tablePanel';
 import type { SubgraphStore } from '../records/store';
-
-export const RESULTS_VIEW_TYPE = 'chaindeck.queryResults';
 
 /** One operation to send, ready: the text has the file's other operations blanked out. */
 export interface QueryRequest {
@@ -49,7 +47,7 @@ export class QueryResults implements vscode.Disposable {
     private readonly log: Log,
   ) {
     this.host = new TablePanel<QueryContract>(extensionUri, {
-      panel: { viewType: RESULTS_VIEW_TYPE, entry: 'query', column: vscode.ViewColumn.Beside, iconPath: new vscode.ThemeIcon('table') },
+      panel: { viewType: PANEL_TYPES.queryResults, entry: 'query', column: vscode.ViewColumn.Beside, iconPath: new vscode.ThemeIcon('table') },
       log,
       name: 'Query panel',
       requests: {
