@@ -6,13 +6,10 @@
 import { inertJson } from '../core/inert';
 import { StorageRangeError } from '../core/storage/errors';
 import { MAX_RESULTS_LIMIT } from '../core/storage/inputs';
-import type { StorageRangeOptions } from '../core/storage/range';
+import { STORAGE_MODES, type StorageModeChoice } from '../core/storage/types';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
 import { ENDPOINT_ENV, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
-
-type Mode = NonNullable<StorageRangeOptions['mode']>;
-const MODES: readonly Mode[] = ['auto', 'native', 'emulate'];
 
 const options = {
   rpc: { type: 'string', value: 'URL', help: `the node's endpoint (--url is the same). An access key in the path is used.\n${ENDPOINT_HELP}` },
@@ -39,7 +36,7 @@ interface StorageArgs {
   start?: string;
   max?: number;
   txIndex?: number;
-  mode: Mode;
+  mode: StorageModeChoice;
 }
 
 function integerFlag(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
@@ -80,7 +77,7 @@ or, on failure,
     if (rpc === undefined) throw new UsageError('--rpc is required');
     if (block === undefined) throw new UsageError('--block is required');
     if (address === undefined) throw new UsageError('--address is required');
-    const mode = MODES.find((m) => m === (values.mode ?? 'auto'));
+    const mode = STORAGE_MODES.find((m) => m === (values.mode ?? 'auto'));
     if (!mode) throw new UsageError(`--mode is auto, native or emulate, not '${values.mode}'`);
     const timeoutMs = parseTimeout(values.timeout);
     const max = integerFlag('max', values.max, 1, MAX_RESULTS_LIMIT);

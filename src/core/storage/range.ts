@@ -15,7 +15,7 @@ import { emulationOutput, scanFast, scanOneByOne, type FastScanOptions, type Sca
 import { StorageRangeError, STORAGE_ERROR_CODE } from './errors';
 import { checkMaxResults, checkTxIndex, normaliseAddress, parseBlockRef, parseStartKey, word } from './inputs';
 import { nativeRange } from './native';
-import type { ReadStrategy, ScanHooks, StorageEntry, StorageMode, StorageRpc } from './types';
+import type { ReadStrategy, ScanHooks, StorageEntry, StorageMode, StorageModeChoice, StorageRpc } from './types';
 
 export interface StorageRangeOptions extends ScanHooks {
   /** A block hash, a block number (number, bigint, decimal or 0x-hex string) or a tag ('latest'). */
@@ -29,7 +29,7 @@ export interface StorageRangeOptions extends ScanHooks {
   /** Native only (the emulation ignores it, spec step 2); default 0. */
   txIndex?: number;
   /** Default 'auto'. */
-  mode?: 'auto' | StorageMode;
+  mode?: StorageModeChoice;
   /** Emulation reads: 'fast' (default) or the reference 'one-by-one'. */
   emulation?: 'fast' | 'one-by-one';
   /** Tuning of the fast emulation (batch cap, concurrency). */

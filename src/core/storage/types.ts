@@ -19,7 +19,16 @@ export interface StorageEntry {
   value: string;
 }
 
+/** How a range was read: natively (debug_storageRangeAt) or by the eth_getStorageAt emulation. */
 export type StorageMode = 'native' | 'emulate';
+
+/** The modes a user may ask for: auto (native where the node has it, else the emulation) or one of StorageMode. */
+export const STORAGE_MODES = ['auto', 'native', 'emulate'] as const satisfies readonly ('auto' | StorageMode)[];
+export type StorageModeChoice = (typeof STORAGE_MODES)[number];
+
+export function isStorageModeChoice(value: unknown): value is StorageModeChoice {
+  return (STORAGE_MODES as readonly unknown[]).includes(value);
+}
 
 /** How the emulation read the slots: the reference one at a time, or the fast strategies it fell back through. */
 export type ReadStrategy = 'batch' | 'concurrent' | 'one-by-one';

@@ -10,7 +10,7 @@ import type { NodeConfig, Protocol } from '../../core/nodes/model';
 import { MAX_TIMEOUT_MS, setResponseLimitMB } from '../../core/rpc/deadline';
 import type { AuthForm } from '../../core/rpc/endpoint';
 import type { KnobHints } from '../../core/knobs';
-import type { StorageMode } from '../../webview/storage/protocol';
+import { isStorageModeChoice, type StorageModeChoice } from '../../core/storage/types';
 import { KNOB_HINTS, SETTINGS, type SettingName } from './settingsSchema';
 
 const AUTH_FORMS: readonly AuthForm[] = ['none', 'key', 'basic'];
@@ -86,9 +86,9 @@ export const settings = {
     return read<number>('storagePageSize') ?? SETTINGS.storagePageSize.default;
   },
 
-  storageMode(): StorageMode {
-    const mode = read<StorageMode>('storageMode');
-    return mode && (SETTINGS.storageMode.enum as readonly string[]).includes(mode) ? mode : SETTINGS.storageMode.default;
+  storageMode(): StorageModeChoice {
+    const mode = read<unknown>('storageMode');
+    return isStorageModeChoice(mode) ? mode : SETTINGS.storageMode.default;
   },
 
   /** The platform API's base URL. */

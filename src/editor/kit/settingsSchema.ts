@@ -4,6 +4,7 @@
  * this file must not import `vscode`; settings.ts reads each setting through its entry here.
  */
 import type { KnobHints } from '../../core/knobs';
+import { STORAGE_MODES } from '../../core/storage/types';
 
 interface Schema {
   id: string;
@@ -21,7 +22,7 @@ export const SETTINGS = {
   defaultNode: { id: 'chaindeck.defaultNode', type: 'string', default: '' },
   statusBarRefreshSeconds: { id: 'chaindeck.statusBar.refreshSeconds', type: 'number', default: 15, minimum: 0 },
   storagePageSize: { id: 'chaindeck.storage.pageSize', type: 'number', default: 10, minimum: 1, maximum: 10_000 },
-  storageMode: { id: 'chaindeck.storage.mode', type: 'string', default: 'auto', enum: ['auto', 'native', 'emulate'] },
+  storageMode: { id: 'chaindeck.storage.mode', type: 'string', default: 'auto', enum: STORAGE_MODES },
   platformApiUrl: { id: 'chaindeck.platform.apiUrl', type: 'string', default: 'https://api.chainstack.com' },
   subgraphs: { id: 'chaindeck.subgraphs', type: 'array', default: [] },
   graphNodePath: { id: 'chaindeck.graph.nodePath', type: 'string', default: '' },

@@ -5,8 +5,8 @@
  * the first page at once and resolves with core's result and the page shown.
  */
 import * as vscode from 'vscode';
-import type { StorageForm, StorageMode } from '../../webview/storage/protocol';
-import { SETTINGS } from '../kit/settingsSchema';
+import { isStorageModeChoice, type StorageModeChoice } from '../../core/storage/types';
+import type { StorageForm } from '../../webview/storage/protocol';
 import { nodeOf } from '../nodes/pickers';
 import type { StorageFeature } from './feature';
 import { StoragePanel, type Shown } from './panel';
@@ -19,7 +19,7 @@ export interface BrowseOptions {
   txIndex?: number;
   start?: string;
   max?: number;
-  mode?: StorageMode;
+  mode?: StorageModeChoice;
 }
 
 /** The open panels: a request for a contract already shown reuses its panel. */
@@ -53,7 +53,6 @@ export async function browse(f: StorageFeature, panels: Panels, arg?: unknown): 
   }
   const evm = f.store.all().filter((n) => n.protocol === 'evm');
   const fallback = [f.selectedNode(), f.store.defaultNode()].find((n) => n?.protocol === 'evm') ?? evm[0];
-  const mode = options.mode ?? f.settings.storageMode();
   const form: StorageForm = {
     nodeId: (node ?? fallback)?.id ?? '',
     address: options.address?.trim() ?? '',
@@ -61,7 +60,8 @@ export async function browse(f: StorageFeature, panels: Panels, arg?: unknown): 
     txIndex: String(options.txIndex ?? 0),
     start: options.start ?? '0',
     max: String(options.max ?? f.settings.storagePageSize()),
-    mode: (SETTINGS.storageMode.enum as readonly StorageMode[]).includes(mode) ? mode : 'auto',
+    // A mode given by a caller is checked here; the setting's, by settings.
+    mode: options.mode === undefined ? f.settings.storageMode() : isStorageModeChoice(options.mode) ? options.mode : 'auto',
   };
   const existing = form.address ? panels.showing(form) : undefined;
   existing?.reveal();

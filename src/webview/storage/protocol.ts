@@ -1,6 +1,7 @@
 /** The Storage panel's messages: its page (page.ts) and its host (src/editor/storage/panel.ts) both import them. */
 import type { TableContract, TableNotifications, TablePage, TableRequests, TableSnapshot } from '../protocol';
 
+/** Core's STORAGE_MODES, spelled here since the panels may not import core's storage; the host passes one to the other both ways, so the compiler holds them equal. */
 export type StorageMode = 'auto' | 'native' | 'emulate';
 
 /** The form as typed: the host parses and checks it (the webview holds no validation logic). */
