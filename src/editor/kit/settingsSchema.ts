@@ -4,6 +4,9 @@
  * this file must not import `vscode`; settings.ts reads each setting through its entry here.
  */
 import type { KnobHints } from '../../core/knobs';
+import { DEFAULT_API_URL } from '../../core/platform/client';
+import { DEFAULT_MAX_RESPONSE_MB } from '../../core/rpc/deadline';
+import { DEFAULT_TIMEOUT_MS } from '../../core/rpc/types';
 import { STORAGE_MODES } from '../../core/storage/types';
 
 interface Schema {
@@ -16,14 +19,14 @@ interface Schema {
 }
 
 export const SETTINGS = {
-  requestTimeoutMs: { id: 'chaindeck.requestTimeoutMs', type: 'number', default: 15_000, minimum: 100, maximum: 86_400_000 },
-  maxResponseMB: { id: 'chaindeck.maxResponseMB', type: 'integer', default: 64, minimum: 1, maximum: 4096 },
+  requestTimeoutMs: { id: 'chaindeck.requestTimeoutMs', type: 'number', default: DEFAULT_TIMEOUT_MS, minimum: 100, maximum: 86_400_000 },
+  maxResponseMB: { id: 'chaindeck.maxResponseMB', type: 'integer', default: DEFAULT_MAX_RESPONSE_MB, minimum: 1, maximum: 4096 },
   nodes: { id: 'chaindeck.nodes', type: 'array', default: [] },
   defaultNode: { id: 'chaindeck.defaultNode', type: 'string', default: '' },
   statusBarRefreshSeconds: { id: 'chaindeck.statusBar.refreshSeconds', type: 'number', default: 15, minimum: 0 },
   storagePageSize: { id: 'chaindeck.storage.pageSize', type: 'number', default: 10, minimum: 1, maximum: 10_000 },
   storageMode: { id: 'chaindeck.storage.mode', type: 'string', default: 'auto', enum: STORAGE_MODES },
-  platformApiUrl: { id: 'chaindeck.platform.apiUrl', type: 'string', default: 'https://api.chainstack.com' },
+  platformApiUrl: { id: 'chaindeck.platform.apiUrl', type: 'string', default: DEFAULT_API_URL },
   subgraphs: { id: 'chaindeck.subgraphs', type: 'array', default: [] },
   graphNodePath: { id: 'chaindeck.graph.nodePath', type: 'string', default: '' },
 } as const satisfies Record<string, Schema>;
