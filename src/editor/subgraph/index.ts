@@ -12,6 +12,7 @@ import { functionOffset } from '../../core/subgraph/manifestSummary';
 import { isManifestFile } from '../../core/subgraph/copies';
 import { registerCommand, type CommandRun } from '../kit/commands';
 import type { EditorContextWithNodes } from '../kit/context';
+import type { Settings } from '../kit/settings';
 import type { Log } from '../log';
 import type { NodesFeature } from '../nodes/feature';
 import type { SubgraphsFeature } from './feature';
@@ -34,7 +35,7 @@ import { initSubgraph } from './tasks/init';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
 export function registerSubgraph({ extension, log, secrets, settings, nodes }: EditorContextWithNodes, isTrusted = () => vscode.workspace.isTrusted): SubgraphsFeature {
-  registerLanguage(extension, log, nodes);
+  registerLanguage(extension, log, nodes, settings);
   const store = new SubgraphStore(secrets, extension.workspaceState, settings);
   const manifests = new Manifests();
   const results = new QueryResults(extension.extensionUri, store, log);
@@ -90,8 +91,8 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
 }
 
 /** The manifest's language features: they need the nodes (for the proxy hint), not the records. */
-function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: NodesFeature): void {
-  const proxies = new ProxyHints(nodes);
+function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: NodesFeature, settings: Settings): void {
+  const proxies = new ProxyHints(nodes, settings);
   const diagnostics = new SubgraphDiagnostics(log, proxies);
   const manifests: vscode.DocumentSelector = { language: 'yaml', scheme: 'file' };
   extension.subscriptions.push(

@@ -11,6 +11,7 @@ import { RpcClient } from '../../../core/rpc/client';
 import { EIP1967_IMPLEMENTATION_SLOT, wordAsAddress } from '../../../core/storage/slots';
 import { rangeOfKeyPath, type ManifestDoc } from '../../../core/subgraph/manifestDoc';
 import type { Finding } from '../../../core/subgraph/types';
+import type { Settings } from '../../kit/settings';
 import type { NodesFeature } from '../../nodes/feature';
 import { nodeAt, stringAt } from '../../../core/subgraph/lookup';
 
@@ -27,7 +28,10 @@ export class ProxyHints implements vscode.Disposable {
   readonly onDidChange = this.found.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly nodes: NodesFeature) {
+  constructor(
+    private readonly nodes: NodesFeature,
+    private readonly settings: Settings,
+  ) {
     this.subscription = nodes.store.onDidChange(() => {
       this.lookups.clear();
       this.found.fire();
@@ -88,7 +92,7 @@ export class ProxyHints implements vscode.Disposable {
   }
 
   private async read(node: NodeConfig, address: string): Promise<string | undefined> {
-    const client = new RpcClient(await this.nodes.store.resolve(node), { timeoutMs: TIMEOUT_MS, retry: { retries: 0 } });
+    const client = new RpcClient(await this.nodes.store.resolve(node), { timeoutMs: TIMEOUT_MS, retry: { retries: 0 }, hints: this.settings.limits().hints });
     // Lower case: a node may refuse a mixed-case address whose checksum is wrong (validation says so).
     const word = await client.call<string>('eth_getStorageAt', [address.toLowerCase(), EIP1967_IMPLEMENTATION_SLOT, 'latest'], { timeoutMs: TIMEOUT_MS, retries: 0 });
     // A zero slot is no proxy; anything but an address in it is not EIP-1967's.
