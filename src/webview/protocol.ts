@@ -39,7 +39,6 @@ export interface NotifyMessage {
   params: unknown;
 }
 
-export type ToHost = RequestMessage;
 export type ToWebview = ReplyMessage | NotifyMessage;
 
 /** A panel's contract: what the webview may ask (params → result) and what the host may post. */

@@ -1,15 +1,10 @@
 /**
- * What a language feature over open documents needs, kept in one place: each document's parse,
- * kept until its next edit, and a check run on every open document (now, on open and change,
- * and again when something the check depends on changes).
+ * The parts every file language here has: each document's parse (kept until its next edit), its
+ * diagnostics, code lenses redrawn when what they name changes, a check run on every open
+ * document, and the directive that says where a file sends.
  */
 import * as vscode from 'vscode';
 
-/**
- * The parts every file language here has: each document's parse (kept until its next edit), its
- * diagnostics, and code lenses redrawn when what they name changes. `watch` keeps a check run on
- * every open document.
- */
 export class DocumentLanguage<T, R = never> implements vscode.Disposable {
   readonly diagnostics: vscode.DiagnosticCollection;
   private readonly cache = new WeakMap<vscode.TextDocument, { version: number; parsed: T }>();
@@ -88,7 +83,7 @@ export class DocumentLanguage<T, R = never> implements vscode.Disposable {
 }
 
 /** How a file says where it sends (`# @node …`, `# @subgraph …`), and how the user picks another. */
-export interface Directive<T, R> {
+interface Directive<T, R> {
   /** The line that holds the directive now, if any. */
   lineOf(parsed: T): number | undefined;
   /** Lets the user pick where the file sends, given its parse. */
@@ -97,7 +92,7 @@ export interface Directive<T, R> {
   text(chosen: R): string;
 }
 
-export interface Target {
+interface Target {
   /** What a file sends to, e.g. 'node' or 'subgraph'. */
   noun: string;
   icon: string;
@@ -118,13 +113,13 @@ export function targetLens(document: vscode.TextDocument, { noun, icon, found, n
 }
 
 /** The document a command works on: the one a lens passed, else the active editor's; only one in `languageId`. */
-export async function documentFor(uri: vscode.Uri | undefined, languageId: string): Promise<vscode.TextDocument | undefined> {
+async function documentFor(uri: vscode.Uri | undefined, languageId: string): Promise<vscode.TextDocument | undefined> {
   const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
   return document?.languageId === languageId ? document : undefined;
 }
 
 /** Writes a file's directive (`# @node …`, `# @subgraph …`): over the line that holds it now, else as the first line. */
-export function writeDirective(document: vscode.TextDocument, atLine: number | undefined, directive: string): Thenable<boolean> {
+function writeDirective(document: vscode.TextDocument, atLine: number | undefined, directive: string): Thenable<boolean> {
   const edit = new vscode.WorkspaceEdit();
   if (atLine !== undefined) edit.replace(document.uri, document.lineAt(atLine).range, directive);
   else edit.insert(document.uri, new vscode.Position(0, 0), `${directive}\n`);

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 
-export interface ProgressOptions {
+interface ProgressOptions {
   /** A notification with a Cancel button (the default), or a view's own progress bar. */
   location?: vscode.ProgressLocation.Notification | { viewId: string };
   /** Another reason to stop, e.g. a panel's Cancel button or a refresh: it aborts the task's signal too. */

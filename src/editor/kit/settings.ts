@@ -113,7 +113,7 @@ export const settings = {
     return read<string>('graphNodePath')?.trim() || undefined;
   },
 
-  /** Whether the change touches any of the settings named (or a setting below one, e.g. statusBar.*). */
+  /** Whether the change touches any of the settings named. */
   affects(event: vscode.ConfigurationChangeEvent, ...names: SettingName[]): boolean {
     return names.some((name) => event.affectsConfiguration(SETTINGS[name].id));
   },

@@ -14,7 +14,7 @@ import { sendAndShow } from './calls';
 import type { NodesFeature } from './feature';
 import { pickOne, resolveNode } from './pickers';
 
-export const LANGUAGE_ID = 'jsonrpc';
+const LANGUAGE_ID = 'jsonrpc';
 
 const toPosition = (p: TextPosition) => new vscode.Position(p.line, p.character);
 

@@ -8,7 +8,6 @@ import { deriveWsUrl, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHo
 import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../../core/nodes/model';
 import type { ResolvedEndpoint } from '../../core/rpc/endpoint';
 import { registerPublicUrl } from '../../core/redact';
-// Modules, not the rpc index: the index also brings the WebSocket client, which this does not need.
 import { RpcClient } from '../../core/rpc/client';
 import { idFromName, uniqueId, type Settings } from '../kit/settings';
 import type { Secrets } from '../secrets';

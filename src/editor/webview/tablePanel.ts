@@ -18,14 +18,14 @@ import { createPanel, type PanelOptions } from './panel';
 type TableOwnRequests = 'copy' | 'export' | 'cancel';
 
 /** What the page shown exports: CSV is always its table; JSON is the panel's (e.g. the answer as sent). */
-export interface ExportSource {
+interface ExportSource {
   /** The file name the save dialog offers. */
   name: string;
   table: Tabular;
   json: () => unknown;
 }
 
-export interface TablePanelOptions<C extends TableContract> {
+interface TablePanelOptions<C extends TableContract> {
   /** The webview; its title is given when it opens. */
   panel: Omit<PanelOptions, 'title'>;
   log: Log;
