@@ -78,7 +78,7 @@ export function readArgs<O extends OptionTable>(args: readonly string[], rules: 
       continue;
     }
     const word = args[token.index];
-    const refusal = rules.refused?.[token.name];
+    const refusal = rules.refused && Object.hasOwn(rules.refused, token.name) ? rules.refused[token.name] : undefined;
     if (refusal !== undefined) throw new UsageError(refusal);
     const option = Object.hasOwn(rules.options, token.name) ? rules.options[token.name] : undefined;
     if (!option || (option.type === 'boolean' && token.inlineValue)) throw new UsageError(`unknown option ${rules.dashedWordsAreOptions ? word : word.split('=')[0]}`);

@@ -52,6 +52,16 @@ describe('readArgs', () => {
     refused(['--URL', 'x'], 'unknown option --URL');
   });
 
+  test('an option named like an Object.prototype property is unknown, refused names or not', () => {
+    for (const rules of [{}, { refused: { password: 'no password' } }]) {
+      refused(['--toString', 'x'], 'unknown option --toString', rules);
+      refused(['--constructor=1'], 'unknown option --constructor', rules);
+      refused(['--__proto__'], 'unknown option --__proto__', rules);
+      refused(['--hasOwnProperty'], 'unknown option --hasOwnProperty', rules);
+    }
+    refused(['--password=x'], 'no password', { refused: { password: 'no password' } });
+  });
+
   test('dashedWordsAreOptions: every word with a - is an option, an unknown one named whole', () => {
     refused(['--bogus=1'], 'unknown option --bogus=1', { dashedWordsAreOptions: true });
     refused(['x', '-q'], 'unknown option -q', { dashedWordsAreOptions: true });
