@@ -87,7 +87,6 @@ or, on failure,
 
   async work(args, io) {
     const { storageRange, toSpecOutput } = await import('../core/storage/range');
-    // Every failure, expected or not, still ends as the one JSON object on stdout.
     const outcome: unknown = await withNodeClient(args.target, args.timeoutMs, (client) =>
       storageRange(client, {
         block: args.block,
@@ -97,8 +96,11 @@ or, on failure,
         txIndex: args.txIndex,
         mode: args.mode,
         onWarning: (line) => io.err(`${line}\n`),
-      }),
-    ).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+      })
+        // Every failure of the call, expected or not, still ends as the one JSON object on stdout;
+        // a failure to load or build the client is not the call's and is not turned into it.
+        .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
+    );
     io.out(`${inertJson(toSpecOutput(outcome))}\n`);
     if (outcome instanceof Error) {
       const detail = outcome instanceof StorageRangeError && outcome.detail && !outcome.message.includes(outcome.detail) ? `: ${outcome.detail}` : '';
