@@ -9,17 +9,8 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import {
-  findGraphCli,
-  graphBuildCommand,
-  graphCodegenCommand,
-  graphDeployCommand,
-  graphInitCommand,
-  runGraph,
-  type GraphDeployInput,
-  type GraphRun,
-  type RunGraphOptions,
-} from '../../src/core/subgraph/graphcli';
+import { findGraphCli, runGraph, type GraphRun, type RunGraphOptions } from '../../src/core/subgraph/graphcli/launch';
+import { graphBuildCommand, graphCodegenCommand, graphDeployCommand, graphInitCommand, type GraphDeployInput } from '../../src/core/subgraph/graphcli/commands';
 import { parseManifest, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
 import { freePort } from '../support/devnets';
 import { cidOf, startGraphNodeAdmin, startIpfsServer, type AdminServer, type IpfsServer } from '../support/graphNodeServer';

@@ -11,7 +11,10 @@ import type { GraphQLSchema } from 'graphql';
 import { RpcFailure } from '../../src/core/rpc/failure';
 import { closeIdleConnections } from '../../src/core/rpc/http';
 import { splitKeyFromUrl, withKey } from '../../src/core/subgraph/records';
-import { buildQuerySchema, defaultListQuery, entityModel, pageVariables, postGraphql, querySubgraph, subgraphHealth, type GraphqlCallOptions } from '../../src/core/subgraph/query';
+import { buildQuerySchema } from '../../src/core/subgraph/query/apiSchema';
+import { defaultListQuery, pageVariables } from '../../src/core/subgraph/query/build';
+import { entityModel } from '../../src/core/subgraph/query/entities';
+import { postGraphql, querySubgraph, subgraphHealth, type GraphqlCallOptions } from '../../src/core/subgraph/query/client';
 import { freePort } from '../support/devnets';
 import { approvalRecords, startGraphqlServer, type GraphqlServer } from '../support/graphNodeServer';
 

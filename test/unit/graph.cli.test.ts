@@ -6,19 +6,17 @@ import * as path from 'node:path';
 import {
   DEPLOY_KEY_PLACEHOLDER,
   displayCommand,
-  extractProblems,
   graphBuildCommand,
   graphCodegenCommand,
   graphDeployCommand,
   graphInitCommand,
   GraphInputError,
-  graphProcess,
-  judgeGraphRun,
-  LineRedactor,
   normalizeSlug,
   validateGraphInit,
   type GraphInitInput,
-} from '../../src/core/subgraph/graphcli';
+} from '../../src/core/subgraph/graphcli/commands';
+import { extractProblems, judgeGraphRun } from '../../src/core/subgraph/graphcli/output';
+import { graphProcess, LineRedactor } from '../../src/core/subgraph/graphcli/launch';
 
 const ACCESS_KEY = '9f2a6c1e4b7d80a35c6e1f2b3a4d5e6f';
 const DEPLOY_KEY = 'dk_live_5e6f7a8b9c0d1e2f';

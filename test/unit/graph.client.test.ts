@@ -8,7 +8,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { closeIdleConnections } from '../../src/core/rpc/http';
-import { buildQuerySchema, errorMessages, postGraphql, querySubgraph, subgraphHealth } from '../../src/core/subgraph/query';
+import { buildQuerySchema } from '../../src/core/subgraph/query/apiSchema';
+import { errorMessages, postGraphql, querySubgraph, subgraphHealth } from '../../src/core/subgraph/query/client';
 import { failureOf, startScriptedNode, type Answer, type ScriptedNode } from '../support/rpcNode';
 
 const KEY = 'qk_0123456789abcdefghij';

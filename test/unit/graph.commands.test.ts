@@ -18,7 +18,7 @@ import {
   validateGraphInit,
   type GraphDeployInput,
   type GraphInitInput,
-} from '../../src/core/subgraph/graphcli';
+} from '../../src/core/subgraph/graphcli/commands';
 
 const ABI = path.join(__dirname, '../fixtures/subgraphs/tutorial/abis/ERC20.json');
 const ADDRESS = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { findGraphCli, graphProcess, LineRedactor, runGraph, secretsNeeded, type GraphCommand } from '../../src/core/subgraph/graphcli';
+import { findGraphCli, graphProcess, LineRedactor, runGraph, secretsNeeded } from '../../src/core/subgraph/graphcli/launch';
+import type { GraphCommand } from '../../src/core/subgraph/graphcli/commands';
 
 const ACCESS_KEY = 'c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8';
 const IN_PACKAGE = path.join('node_modules', '@graphprotocol', 'graph-cli', 'bin', 'run.js');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CliNoiseFilter, extractProblems, formatProblem, judgeGraphRun, parseDeployLines, type OutcomeContext } from '../../src/core/subgraph/graphcli';
+import { CliNoiseFilter, extractProblems, formatProblem, judgeGraphRun, parseDeployLines, type OutcomeContext } from '../../src/core/subgraph/graphcli/output';
 
 const ctx: OutcomeContext = { manifest: 'subgraph.yaml', shownDeployUrl: 'http://node:8020/', shownIpfsUrl: 'http://ipfs:5001' };
 const bare: OutcomeContext = { manifest: 'subgraph.yaml' };

@@ -3,21 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse, type GraphQLEnumType, type GraphQLInputObjectType } from 'graphql';
-import {
-  buildQuerySchema,
-  defaultListQueries,
-  defaultListQuery,
-  entityModel,
-  flattenResult,
-  listQueryName,
-  lowerCamelCase,
-  pageVariables,
-  parseJsonLossless,
-  pluralTypeName,
-  querySchemaSdl,
-  singleQueryName,
-  validateQuery,
-} from '../../src/core/subgraph/query';
+import { buildQuerySchema, querySchemaSdl, validateQuery } from '../../src/core/subgraph/query/apiSchema';
+import { defaultListQueries, defaultListQuery, pageVariables } from '../../src/core/subgraph/query/build';
+import { entityModel } from '../../src/core/subgraph/query/entities';
+import { flattenResult } from '../../src/core/subgraph/query/flatten';
+import { listQueryName, lowerCamelCase, pluralTypeName, singleQueryName } from '../../src/core/subgraph/query/naming';
+import { parseJsonLossless } from '../../src/core/subgraph/query/client';
 
 const TUTORIAL_SCHEMA = readFileSync(path.join(__dirname, '../fixtures/subgraphs/tutorial/schema.graphql'), 'utf8');
 

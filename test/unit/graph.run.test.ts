@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { findGraphCli, graphCodegenCommand, graphCreateCommand, GraphInputError, runGraph, validateGraphInit } from '../../src/core/subgraph/graphcli';
+import { findGraphCli, runGraph } from '../../src/core/subgraph/graphcli/launch';
+import { graphCodegenCommand, graphCreateCommand, GraphInputError, validateGraphInit } from '../../src/core/subgraph/graphcli/commands';
 
 const ACCESS_KEY = 'a7c41e09d2b85f36a7c41e09d2b85f36';
 const DEPLOY_KEY = 'dk_test_0c9b8a7f6e5d';

@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { problemRange } from '../../src/core/subgraph/graphcli';
+import { problemRange } from '../../src/core/subgraph/graphcli/problemRange';
 import { functionOffset, summarizeManifest } from '../../src/core/subgraph/manifestSummary';
-import { operationAt, operationText, parseQueryFile, subgraphDirective } from '../../src/core/subgraph/query';
+import { operationAt, operationText, parseQueryFile, subgraphDirective } from '../../src/core/subgraph/query/file';
 import { TUTORIAL } from '../fixtures/subgraphs/corpus';
 
 const MANIFEST = fs.readFileSync(path.join(TUTORIAL, 'subgraph.yaml'), 'utf8');

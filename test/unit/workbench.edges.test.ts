@@ -9,8 +9,8 @@ import { assertGrowsLinearly } from '../support/growth';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describeQuantity, quantityComments, quantityNotes } from '../../src/core/rpc/quantities';
-import { CliNoiseFilter, extractProblems, formatProblem } from '../../src/core/subgraph/graphcli';
-import { queryTabName } from '../../src/core/subgraph/query';
+import { CliNoiseFilter, extractProblems, formatProblem } from '../../src/core/subgraph/graphcli/output';
+import { queryTabName } from '../../src/core/subgraph/query/tabName';
 import { commonFailure, shortError } from '../../src/core/nodes/health';
 import { storageExportName } from '../../src/core/storage/exportName';
 

@@ -1,6 +1,6 @@
 /** Quick picks and input boxes shared by the subgraph commands. */
 import * as vscode from 'vscode';
-import { validateGraphDeploy } from '../../core/subgraph/graphcli';
+import { validateGraphDeploy } from '../../core/subgraph/graphcli/commands';
 import { displaySubgraphUrl, type SubgraphRecord } from '../../core/subgraph/records';
 import { COMMANDS } from '../ids';
 import { pickOne } from '../nodes/pickers';

@@ -11,7 +11,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { findGraphCli, graphCodegenCommand, runGraph } from '../../../src/core/subgraph/graphcli';
+import { findGraphCli, runGraph } from '../../../src/core/subgraph/graphcli/launch';
+import { graphCodegenCommand } from '../../../src/core/subgraph/graphcli/commands';
 import { approvalRecords, startGraphNodeAdmin, startGraphqlServer, startIpfsServer, type AdminServer, type GraphqlServer, type IpfsServer } from '../../support/graphNodeServer';
 import { env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader, webviewFrame } from './workbench';
 

@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { canonicalSignature, normalizeSignature, topic0 } from '../../../core/subgraph/abi';
 import type { EntityType } from '../../../core/subgraph/schema';
 import { manifestKeyDoc } from '../../../core/subgraph/shape';
-// The naming module alone: the query index also brings the HTTP client.
 import { placeAt, type KeyPath } from '../../../core/subgraph/keyPath';
 import { listQueryName, singleQueryName } from '../../../core/subgraph/query/naming';
 import type { SubgraphDiagnostics } from './diagnostics';

@@ -6,21 +6,12 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
-import {
-  buildQuerySchema,
-  defaultListQueries,
-  entityModel,
-  HEALTH_QUERY,
-  operationAt,
-  operationText,
-  parseQueryFile,
-  queryTabName,
-  subgraphDirective,
-  validateQuery,
-  type QueryDiagnostic,
-  type QueryFile,
-  type QueryOutcome,
-} from '../../../core/subgraph/query';
+import { buildQuerySchema, validateQuery, type QueryDiagnostic } from '../../../core/subgraph/query/apiSchema';
+import { defaultListQueries, HEALTH_QUERY } from '../../../core/subgraph/query/build';
+import { entityModel } from '../../../core/subgraph/query/entities';
+import { operationAt, operationText, parseQueryFile, subgraphDirective, type QueryFile } from '../../../core/subgraph/query/file';
+import { queryTabName } from '../../../core/subgraph/query/tabName';
+import type { QueryOutcome } from '../../../core/subgraph/query/client';
 import type { SubgraphRecord } from '../../../core/subgraph/records';
 import { COMMANDS } from '../../ids';
 import { DocumentLanguage, targetLens } from '../../kit/documents';

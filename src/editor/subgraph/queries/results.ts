@@ -6,7 +6,8 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
-import { pageVariables, type GraphqlResponse, type QueryOutcome } from '../../../core/subgraph/query';
+import { pageVariables } from '../../../core/subgraph/query/build';
+import type { GraphqlResponse, QueryOutcome } from '../../../core/subgraph/query/client';
 import { queryExportName } from '../../../core/subgraph/query/exportName';
 import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
 import { offsetPage, turnPage } from '../../../core/table/paging';

@@ -17,7 +17,7 @@ import {
   subgraphSecretValues,
   withKey,
 } from '../../../core/subgraph/records';
-import { querySubgraph, subgraphHealth, type GraphqlCallOptions, type GraphqlRequest, type QueryOutcome, type SubgraphHealth } from '../../../core/subgraph/query';
+import { querySubgraph, subgraphHealth, type GraphqlCallOptions, type GraphqlRequest, type QueryOutcome, type SubgraphHealth } from '../../../core/subgraph/query/client';
 import { idFromName, uniqueId, type Settings } from '../../kit/settings';
 import type { Secrets } from '../../secrets';
 

@@ -5,7 +5,7 @@
  * core inside the CLI's process only; success is judged by what the CLI printed (core).
  */
 import * as vscode from 'vscode';
-import type { GraphRun } from '../../../core/subgraph/graphcli';
+import type { GraphRun } from '../../../core/subgraph/graphcli/launch';
 import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
 import { COMMANDS } from '../../ids';
 import type { Log } from '../../log';

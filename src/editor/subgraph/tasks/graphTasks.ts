@@ -9,18 +9,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  CliNoiseFilter,
-  displayCommand,
-  findGraphCli,
-  formatProblem,
-  graphBuildCommand,
-  graphCodegenCommand,
-  graphDeployCommand,
-  runGraph,
-  type GraphCommand,
-  type GraphRun,
-} from '../../../core/subgraph/graphcli';
+import { CliNoiseFilter, formatProblem } from '../../../core/subgraph/graphcli/output';
+import { displayCommand, graphBuildCommand, graphCodegenCommand, graphDeployCommand, type GraphCommand } from '../../../core/subgraph/graphcli/commands';
+import { findGraphCli, runGraph, type GraphRun } from '../../../core/subgraph/graphcli/launch';
 import { inertText } from '../../../core/inert';
 import type { SubgraphRecord, SubgraphSecrets } from '../../../core/subgraph/records';
 import { errorText } from '../../kit/errors';

@@ -8,7 +8,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EVM_NETWORKS } from '../../../core/subgraph/networks';
-import { findGraphCli, graphInitCommand, normalizeSlug, runGraph, validateGraphInit, type GraphInitInput } from '../../../core/subgraph/graphcli';
+import { findGraphCli, runGraph } from '../../../core/subgraph/graphcli/launch';
+import { graphInitCommand, normalizeSlug, validateGraphInit, type GraphInitInput } from '../../../core/subgraph/graphcli/commands';
 import { withProgress } from '../../kit/progress';
 import type { SubgraphsFeature } from '../feature';
 import { pickOne, pickOrType } from '../pickers';

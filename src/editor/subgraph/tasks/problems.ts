@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { capFor } from '../../../core/files';
-import { problemRange, type GraphProblem } from '../../../core/subgraph/graphcli';
+import { problemRange } from '../../../core/subgraph/graphcli/problemRange';
+import type { GraphProblem } from '../../../core/subgraph/graphcli/output';
 import { readWorkspaceText } from '../../readFile';
 import { toRange } from '../convert';
 
