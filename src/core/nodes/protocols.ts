@@ -213,6 +213,8 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  * The node's facts. JSON-RPC protocols ask for all three in ONE batch (falling back to separate
  * calls when the node refuses batches); the beacon API takes three GETs. A fact that fails
  * carries its error message; the others are still there. Unknown protocols have no facts.
+ * Given an endpoint, it builds a bare client (the call options' timeout, no hints): a caller whose
+ * timeout messages should name its own knobs passes its client, as the editor does.
  */
 export async function liveFacts(protocol: Protocol, endpoint: ResolvedEndpoint | RpcClient, options: CallOptions = {}): Promise<LiveFacts> {
   const probes = FACT_PROBES[protocol];
