@@ -71,6 +71,9 @@ interface Column<T> {
   cell(item: T): unknown;
 }
 
+/** A column whose cell is the object's field as it is. */
+const field = <T>(title: string, key: keyof T): Column<T> => ({ title, cell: (item) => item[key] });
+
 // Inert before the widths are measured, so stripped sequences do not skew the columns.
 const cellText = (v: unknown): string => inertText(v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v)).replace(/\s+/g, ' ');
 const count = (v: unknown[] | undefined) => (v ? String(v.length) : '');
@@ -93,32 +96,32 @@ export function renderTable<T>(columns: readonly Column<T>[], items: readonly T[
 }
 
 const PROJECT_COLUMNS: Column<Project>[] = [
-  { title: 'ID', cell: (p) => p.id },
-  { title: 'NAME', cell: (p) => p.name },
-  { title: 'TYPE', cell: (p) => p.type },
+  field('ID', 'id'),
+  field('NAME', 'name'),
+  field('TYPE', 'type'),
   { title: 'NETWORKS', cell: (p) => count(p.networks) },
   { title: 'CREATED', cell: (p) => date(p.created_at) },
-  { title: 'DESCRIPTION', cell: (p) => p.description },
+  field('DESCRIPTION', 'description'),
 ];
 
 const NETWORK_COLUMNS: Column<Network>[] = [
-  { title: 'ID', cell: (n) => n.id },
-  { title: 'NAME', cell: (n) => n.name },
-  { title: 'PROTOCOL', cell: (n) => n.protocol },
+  field('ID', 'id'),
+  field('NAME', 'name'),
+  field('PROTOCOL', 'protocol'),
   { title: 'NETWORK', cell: (n) => n.configuration?.network },
-  { title: 'PROJECT', cell: (n) => n.project },
-  { title: 'STATUS', cell: (n) => n.status },
+  field('PROJECT', 'project'),
+  field('STATUS', 'status'),
   { title: 'NODES', cell: (n) => count(n.nodes) },
 ];
 
 /** The endpoint column shows what it is given: redacted, unless the user asked for secrets. */
 const NODE_COLUMNS: Column<PlatformNode>[] = [
-  { title: 'ID', cell: (n) => n.id },
-  { title: 'NAME', cell: (n) => n.name },
-  { title: 'STATUS', cell: (n) => n.status },
-  { title: 'TYPE', cell: (n) => n.type },
-  { title: 'REGION', cell: (n) => n.region },
-  { title: 'NETWORK', cell: (n) => n.network },
+  field('ID', 'id'),
+  field('NAME', 'name'),
+  field('STATUS', 'status'),
+  field('TYPE', 'type'),
+  field('REGION', 'region'),
+  field('NETWORK', 'network'),
   { title: 'HTTPS ENDPOINT', cell: (n) => n.details?.https_endpoint },
 ];
 
@@ -129,17 +132,14 @@ const NODE_SECRET_COLUMNS: Column<PlatformNode>[] = [
 ];
 
 const IDENTITY_COLUMNS: Column<Identity>[] = [
-  { title: 'ID', cell: (i) => i.id },
-  { title: 'NAME', cell: (i) => i.name },
-  { title: 'TYPE', cell: (i) => i.type },
-  { title: 'STATUS', cell: (i) => i.status },
+  field('ID', 'id'),
+  field('NAME', 'name'),
+  field('TYPE', 'type'),
+  field('STATUS', 'status'),
   { title: 'CREATED', cell: (i) => date(i.created_at) },
 ];
 
-const ORGANIZATION_COLUMNS: Column<Organization>[] = [
-  { title: 'ID', cell: (o) => o.id },
-  { title: 'NAME', cell: (o) => o.name },
-];
+const ORGANIZATION_COLUMNS: Column<Organization>[] = [field('ID', 'id'), field('NAME', 'name')];
 
 function table(kind: PlatformKind, items: readonly unknown[], showSecrets: boolean): string {
   switch (kind) {
