@@ -4,7 +4,9 @@
  * from the environment and is registered for redaction, so nothing printed holds it; node
  * credentials are masked too unless --show-secrets is given.
  */
-import { DEFAULT_API_URL, isPlatformId, normaliseApiUrl, PLATFORM_ID_RULE, PlatformClient, type PlatformClientOptions } from '../core/platform/client';
+import { DEFAULT_API_URL, normaliseApiUrl } from '../core/platform/apiUrl';
+import type { PlatformClientOptions } from '../core/platform/client';
+import { isPlatformId, PLATFORM_ID_RULE } from '../core/platform/ids';
 import { PlatformError } from '../core/platform/errors';
 import { maskValues, redactSecrets, secretsOf } from '../core/platform/secrets';
 import {
@@ -20,7 +22,6 @@ import {
   type PlatformNode,
   type Project,
 } from '../core/platform/types';
-import { closeIdleConnections } from '../core/rpc/http';
 import { registerSecret } from '../core/redact';
 import { inertJson, inertText } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
@@ -215,6 +216,8 @@ export const platformCommand = defineCommand({
   },
 
   async work(args, io) {
+    // Loaded here, not at the start: the help and the argument checks need no HTTP stack.
+    const [{ PlatformClient }, { closeIdleConnections }] = await Promise.all([import('../core/platform/client'), import('../core/rpc/http')]);
     const apiKey = io.env[KEY_ENV]?.trim();
     if (!apiKey) {
       io.err(`chaindeck platform: no API key: set the environment variable ${KEY_ENV} to your platform API key (create one in the provider's console, under Settings → API keys).\n`);

@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CLI_HINTS } from '../../src/cli/knobs';
 import { apiErrorOf, badReplyError, describeApiError, notJsonError, statusError, type ReplyFacts } from '../../src/core/platform/errors';
-import { normaliseApiUrl, PlatformClient } from '../../src/core/platform/client';
+import { normaliseApiUrl } from '../../src/core/platform/apiUrl';
+import { PlatformClient } from '../../src/core/platform/client';
 import { PlatformError } from '../../src/core/platform/errors';
 
 const API_KEY = 'pk_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0';

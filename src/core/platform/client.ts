@@ -15,9 +15,10 @@ import { Deadline } from '../rpc/deadline';
 import { httpExchange, type HttpReply } from '../rpc/http';
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from '../rpc/retry';
 import { DEFAULT_TIMEOUT_MS } from '../rpc/types';
-import { isLoopback } from '../nodes/endpoint';
 import { redactUrl, registerPublicUrl } from '../redact';
+import { DEFAULT_API_URL, normaliseApiUrl } from './apiUrl';
 import { badReplyError, notJsonError, platformError, PlatformError, SET_KEY_HINT, statusError, type RequestSubject } from './errors';
+import { isPlatformId, PLATFORM_ID_RULE } from './ids';
 import { parseObject, parsePage, ShapeError } from './parse';
 import {
   LIST_FILTERS,
@@ -32,8 +33,6 @@ import {
   type PlatformObjects,
   type Project,
 } from './types';
-
-export const DEFAULT_API_URL = 'https://api.chainstack.com';
 
 /** More pages than this is a `next` link gone wrong, not a real organization. */
 const DEFAULT_MAX_PAGES = 1000;
@@ -65,28 +64,6 @@ export interface PlatformRequestOptions {
   deadline?: Deadline;
   /** Called after each page of a list, e.g. for a progress message. */
   onPage?(progress: { page: number; read: number; count?: number }): void;
-}
-
-/** Checks and normalises a base URL: https, or http to this machine only (the key travels in it). */
-export function normaliseApiUrl(raw: string): string {
-  const text = raw.trim();
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw platformError('invalid-request', `The platform API URL ${JSON.stringify(redactUrl(text))} is not a URL: it is the API's base, e.g. ${DEFAULT_API_URL}.`, []);
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(text))) {
-    throw platformError(
-      'invalid-request',
-      `The platform API URL must use https (http only for a server on this machine), not ${redactUrl(text)}: the API key travels with every request.`,
-      [],
-    );
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw platformError('invalid-request', `The platform API URL is a plain base URL without credentials, query or fragment, not ${redactUrl(text)}.`, []);
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 export class PlatformClient {
@@ -326,18 +303,6 @@ export class PlatformClient {
       await sleep(delay, options.signal, () => platformError('cancelled', `The request to ${this.shown(url)} was cancelled.`, []));
     }
   }
-}
-
-/**
- * What a platform id may be: letters, digits, - and _, starting with a letter or digit, at most
- * 64 characters (the API's ids look like ND-123-456-789). Ids from the user and from the API's
- * replies are both checked before they go into a URL path, so none can leave its route.
- */
-export const PLATFORM_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-export const PLATFORM_ID_RULE = 'letters, digits, - and _, starting with a letter or digit, at most 64 characters';
-
-export function isPlatformId(id: string): boolean {
-  return PLATFORM_ID_PATTERN.test(id);
 }
 
 /** The list filters whose values are ids. */
