@@ -4,7 +4,7 @@
  * this file must not import `vscode`; settings.ts reads each setting through its entry here.
  */
 import type { KnobHints } from '../../core/knobs';
-import { DEFAULT_API_URL } from '../../core/platform/client';
+import { DEFAULT_API_URL } from '../../core/platform/apiUrl';
 import { DEFAULT_MAX_RESPONSE_MB } from '../../core/rpc/deadline';
 import { DEFAULT_TIMEOUT_MS } from '../../core/rpc/types';
 import { STORAGE_MODES } from '../../core/storage/types';
