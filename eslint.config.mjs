@@ -12,6 +12,7 @@ const parts = {
   storage: ['src/core/storage/**'],
   platform: ['src/core/platform/**'],
   subgraph: ['src/core/subgraph/**'],
+  localnode: ['src/core/localnode/**'],
   cli: ['src/cli/**', 'src/cli.ts'],
   editor: ['src/editor/**', 'src/extension.ts'],
   webview: ['src/webview/**/!(protocol).ts'],
@@ -30,10 +31,12 @@ const arrows = {
   platform: ['rpc', 'nodes', 'coreFiles'],
   // Queries go over the wire's HTTP exchange; records keep their keys as nodes do (the key placeholder).
   subgraph: ['rpc', 'nodes', 'coreFiles'],
+  // The local graph-node runs programs and talks to them over plain HTTP; of core it needs only the ground and the wire.
+  localnode: ['rpc', 'coreFiles'],
   // The command line is a thin shell over the core.
-  cli: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph'],
+  cli: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode'],
   // The editor adapts the core to VS Code and hosts the panels, whose messages it shares as types.
-  editor: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'webviewProtocol'],
+  editor: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode', 'webviewProtocol'],
   // The panels' browser code renders what the host posts, in the messages both sides share.
   webview: ['webviewProtocol'],
   // The messages are plain types; the tables they carry are core's, taken as types only.

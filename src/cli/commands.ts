@@ -1,8 +1,9 @@
 /** The commands of `chaindeck`, in the order `chaindeck --help` lists them: a new command is one line here. */
 import type { CliCommand } from './command';
+import { graphNodeCommand } from './graphNode';
 import { platformCommand } from './platform';
 import { rpcCommand } from './rpc';
 import { storageRangeCommand } from './storageRange';
 import { validateCommand } from './validate';
 
-export const commands: readonly CliCommand[] = [rpcCommand, platformCommand, storageRangeCommand, validateCommand];
+export const commands: readonly CliCommand[] = [rpcCommand, platformCommand, storageRangeCommand, validateCommand, graphNodeCommand];

@@ -1,0 +1,94 @@
+/**
+ * The lock in a local graph-node's data folder: who runs the node (the supervising process) and
+ * the processes it started, so that the next start with the same folder finds and stops what a
+ * killed supervisor left running. A process is only stopped when its command line still names
+ * the data folder, so a pid the system has since given to another program is left alone.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+export const LOCK_FILE = 'chaindeck-graph-node.lock';
+
+export interface LockedProcess {
+  role: 'gnd' | 'postgres';
+  pid: number;
+}
+
+export interface LockRecord {
+  /** The process that supervises the node (the CLI, the extension host). */
+  owner: number;
+  started: string;
+  processes: LockedProcess[];
+}
+
+export const lockPath = (dataDir: string) => path.join(dataDir, LOCK_FILE);
+
+export function readLock(dataDir: string): LockRecord | undefined {
+  try {
+    const record = JSON.parse(readFileSync(lockPath(dataDir), 'utf8')) as LockRecord;
+    return Number.isInteger(record.owner) && Array.isArray(record.processes) ? record : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeLock(dataDir: string, record: LockRecord): void {
+  writeFileSync(lockPath(dataDir), `${JSON.stringify(record, null, 2)}\n`);
+}
+
+export function removeLock(dataDir: string): void {
+  rmSync(lockPath(dataDir), { force: true });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A process's command line, or '' when it is gone or cannot be read. */
+export function commandLineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    const ps = spawnSync('ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8' });
+    return ps.status === 0 ? ps.stdout.trim() : '';
+  }
+}
+
+/** What the cleanup may do to the system: the real one, or a test's. */
+export interface ProcessControl {
+  isAlive(pid: number): boolean;
+  commandLineOf(pid: number): string;
+  /** Stops one leftover process (gnd: SIGINT, then SIGKILL; Postgres: pg_ctl stop) and resolves once it is gone. */
+  stop(process: LockedProcess): Promise<void>;
+}
+
+/** The data folder is in use by a supervisor that is still running. */
+export class DataFolderBusy extends Error {}
+
+/**
+ * Before a start: stops whatever a previous supervisor of `dataDir` left running, and removes its
+ * lock. A supervisor still alive (another CLI, another window) keeps its node: that is refused.
+ */
+export async function cleanLeftovers(dataDir: string, control: ProcessControl, self: number = process.pid): Promise<LockedProcess[]> {
+  const lock = readLock(dataDir);
+  if (!lock) return [];
+  if (lock.owner !== self && control.isAlive(lock.owner) && lock.processes.some((p) => control.isAlive(p.pid) && control.commandLineOf(p.pid).includes(dataDir))) {
+    throw new DataFolderBusy(`A local graph-node already runs from ${dataDir} (supervised by process ${lock.owner}): stop it first, or choose another data folder.`);
+  }
+  const stopped: LockedProcess[] = [];
+  // gnd first: it holds connections to Postgres.
+  const order = [...lock.processes].sort((a, b) => (a.role === b.role ? 0 : a.role === 'gnd' ? -1 : 1));
+  for (const leftover of order) {
+    if (!control.isAlive(leftover.pid) || !control.commandLineOf(leftover.pid).includes(dataDir)) continue;
+    await control.stop(leftover);
+    stopped.push(leftover);
+  }
+  removeLock(dataDir);
+  return stopped;
+}

@@ -1,0 +1,60 @@
+/**
+ * What graph-node's index-node API says of each deployment: the chain head against the block
+ * indexed, synced, health, and a fatal error with its handler and block.
+ */
+
+export interface DeploymentStatus {
+  /** The deployment id (Qm…; gnd's own placeholder has a path). */
+  deployment: string;
+  synced: boolean;
+  health: 'healthy' | 'unhealthy' | 'failed' | string;
+  network?: string;
+  chainHead?: number;
+  indexed?: number;
+  entityCount?: number;
+  fatalError?: { message: string; handler?: string; block?: number; deterministic?: boolean };
+}
+
+export const INDEXING_STATUSES_QUERY = `{ indexingStatuses { subgraph synced health entityCount fatalError { message handler deterministic block { number } } chains { network chainHeadBlock { number } latestBlock { number } } } }`;
+
+interface RawStatus {
+  subgraph: string;
+  synced: boolean;
+  health: string;
+  entityCount?: string;
+  fatalError?: { message: string; handler?: string | null; deterministic?: boolean; block?: { number: string } | null } | null;
+  chains?: { network?: string; chainHeadBlock?: { number: string } | null; latestBlock?: { number: string } | null }[];
+}
+
+const num = (v: string | undefined | null) => (v === undefined || v === null ? undefined : Number(v));
+
+export function parseStatuses(body: unknown): DeploymentStatus[] {
+  const data = (body as { data?: { indexingStatuses?: RawStatus[] }; errors?: { message: string }[] }) ?? {};
+  if (!data.data?.indexingStatuses) throw new Error(`the index node answered no statuses${data.errors?.length ? `: ${data.errors.map((e) => e.message).join('; ')}` : ''}`);
+  return data.data.indexingStatuses.map((s) => {
+    const chain = s.chains?.[0];
+    const fatal = s.fatalError;
+    return {
+      deployment: s.subgraph,
+      synced: s.synced,
+      health: s.health,
+      network: chain?.network,
+      chainHead: num(chain?.chainHeadBlock?.number),
+      indexed: num(chain?.latestBlock?.number),
+      entityCount: num(s.entityCount),
+      fatalError: fatal ? { message: fatal.message, handler: fatal.handler ?? undefined, block: num(fatal.block?.number), deterministic: fatal.deterministic } : undefined,
+    };
+  });
+}
+
+/** Every deployment's status from the index node's GraphQL URL. */
+export async function fetchStatuses(indexNodeUrl: string, signal?: AbortSignal): Promise<DeploymentStatus[]> {
+  const res = await fetch(indexNodeUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: INDEXING_STATUSES_QUERY }),
+    signal: signal ?? AbortSignal.timeout(5000),
+  });
+  if (!res.ok) throw new Error(`the index node answered HTTP ${res.status}`);
+  return parseStatuses(await res.json());
+}

@@ -1,0 +1,428 @@
+/**
+ * A local graph-node: gnd (installed on demand), the system's Postgres on a private folder, and
+ * the local IPFS endpoint, started, watched and stopped as one. Its state (installing, starting,
+ * ready with the URLs, failed with the reason, stopping, stopped), gnd's log lines and the
+ * deployments' statuses are events, so the CLI and the editor drive the same object.
+ *
+ * Every process it starts, it stops: on stop(), on the exit of the process that runs it (what
+ * is still running is killed then), and, after a crash that left no time for either, at the next
+ * start with the same data folder (its lock names what was running).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { resolveGnd, type InstallProgress } from './gnd';
+import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
+import { cleanLeftovers, commandLineOf, isAlive, removeLock, writeLock, type LockedProcess, type ProcessControl } from './lock';
+import { writePlaceholder } from './placeholder';
+import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
+import { fetchStatuses, type DeploymentStatus } from './status';
+
+export const GND_BINDS_ALL_INTERFACES =
+  "gnd listens on every network interface (graph-node has no option to listen on 127.0.0.1 only): its GraphQL, admin, index-node and metrics ports can be reached from other machines unless a firewall blocks them. Postgres and the IPFS endpoint listen on 127.0.0.1 only.";
+
+export interface LocalNodePorts {
+  graphql: number;
+  admin: number;
+  indexNode: number;
+  metrics: number;
+  ipfs: number;
+  postgres: number;
+}
+
+const PORT_NAMES: Record<keyof LocalNodePorts, string> = { graphql: 'GraphQL', admin: 'admin', indexNode: 'index-node', metrics: 'metrics', ipfs: 'IPFS', postgres: 'Postgres' };
+
+export interface LocalNodeUrls {
+  /** Base URL: a subgraph's queries go to <graphql>/subgraphs/name/<NAME>. */
+  graphql: string;
+  /** For `graph create/deploy --node`. */
+  admin: string;
+  /** For `graph deploy --ipfs`. */
+  ipfs: string;
+  /** The index-node GraphQL URL (statuses). */
+  indexNode: string;
+  metrics: string;
+}
+
+export type LocalNodeState =
+  | { kind: 'stopped' }
+  | { kind: 'installing'; progress: InstallProgress }
+  | { kind: 'starting'; step: string }
+  | { kind: 'ready'; urls: LocalNodeUrls }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'stopping' };
+
+export interface LocalNodeOptions {
+  /** The RPC URL of the chain to index. */
+  rpcUrl: string;
+  /** The network name subgraph manifests use for that chain (default mainnet). */
+  network?: string;
+  /** Where Postgres, the IPFS blocks and gnd's files are kept; absent: a temporary folder, removed on stop. */
+  dataDir?: string;
+  /** Where gnd is installed (the extension's global storage, the CLI's user cache). */
+  cacheDir: string;
+  /** A gnd of the user's, used as is. */
+  gndPath?: string;
+  /** A Postgres of the user's (postgresql://USER:PASSWORD@HOST:PORT/DB) instead of one started here. */
+  postgresUrl?: string;
+  /** Ports the user picked; the others are free ones. */
+  ports?: Partial<LocalNodePorts>;
+  env?: NodeJS.ProcessEnv;
+  /** The npm command that fetches gnd's package. */
+  npm?: string;
+  /** Folders searched for Postgres's binaries after PATH (default: the system's usual ones). */
+  postgresDirs?: readonly string[];
+  /** How long gnd may take to answer after it started (default 120 s). */
+  readyTimeoutMs?: number;
+}
+
+/** A start that cannot go on: the message says what to do. */
+export class LocalNodeError extends Error {}
+
+interface LocalNodeEvents {
+  state: [LocalNodeState];
+  /** One line of gnd's output. */
+  log: [string];
+  statuses: [DeploymentStatus[]];
+}
+
+/** A port to use: the one picked (refused when something listens there), else a free one. */
+async function claimPort(kind: keyof LocalNodePorts, picked: number | undefined, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? new LocalNodeError(`Port ${picked} (${PORT_NAMES[kind]}) is in use${err.code === 'EACCES' ? ' or not allowed' : ''}: pick another port, or stop what listens there.`) : err);
+    });
+    server.listen(picked ?? 0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function answers(url: string, body?: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { method: body ? 'POST' : 'GET', headers: body ? { 'content-type': 'application/json' } : {}, body, signal: AbortSignal.timeout(2000) });
+    await res.arrayBuffer();
+    return res.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+async function chainHead(rpcUrl: string): Promise<number> {
+  try {
+    const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }), signal: AbortSignal.timeout(15_000) });
+    const body = (await res.json()) as { result?: string; error?: { message: string } };
+    if (typeof body.result !== 'string') throw new Error(body.error?.message ?? `HTTP ${res.status}`);
+    return Number(BigInt(body.result));
+  } catch (err) {
+    throw new LocalNodeError(`The chain at the RPC URL did not answer eth_blockNumber (${err instanceof Error ? err.message : String(err)}): check the URL and that the node runs.`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Sends SIGINT (gnd ignores SIGTERM; it is Postgres's fast shutdown too), then SIGKILL after `graceMs`; resolves once the pid is gone. */
+async function interruptPid(pid: number, graceMs: number): Promise<void> {
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGINT');
+  const deadline = Date.now() + graceMs;
+  while (isAlive(pid) && Date.now() < deadline) await sleep(50);
+  if (isAlive(pid)) signal('SIGKILL');
+  while (isAlive(pid) && Date.now() < deadline + 5000) await sleep(50);
+}
+
+export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
+  private current: LocalNodeState = { kind: 'stopped' };
+  private gnd?: ChildProcess;
+  private gndExit?: Promise<void>;
+  private postgres?: RunningPostgres;
+  private postgresBins?: PostgresBinaries;
+  private ipfs?: IpfsEndpoint;
+  private dataDir?: string;
+  private temporary = false;
+  private stopping?: Promise<void>;
+  private starting?: Promise<LocalNodeUrls>;
+  private readonly tail: string[] = [];
+  private interrupted = false;
+  private readonly exitGuard = () => this.killNow();
+
+  constructor(readonly options: LocalNodeOptions) {
+    super();
+  }
+
+  get state(): LocalNodeState {
+    return this.current;
+  }
+
+  /** The URLs while ready. */
+  get urls(): LocalNodeUrls | undefined {
+    return this.current.kind === 'ready' ? this.current.urls : undefined;
+  }
+
+  /** The data folder in use (while running). */
+  get dataFolder(): string | undefined {
+    return this.dataDir;
+  }
+
+  private setState(state: LocalNodeState): void {
+    this.current = state;
+    this.emit('state', state);
+  }
+
+  /** Starts everything and resolves with the URLs once gnd answers; a failure stops what was started and rejects with the reason. */
+  start(signal?: AbortSignal): Promise<LocalNodeUrls> {
+    if (this.current.kind === 'ready') return Promise.resolve(this.current.urls);
+    if (this.starting) return this.starting;
+    this.starting = (async () => {
+      if (this.stopping) await this.stopping;
+      try {
+        return await this.startAll(signal);
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        await this.stopAll();
+        this.setState({ kind: 'failed', reason });
+        throw err;
+      } finally {
+        this.starting = undefined;
+      }
+    })();
+    return this.starting;
+  }
+
+  /** Stops everything started (gnd, then the IPFS endpoint and Postgres); a temporary data folder is removed. */
+  async stop(): Promise<void> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.current.kind === 'stopped' || this.current.kind === 'failed') return this.stopping ?? undefined;
+    this.setState({ kind: 'stopping' });
+    await this.stopAll();
+    this.setState({ kind: 'stopped' });
+  }
+
+  async restart(signal?: AbortSignal): Promise<LocalNodeUrls> {
+    await this.stop();
+    return this.start(signal);
+  }
+
+  /** Every deployment's status, from the index node (while ready). */
+  async statuses(signal?: AbortSignal): Promise<DeploymentStatus[]> {
+    const urls = this.urls;
+    if (!urls) throw new LocalNodeError('The local graph-node is not running.');
+    const statuses = await fetchStatuses(urls.indexNode, signal);
+    this.emit('statuses', statuses);
+    return statuses;
+  }
+
+  /** Asks for the statuses every `intervalMs` while ready (each answer a 'statuses' event); returns the function that ends it. */
+  watchStatuses(intervalMs = 2000): () => void {
+    const timer = setInterval(() => {
+      if (this.current.kind === 'ready') this.statuses().catch(() => undefined);
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private step(step: string): void {
+    this.setState({ kind: 'starting', step });
+  }
+
+  private lockRecord(): void {
+    if (!this.dataDir) return;
+    const processes: LockedProcess[] = [];
+    if (this.postgres && this.postgres.pid > 0) processes.push({ role: 'postgres', pid: this.postgres.pid });
+    if (this.gnd?.pid) processes.push({ role: 'gnd', pid: this.gnd.pid });
+    writeLock(this.dataDir, { owner: process.pid, started: new Date().toISOString(), processes });
+  }
+
+  private async startAll(signal?: AbortSignal): Promise<LocalNodeUrls> {
+    const o = this.options;
+    const env = o.env ?? process.env;
+    const aborted = () => {
+      if (signal?.aborted) throw new LocalNodeError('The start was cancelled.');
+    };
+    this.tail.length = 0;
+    this.interrupted = false;
+    this.step('preparing the data folder');
+    process.on('exit', this.exitGuard);
+    const root = typeof process.getuid === 'function' && process.getuid() === 0;
+    if (o.dataDir) {
+      this.dataDir = path.resolve(o.dataDir);
+      await mkdir(this.dataDir, { recursive: true });
+    } else {
+      this.dataDir = await mkdtemp(path.join(os.tmpdir(), 'chaindeck-graph-node-'));
+      this.temporary = true;
+    }
+    const dataDir = this.dataDir;
+    // As root, Postgres runs as the postgres user, which must pass through the data folder.
+    if (root && !o.postgresUrl) await chmod(dataDir, statSync(dataDir).mode | 0o001);
+
+    const stopped = await cleanLeftovers(dataDir, this.processControl());
+    for (const p of stopped) this.emit('log', `chaindeck: stopped ${p.role} (pid ${p.pid}) left running from ${dataDir}`);
+
+    const picked = o.ports ?? {};
+    const ports: LocalNodePorts = {
+      graphql: await claimPort('graphql', picked.graphql, '0.0.0.0'),
+      admin: await claimPort('admin', picked.admin, '0.0.0.0'),
+      indexNode: await claimPort('indexNode', picked.indexNode, '0.0.0.0'),
+      metrics: await claimPort('metrics', picked.metrics, '0.0.0.0'),
+      ipfs: await claimPort('ipfs', picked.ipfs, '127.0.0.1'),
+      postgres: o.postgresUrl ? 0 : await claimPort('postgres', picked.postgres, '127.0.0.1'),
+    };
+    if (new Set(Object.values(ports).filter(Boolean)).size !== Object.values(ports).filter(Boolean).length) throw new LocalNodeError('Two of the ports picked are the same: pick a different port for each.');
+
+    let postgresUrl = o.postgresUrl;
+    if (!postgresUrl) {
+      this.postgresBins = findPostgres(env, o.postgresDirs);
+      if (!this.postgresBins) throw new PostgresError(MISSING_POSTGRES);
+    }
+
+    const gnd = await resolveGnd({
+      gndPath: o.gndPath,
+      cacheDir: o.cacheDir,
+      env,
+      npm: o.npm,
+      signal,
+      onProgress: (progress) => this.setState({ kind: 'installing', progress }),
+    });
+    aborted();
+
+    if (this.postgresBins) {
+      this.step('starting Postgres');
+      this.postgres = await startPostgres(this.postgresBins, path.join(dataDir, 'pg'), ports.postgres, (line) => this.emit('log', `chaindeck: ${line}`));
+      postgresUrl = this.postgres.url;
+      this.lockRecord();
+    }
+    aborted();
+
+    this.step('starting the IPFS endpoint');
+    const filesDir = path.join(dataDir, 'ipfs', 'files');
+    this.ipfs = await startIpfsEndpoint({ blocksDir: path.join(dataDir, 'ipfs', 'blocks'), filesDir, port: ports.ipfs });
+
+    this.step('reading the chain head');
+    const network = o.network ?? 'mainnet';
+    const manifest = await writePlaceholder(path.join(dataDir, 'dev'), network, await chainHead(o.rpcUrl));
+    aborted();
+
+    this.step('starting gnd');
+    const args = ['dev', '--manifests', manifest, '--postgres-url', postgresUrl!, '--ethereum-rpc', `${network}:${o.rpcUrl}`, '--ipfs', `127.0.0.1:${this.ipfs.port}`];
+    args.push('--http-port', String(ports.graphql), '--admin-port', String(ports.admin), '--index-node-port', String(ports.indexNode), '--metrics-port', String(ports.metrics));
+    const child = spawn(gnd.path, args, { cwd: filesDir, env: { GRAPH_LOG: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.gnd = child;
+    this.gndExit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const spawnFailure = new Promise<never>((_, reject) => child.once('error', (err) => reject(new LocalNodeError(`gnd could not be started (${gnd.path}): ${err.message}`))));
+    spawnFailure.catch(() => undefined);
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        this.tail.push(line);
+        if (this.tail.length > 30) this.tail.shift();
+        // What gnd prints while it shuts down (a panic trace on every SIGINT) is not news.
+        if (!this.interrupted) this.emit('log', line);
+      });
+    }
+    this.lockRecord();
+    child.once('exit', (code, sig) => this.gndExited(code, sig));
+
+    const urls: LocalNodeUrls = {
+      graphql: `http://127.0.0.1:${ports.graphql}`,
+      admin: `http://127.0.0.1:${ports.admin}`,
+      ipfs: this.ipfs.url,
+      indexNode: `http://127.0.0.1:${ports.indexNode}/graphql`,
+      metrics: `http://127.0.0.1:${ports.metrics}`,
+    };
+    this.step('waiting for gnd to answer');
+    const deadline = Date.now() + (o.readyTimeoutMs ?? 120_000);
+    const probe = JSON.stringify({ query: '{ indexingStatuses { subgraph } }' });
+    const ready = async () => (await answers(urls.indexNode, probe)) && (await answers(urls.graphql)) && (await answers(urls.admin, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subgraph_list', params: {} })));
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new LocalNodeError(`gnd exited before it answered (${child.signalCode ?? `status ${child.exitCode}`}): ${this.lastLines()}`);
+      if (await Promise.race([ready(), spawnFailure])) break;
+      aborted();
+      if (Date.now() > deadline) throw new LocalNodeError(`gnd did not answer within ${Math.round((o.readyTimeoutMs ?? 120_000) / 1000)} s: ${this.lastLines()}`);
+      await sleep(100);
+    }
+    this.setState({ kind: 'ready', urls });
+    return urls;
+  }
+
+  private lastLines(): string {
+    return this.tail.slice(-5).join('\n') || '(no output)';
+  }
+
+  /** gnd ended while we did not stop it: the node has failed, and the rest is stopped. */
+  private gndExited(code: number | null, sig: NodeJS.Signals | null): void {
+    if (this.current.kind !== 'ready') return; // a start in progress reports it itself; a stop expects it
+    const reason = `gnd exited unexpectedly (${sig ?? `status ${code}`}): ${this.lastLines()}`;
+    this.stopping = this.stopAll().then(() => this.setState({ kind: 'failed', reason }));
+  }
+
+  private processControl(): ProcessControl {
+    return {
+      isAlive,
+      commandLineOf,
+      stop: async (leftover) => {
+        if (leftover.role === 'postgres' && this.dataDir) {
+          const bins = this.postgresBins ?? findPostgres(this.options.env ?? process.env, this.options.postgresDirs);
+          if (bins) {
+            await stopPostgres(bins, path.join(this.dataDir, 'pg')).catch(() => undefined);
+            if (!isAlive(leftover.pid)) return;
+          }
+        }
+        await interruptPid(leftover.pid, 15_000);
+      },
+    };
+  }
+
+  private async stopAll(): Promise<void> {
+    const child = this.gnd;
+    if (child && child.exitCode === null && child.signalCode === null && child.pid) {
+      // gnd exits on SIGINT only, and aborts (status 134) while shutting down: its status is not ours.
+      this.interrupted = true;
+      child.kill('SIGINT');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await this.gndExit;
+      clearTimeout(killer);
+    }
+    this.gnd = undefined;
+    await this.ipfs?.close().catch(() => undefined);
+    this.ipfs = undefined;
+    if (this.postgres) {
+      await this.postgres.stop().catch(async () => {
+        if (this.postgres) await interruptPid(this.postgres.pid, 15_000);
+      });
+      this.postgres = undefined;
+    }
+    process.off('exit', this.exitGuard);
+    if (this.dataDir) {
+      if (this.temporary) await rm(this.dataDir, { recursive: true, force: true }).catch(() => undefined);
+      else if (existsSync(this.dataDir)) removeLock(this.dataDir);
+    }
+    this.dataDir = undefined;
+    this.temporary = false;
+  }
+
+  /** The process is exiting with the node still up: kill what runs now (no time to wait), so nothing is left behind. */
+  private killNow(): void {
+    if (this.gnd && this.gnd.exitCode === null) this.gnd.kill('SIGKILL');
+    if (this.postgres && this.postgresBins) stopPostgresSync(this.postgresBins, this.postgres.dataDir);
+    if (this.dataDir && this.temporary) {
+      try {
+        rmSync(this.dataDir, { recursive: true, force: true });
+      } catch {
+        // the process is exiting: nothing more can be done
+      }
+    }
+  }
+}
