@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Chaindeck's tests and demo need, skipping what is already there:
-# Debian's Chromium (drives the real workbench) and libkrb5-dev (code-server's kerberos module
-# builds from source), the npm packages, and the real VS Code (code-server with its Node 24),
-# cached outside the repository. `npm test` and `npm run test:workbench` run it first
+# Debian's Chromium (drives the real workbench), libkrb5-dev (code-server's kerberos module
+# builds from source) and postgresql (the local graph-node's database), the npm packages, and
+# the real VS Code (code-server with its Node 24), cached outside the repository. `npm test` and `npm run test:workbench` run it first
 # (scripts/test.mjs --setup), and so does `npm run demo`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 missing=()
 [ "${1:-}" = --no-browser ] || command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
+dpkg -s postgresql >/dev/null 2>&1 || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
