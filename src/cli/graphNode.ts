@@ -19,7 +19,11 @@ const portOption = (what: string) => ({ type: 'string', value: 'PORT', help: `th
 const options = {
   rpc: { type: 'string', value: 'URL', help: 'the JSON-RPC URL of the chain to index (e.g. a local anvil, http://127.0.0.1:8545)' },
   network: { type: 'string', value: 'NAME', help: "the network name the subgraphs' manifests use for that chain (default mainnet)" },
-  data: { type: 'string', value: 'DIR', help: 'keep Postgres, the IPFS blocks and the deployed files in DIR, so deployments and their records survive a stop (default: a temporary folder, removed on stop)' },
+  data: {
+    type: 'string',
+    value: 'DIR',
+    help: 'keep Postgres, the IPFS blocks and the deployed files in DIR, so deployments and their records survive a stop (default: a temporary folder, removed on stop)',
+  },
   json: { type: 'boolean', help: 'once everything answers, print one line of JSON with the URLs (graphql, admin, ipfs, indexNode, metrics) on stdout' },
   gnd: { type: 'string', value: 'PATH', help: `use this gnd binary as is (default: gnd on PATH, else gnd ${GND_VERSION}, installed once into the user cache through npm)` },
   'http-port': portOption('GraphQL'),
@@ -76,7 +80,9 @@ function progressLine(node: LocalGraphNode, io: CliIO): void {
       if (p.phase === lastPhase && p.phase !== 'download') return;
       if (p.phase === 'download' && lastPhase === 'download' && !p.total) return;
       lastPhase = p.phase;
-      io.err(`chaindeck graph-node: ${p.phase === 'download' ? `downloading gnd ${GND_VERSION}${p.total ? ` (${Math.round((p.received / p.total) * 100)} %)` : ''}` : p.phase === 'verify' ? 'verifying gnd' : 'unpacking gnd'}\n`);
+      io.err(
+        `chaindeck graph-node: ${p.phase === 'download' ? `downloading gnd ${GND_VERSION}${p.total ? ` (${Math.round((p.received / p.total) * 100)} %)` : ''}` : p.phase === 'verify' ? 'verifying gnd' : 'unpacking gnd'}\n`,
+      );
     } else if (state.kind === 'starting') {
       io.err(`chaindeck graph-node: ${state.step}\n`);
     }
@@ -160,7 +166,11 @@ export const graphNodeCommand = defineCommand({
     [POSTGRES_URL_ENV, 'use this Postgres (postgresql://USER:PASSWORD@HOST:PORT/DATABASE) instead of starting one'],
     ['XDG_CACHE_HOME', 'gnd is installed into $XDG_CACHE_HOME/chaindeck (default ~/.cache/chaindeck)'],
   ],
-  exit: { done: 'the node ran and was stopped by SIGINT or SIGTERM', failed: 'it could not start (the reason on stderr: Postgres missing, a port in use, a failed download, …) or gnd failed while running', usageExample: 'no --rpc' },
+  exit: {
+    done: 'the node ran and was stopped by SIGINT or SIGTERM',
+    failed: 'it could not start (the reason on stderr: Postgres missing, a port in use, a failed download, …) or gnd failed while running',
+    usageExample: 'no --rpc',
+  },
   examples: ['chaindeck graph-node start --rpc http://127.0.0.1:8545', 'chaindeck graph-node start --rpc http://127.0.0.1:8545 --network devnet --data ./.graph-node --json'],
 
   check({ values, positionals }): GraphNodeArgs {

@@ -133,7 +133,11 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 }
 
 async function statusOf(urls: Urls): Promise<{ subgraph: string; synced: boolean; health: string }[]> {
-  const res = await fetch(urls.indexNode, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ indexingStatuses { subgraph synced health } }' }) });
+  const res = await fetch(urls.indexNode, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ indexingStatuses { subgraph synced health } }' }),
+  });
   return ((await res.json()) as { data: { indexingStatuses: { subgraph: string; synced: boolean; health: string }[] } }).data.indexingStatuses;
 }
 
@@ -145,7 +149,8 @@ async function interrupt(started: Started, dataDir: string): Promise<number> {
   const took = Date.now() - began;
   assert.equal(code, 0, started.stderr());
   assert.ok(took < 30_000, `stopped in ${took} ms`);
-  for (const url of [started.urls.graphql, started.urls.admin, started.urls.ipfs, started.urls.indexNode, started.urls.metrics]) assert.equal(await accepts(url), false, `${url} still accepts connections`);
+  for (const url of [started.urls.graphql, started.urls.admin, started.urls.ipfs, started.urls.indexNode, started.urls.metrics])
+    assert.equal(await accepts(url), false, `${url} still accepts connections`);
   assert.deepEqual(processesUsing(dataDir), [], 'a process of the data folder is still running');
   return took;
 }
@@ -159,7 +164,12 @@ before(async () => {
   const subgraph = path.join(work, 'subgraph');
   cpSync(TUTORIAL, subgraph, { recursive: true });
   const manifest = path.join(subgraph, 'subgraph.yaml');
-  writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/address: "0x[0-9a-fA-F]+"/, `address: "${CONTRACT}"`).replace(/startBlock: \d+/, 'startBlock: 0'));
+  writeFileSync(
+    manifest,
+    readFileSync(manifest, 'utf8')
+      .replace(/address: "0x[0-9a-fA-F]+"/, `address: "${CONTRACT}"`)
+      .replace(/startBlock: \d+/, 'startBlock: 0'),
+  );
   symlinkSync(path.join(REPO, 'node_modules'), path.join(work, 'node_modules'), 'dir');
   await run(GRAPH, ['codegen'], { cwd: subgraph });
 });
@@ -202,7 +212,10 @@ describe('a local graph-node with --data', () => {
       const deployedAt = Date.now();
       first = await until('three records', async () => ((await records(started.urls))?.length === 3 ? records(started.urls) : undefined));
       console.log(`graph deploy returned → 3 records answered: ${Date.now() - deployedAt} ms`);
-      assert.deepEqual(first.map((r) => r.value), ['123456789', '123456789', '123456789']);
+      assert.deepEqual(
+        first.map((r) => r.value),
+        ['123456789', '123456789', '123456789'],
+      );
       const meta = await query(started.urls, '{ _meta { deployment hasIndexingErrors } }');
       const deployment = (meta.data?._meta as { deployment: string }).deployment;
       assert.match(deployment, /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/);
@@ -236,7 +249,10 @@ describe('a local graph-node with --data', () => {
     assert.ok(left.length >= 2, 'gnd and Postgres run');
     killed.child.kill('SIGKILL');
     await killed.exit;
-    assert.ok(processesUsing(data).some((pid) => left.includes(pid)), 'gnd and Postgres outlive a SIGKILL of the CLI');
+    assert.ok(
+      processesUsing(data).some((pid) => left.includes(pid)),
+      'gnd and Postgres outlive a SIGKILL of the CLI',
+    );
     const started = await startCli(['--data', data]);
     try {
       assert.match(started.stderr(), /stopped gnd \(pid \d+\) left running/);
@@ -269,14 +285,18 @@ test('a port in use: a clear message, exit 1, nothing left running', async () =>
   }
 });
 
-test('a machine without Postgres: what to install, exit 1', { skip: spawnSync('unshare', ['-m', 'true']).status !== 0 && 'needs a mount namespace (unshare -m, as root) to hide the installed Postgres' }, async () => {
-  // The installed Postgres hidden in a mount namespace of the CLI's own, and PATH without it.
-  const script = `mount -t tmpfs none /usr/lib/postgresql && exec "$0" "$@"`;
-  const result = spawnSync('unshare', ['-m', 'sh', '-c', script, process.execPath, CLI, 'graph-node', 'start', '--rpc', anvil.url], {
-    env: { ...process.env, PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  assert.equal(result.status, 1, result.stderr);
-  assert.match(result.stderr, /Postgres is not installed .*Debian\/Ubuntu: `sudo apt-get install postgresql`; macOS: `brew install postgresql@16`/);
-});
+test(
+  'a machine without Postgres: what to install, exit 1',
+  { skip: spawnSync('unshare', ['-m', 'true']).status !== 0 && 'needs a mount namespace (unshare -m, as root) to hide the installed Postgres' },
+  async () => {
+    // The installed Postgres hidden in a mount namespace of the CLI's own, and PATH without it.
+    const script = `mount -t tmpfs none /usr/lib/postgresql && exec "$0" "$@"`;
+    const result = spawnSync('unshare', ['-m', 'sh', '-c', script, process.execPath, CLI, 'graph-node', 'start', '--rpc', anvil.url], {
+      env: { ...process.env, PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(result.status, 1, result.stderr);
+    assert.match(result.stderr, /Postgres is not installed .*Debian\/Ubuntu: `sudo apt-get install postgresql`; macOS: `brew install postgresql@16`/);
+  },
+);

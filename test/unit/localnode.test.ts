@@ -68,7 +68,10 @@ describe('the IPFS endpoint', () => {
     form.append('file', new Blob([Buffer.from('hello\n')]), 'Token%2FToken.json');
     const res = await fetch(`${endpoint.url}/api/v0/add?stream-channels=true&progress=false`, { method: 'POST', body: form });
     assert.equal(res.status, 200);
-    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as { Name: string; Hash: string; Size: string });
+    const lines = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { Name: string; Hash: string; Size: string });
     assert.deepEqual(lines[0], { Name: 'Token/Token.json', Hash: 'QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN', Size: '14' });
     assert.equal(lines[1].Name, 'Token');
     assert.equal(readFileSync(path.join(files, 'QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN'), 'utf8'), 'hello\n');
@@ -76,7 +79,9 @@ describe('the IPFS endpoint', () => {
 
   test('pin/add, cat, block/get, version and the gateway answer what graph deploy and graph-node ask', async () => {
     const post = (p: string) => fetch(`${endpoint.url}/api/v0/${p}`, { method: 'POST' });
-    assert.deepEqual(await (await post('pin/add?recursive=true&stream=true&arg=QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN')).json(), { Pins: ['QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN'] });
+    assert.deepEqual(await (await post('pin/add?recursive=true&stream=true&arg=QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN')).json(), {
+      Pins: ['QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN'],
+    });
     assert.equal(await (await post('cat?arg=QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN')).text(), 'hello\n');
     assert.equal(await (await post('cat?arg=/ipfs/QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN')).text(), 'hello\n');
     const block = Buffer.from(await (await post('block/get?arg=QmZULkCELmmk5XNfCgTnCyFgAVxBRBXyDHGGMVoLFLiXEN')).arrayBuffer());
@@ -94,7 +99,15 @@ describe('gnd through the user’s npm (a loopback registry)', () => {
   const NAME = '@graphprotocol/gnd-linux-x64';
   let registry: Served;
   let tarball: Buffer;
-  const env = () => ({ ...process.env, PATH: process.env.PATH, npm_config_registry: `${registry.url}/`, npm_config_cache: path.join(tmp, 'npm-cache'), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
+  const env = () => ({
+    ...process.env,
+    PATH: process.env.PATH,
+    npm_config_registry: `${registry.url}/`,
+    npm_config_cache: path.join(tmp, 'npm-cache'),
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  });
 
   before(async () => {
     const pkg = path.join(tmp, 'pkg', 'package');
@@ -144,7 +157,10 @@ describe('gnd through the user’s npm (a loopback registry)', () => {
 
   test('a failed download says what to check', async () => {
     const cacheDir = path.join(tmp, 'cache-down');
-    await assert.rejects(installGnd({ cacheDir, env: { ...env(), npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' }, platform: 'linux', arch: 'x64' }), /^Error: Downloading gnd \(@graphprotocol\/gnd-linux-x64@0\.45\.0\) through npm failed: .*Check that npm can reach your registry/);
+    await assert.rejects(
+      installGnd({ cacheDir, env: { ...env(), npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' }, platform: 'linux', arch: 'x64' }),
+      /^Error: Downloading gnd \(@graphprotocol\/gnd-linux-x64@0\.45\.0\) through npm failed: .*Check that npm can reach your registry/,
+    );
   });
 });
 
@@ -161,7 +177,11 @@ describe('gnd from the graph-node release (a loopback release server)', () => {
   });
   after(() => releases.close());
 
-  const pinned = { 'darwin-arm64': { asset: 'gnd-macos-aarch64.gz', integrity: integrityOf(gz) }, 'darwin-x64': { asset: 'gnd-macos-x86_64.gz', integrity: 'sha512-wrong' }, 'win32-x64': { asset: 'gnd-windows-x86_64.exe.zip', integrity: 'sha512-wrong' } };
+  const pinned = {
+    'darwin-arm64': { asset: 'gnd-macos-aarch64.gz', integrity: integrityOf(gz) },
+    'darwin-x64': { asset: 'gnd-macos-x86_64.gz', integrity: 'sha512-wrong' },
+    'win32-x64': { asset: 'gnd-windows-x86_64.exe.zip', integrity: 'sha512-wrong' },
+  };
 
   test('each platform asks for the asset graph-cli names: macOS arm64 installed, unpacked and executable', async () => {
     const cacheDir = path.join(tmp, 'release-ok');
@@ -174,7 +194,10 @@ describe('gnd from the graph-node release (a loopback release server)', () => {
   });
 
   test('a download that is not the pinned one is refused (macOS x64, Windows)', async () => {
-    await assert.rejects(installGnd({ cacheDir: path.join(tmp, 'release-bad'), platform: 'darwin', arch: 'x64', releaseBase: releases.url, releaseAssets: pinned }), /failed its integrity check/);
+    await assert.rejects(
+      installGnd({ cacheDir: path.join(tmp, 'release-bad'), platform: 'darwin', arch: 'x64', releaseBase: releases.url, releaseAssets: pinned }),
+      /failed its integrity check/,
+    );
     assert.equal(existsSync(cachedGndPath(path.join(tmp, 'release-bad'), 'darwin')), false);
     await assert.rejects(installGnd({ cacheDir: path.join(tmp, 'release-win'), platform: 'win32', arch: 'x64', releaseBase: releases.url, releaseAssets: pinned }), /HTTP 404/);
     assert.ok(releases.requests.includes(`GET /v${GND_VERSION}/gnd-windows-x86_64.exe.zip`));
@@ -182,7 +205,10 @@ describe('gnd from the graph-node release (a loopback release server)', () => {
 
   test('an asset without a verified digest is not downloaded; a platform without gnd says so', async () => {
     const before = releases.requests.length;
-    await assert.rejects(installGnd({ cacheDir: path.join(tmp, 'release-unpinned'), platform: 'linux', arch: 'arm64', releaseBase: releases.url }), /gnd 0\.45\.0 for this platform \(gnd-linux-aarch64\.gz\) has no verified digest .*graph node install --tag v0\.45\.0/);
+    await assert.rejects(
+      installGnd({ cacheDir: path.join(tmp, 'release-unpinned'), platform: 'linux', arch: 'arm64', releaseBase: releases.url }),
+      /gnd 0\.45\.0 for this platform \(gnd-linux-aarch64\.gz\) has no verified digest .*graph node install --tag v0\.45\.0/,
+    );
     assert.equal(releases.requests.length, before);
     await assert.rejects(installGnd({ cacheDir: path.join(tmp, 'release-none'), platform: 'freebsd', arch: 'x64' }), /^Error: There is no gnd 0\.45\.0 for freebsd x64/);
   });
@@ -221,11 +247,22 @@ describe('the lock: leftovers of a killed supervisor', () => {
       const gone = sleeper(dir);
       gone.kill();
       await gone.exited;
-      writeLock(dir, { owner: gone.pid, started: new Date().toISOString(), processes: [{ role: 'postgres', pid: postgres.pid }, { role: 'gnd', pid: gnd.pid }, { role: 'gnd', pid: stranger.pid }] });
+      writeLock(dir, {
+        owner: gone.pid,
+        started: new Date().toISOString(),
+        processes: [
+          { role: 'postgres', pid: postgres.pid },
+          { role: 'gnd', pid: gnd.pid },
+          { role: 'gnd', pid: stranger.pid },
+        ],
+      });
       const stopped: number[] = [];
       const result = await cleanLeftovers(dir, control(stopped));
       assert.deepEqual(stopped, [gnd.pid, postgres.pid]);
-      assert.deepEqual(result.map((p) => p.role), ['gnd', 'postgres']);
+      assert.deepEqual(
+        result.map((p) => p.role),
+        ['gnd', 'postgres'],
+      );
       assert.equal(isAlive(stranger.pid), true, 'a pid that no longer names the folder is not touched');
       assert.equal(readLock(dir), undefined);
       assert.deepEqual(await cleanLeftovers(dir, control([])), [], 'no lock, nothing to do');
@@ -239,7 +276,10 @@ describe('the lock: leftovers of a killed supervisor', () => {
     const [owner, gnd] = [sleeper(dir), sleeper(dir)];
     try {
       writeLock(dir, { owner: owner.pid, started: new Date().toISOString(), processes: [{ role: 'gnd', pid: gnd.pid }] });
-      await assert.rejects(cleanLeftovers(dir, control([])), (err: unknown) => err instanceof DataFolderBusy && err.message.startsWith(`A local graph-node already runs from ${dir} (supervised by process ${owner.pid})`));
+      await assert.rejects(
+        cleanLeftovers(dir, control([])),
+        (err: unknown) => err instanceof DataFolderBusy && err.message.startsWith(`A local graph-node already runs from ${dir} (supervised by process ${owner.pid})`),
+      );
       assert.equal(isAlive(gnd.pid), true);
     } finally {
       owner.kill();
@@ -261,14 +301,37 @@ test('index-node statuses: chain head, indexed block, synced, health, a fatal er
   const statuses = parseStatuses({
     data: {
       indexingStatuses: [
-        { subgraph: 'QmA', synced: true, health: 'healthy', entityCount: '5', fatalError: null, chains: [{ network: 'mainnet', chainHeadBlock: { number: '12' }, latestBlock: { number: '12' } }] },
-        { subgraph: 'QmB', synced: false, health: 'failed', entityCount: '0', fatalError: { message: 'boom', handler: 'handleTransfer', deterministic: true, block: { number: '7' } }, chains: [{ network: 'mainnet', chainHeadBlock: { number: '12' }, latestBlock: { number: '6' } }] },
+        {
+          subgraph: 'QmA',
+          synced: true,
+          health: 'healthy',
+          entityCount: '5',
+          fatalError: null,
+          chains: [{ network: 'mainnet', chainHeadBlock: { number: '12' }, latestBlock: { number: '12' } }],
+        },
+        {
+          subgraph: 'QmB',
+          synced: false,
+          health: 'failed',
+          entityCount: '0',
+          fatalError: { message: 'boom', handler: 'handleTransfer', deterministic: true, block: { number: '7' } },
+          chains: [{ network: 'mainnet', chainHeadBlock: { number: '12' }, latestBlock: { number: '6' } }],
+        },
       ],
     },
   });
   assert.deepEqual(statuses, [
     { deployment: 'QmA', synced: true, health: 'healthy', network: 'mainnet', chainHead: 12, indexed: 12, entityCount: 5, fatalError: undefined },
-    { deployment: 'QmB', synced: false, health: 'failed', network: 'mainnet', chainHead: 12, indexed: 6, entityCount: 0, fatalError: { message: 'boom', handler: 'handleTransfer', block: 7, deterministic: true } },
+    {
+      deployment: 'QmB',
+      synced: false,
+      health: 'failed',
+      network: 'mainnet',
+      chainHead: 12,
+      indexed: 6,
+      entityCount: 0,
+      fatalError: { message: 'boom', handler: 'handleTransfer', block: 7, deterministic: true },
+    },
   ]);
   assert.throws(() => parseStatuses({ errors: [{ message: 'no' }] }), /the index node answered no statuses: no/);
 });

@@ -101,7 +101,9 @@ export function integrityOf(bytes: Uint8Array): string {
 function checkIntegrity(bytes: Uint8Array, expected: string, what: string): void {
   const actual = integrityOf(bytes);
   if (actual !== expected) {
-    throw new GndInstallError(`${what} failed its integrity check (expected ${expected}, got ${actual}): it was not installed. Try again; if it persists, your registry or a proxy serves a different file.`);
+    throw new GndInstallError(
+      `${what} failed its integrity check (expected ${expected}, got ${actual}): it was not installed. Try again; if it persists, your registry or a proxy serves a different file.`,
+    );
   }
 }
 
@@ -109,7 +111,8 @@ function checkIntegrity(bytes: Uint8Array, expected: string, what: string): void
 export async function resolveGnd(source: GndSource): Promise<ResolvedGnd> {
   const platform = source.platform ?? process.platform;
   if (source.gndPath) {
-    if (!isExecutableFile(source.gndPath)) throw new GndInstallError(`gnd was not found at ${source.gndPath} (or is not executable): give the path of the gnd binary, or leave it unset to have gnd ${GND_VERSION} installed.`);
+    if (!isExecutableFile(source.gndPath))
+      throw new GndInstallError(`gnd was not found at ${source.gndPath} (or is not executable): give the path of the gnd binary, or leave it unset to have gnd ${GND_VERSION} installed.`);
     return { path: source.gndPath, origin: 'given' };
   }
   const onPath = gndOnPath(source.env ?? process.env, platform);
@@ -139,7 +142,9 @@ export async function installGnd(source: GndSource): Promise<ResolvedGnd> {
       binary = await fromRelease(release, work, source, platform);
       origin = 'release';
     } else {
-      throw new GndInstallError(`There is no gnd ${GND_VERSION} for ${platform} ${arch} (graph-node publishes it for Linux, macOS and Windows on x64, and macOS and Linux on arm64). Build graph-node's gnd yourself and give its path.`);
+      throw new GndInstallError(
+        `There is no gnd ${GND_VERSION} for ${platform} ${arch} (graph-node publishes it for Linux, macOS and Windows on x64, and macOS and Linux on arm64). Build graph-node's gnd yourself and give its path.`,
+      );
     }
     const staged = path.join(work, exe(platform));
     await writeFile(staged, binary);
@@ -198,7 +203,9 @@ async function fromRelease(release: { asset: string; integrity?: string }, work:
     response = await fetch(url, { signal: source.signal, redirect: 'follow' });
   } catch (err) {
     if (source.signal?.aborted) throw err;
-    throw new GndInstallError(`Downloading gnd from ${url} failed: ${err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err)}. Check your connection (and proxy), then try again.`);
+    throw new GndInstallError(
+      `Downloading gnd from ${url} failed: ${err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err)}. Check your connection (and proxy), then try again.`,
+    );
   }
   if (!response.ok || !response.body) throw new GndInstallError(`Downloading gnd from ${url} failed: HTTP ${response.status}. Try again later, or install gnd yourself and give its path.`);
   const total = Number(response.headers.get('content-length')) || undefined;

@@ -40,7 +40,14 @@ export function defaultPostgresDirs(platform: NodeJS.Platform = process.platform
       return [];
     }
   };
-  if (platform === 'darwin') return ['/opt/homebrew/bin', '/usr/local/bin', ...versioned('/opt/homebrew/opt', 'bin'), ...versioned('/usr/local/opt', 'bin'), '/Applications/Postgres.app/Contents/Versions/latest/bin'];
+  if (platform === 'darwin')
+    return [
+      '/opt/homebrew/bin',
+      '/usr/local/bin',
+      ...versioned('/opt/homebrew/opt', 'bin'),
+      ...versioned('/usr/local/opt', 'bin'),
+      '/Applications/Postgres.app/Contents/Versions/latest/bin',
+    ];
   if (platform === 'win32') return versioned('C:\\Program Files\\PostgreSQL', 'bin');
   return versioned('/usr/lib/postgresql', 'bin');
 }
@@ -69,7 +76,9 @@ function checkReachable(dir: string): void {
     try {
       accessSync(at, constants.F_OK);
       if ((statSync(at).mode & 0o001) === 0) {
-        throw new PostgresError(`Postgres runs as the user postgres (it refuses root), which cannot reach ${dir}: ${at} is not traversable by other users. Choose a data folder under /tmp or /var/lib, or allow it (chmod o+x ${at}).`);
+        throw new PostgresError(
+          `Postgres runs as the user postgres (it refuses root), which cannot reach ${dir}: ${at} is not traversable by other users. Choose a data folder under /tmp or /var/lib, or allow it (chmod o+x ${at}).`,
+        );
       }
     } catch (err) {
       if (err instanceof PostgresError) throw err;
@@ -119,7 +128,18 @@ export async function startPostgres(bins: PostgresBinaries, dataDir: string, por
       throw new PostgresError(`initdb failed: ${failureText(err)}`);
     }
   }
-  const [cmd, args] = asPostgresUser(bins.pgCtl, ['-D', dataDir, '-l', path.join(dataDir, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`, 'start']);
+  const [cmd, args] = asPostgresUser(bins.pgCtl, [
+    '-D',
+    dataDir,
+    '-l',
+    path.join(dataDir, 'server.log'),
+    '-w',
+    '-t',
+    '60',
+    '-o',
+    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`,
+    'start',
+  ]);
   try {
     await run(cmd, args);
   } catch (err) {

@@ -24,7 +24,7 @@ import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres, stopPostg
 import { fetchStatuses, type DeploymentStatus } from './status';
 
 export const GND_BINDS_ALL_INTERFACES =
-  "gnd listens on every network interface (graph-node has no option to listen on 127.0.0.1 only): its GraphQL, admin, index-node and metrics ports can be reached from other machines unless a firewall blocks them. Postgres and the IPFS endpoint listen on 127.0.0.1 only.";
+  'gnd listens on every network interface (graph-node has no option to listen on 127.0.0.1 only): its GraphQL, admin, index-node and metrics ports can be reached from other machines unless a firewall blocks them. Postgres and the IPFS endpoint listen on 127.0.0.1 only.';
 
 export interface LocalNodePorts {
   graphql: number;
@@ -96,7 +96,11 @@ async function claimPort(kind: keyof LocalNodePorts, picked: number | undefined,
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', (err: NodeJS.ErrnoException) => {
-      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? new LocalNodeError(`Port ${picked} (${PORT_NAMES[kind]}) is in use${err.code === 'EACCES' ? ' or not allowed' : ''}: pick another port, or stop what listens there.`) : err);
+      reject(
+        err.code === 'EADDRINUSE' || err.code === 'EACCES'
+          ? new LocalNodeError(`Port ${picked} (${PORT_NAMES[kind]}) is in use${err.code === 'EACCES' ? ' or not allowed' : ''}: pick another port, or stop what listens there.`)
+          : err,
+      );
     });
     server.listen(picked ?? 0, host, () => {
       const address = server.address();
@@ -118,7 +122,12 @@ async function answers(url: string, body?: string): Promise<boolean> {
 
 async function chainHead(rpcUrl: string): Promise<number> {
   try {
-    const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }), signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+      signal: AbortSignal.timeout(15_000),
+    });
     const body = (await res.json()) as { result?: string; error?: { message: string } };
     if (typeof body.result !== 'string') throw new Error(body.error?.message ?? `HTTP ${res.status}`);
     return Number(BigInt(body.result));
@@ -281,7 +290,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       ipfs: await claimPort('ipfs', picked.ipfs, '127.0.0.1'),
       postgres: o.postgresUrl ? 0 : await claimPort('postgres', picked.postgres, '127.0.0.1'),
     };
-    if (new Set(Object.values(ports).filter(Boolean)).size !== Object.values(ports).filter(Boolean).length) throw new LocalNodeError('Two of the ports picked are the same: pick a different port for each.');
+    if (new Set(Object.values(ports).filter(Boolean)).size !== Object.values(ports).filter(Boolean).length)
+      throw new LocalNodeError('Two of the ports picked are the same: pick a different port for each.');
 
     let postgresUrl = o.postgresUrl;
     if (!postgresUrl) {
@@ -345,9 +355,11 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     this.step('waiting for gnd to answer');
     const deadline = Date.now() + (o.readyTimeoutMs ?? 120_000);
     const probe = JSON.stringify({ query: '{ indexingStatuses { subgraph } }' });
-    const ready = async () => (await answers(urls.indexNode, probe)) && (await answers(urls.graphql)) && (await answers(urls.admin, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subgraph_list', params: {} })));
+    const ready = async () =>
+      (await answers(urls.indexNode, probe)) && (await answers(urls.graphql)) && (await answers(urls.admin, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subgraph_list', params: {} })));
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new LocalNodeError(`gnd exited before it answered (${child.signalCode ?? `status ${child.exitCode}`}): ${this.lastLines()}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new LocalNodeError(`gnd exited before it answered (${child.signalCode ?? `status ${child.exitCode}`}): ${this.lastLines()}`);
       if (await Promise.race([ready(), spawnFailure])) break;
       aborted();
       if (Date.now() > deadline) throw new LocalNodeError(`gnd did not answer within ${Math.round((o.readyTimeoutMs ?? 120_000) / 1000)} s: ${this.lastLines()}`);
