@@ -154,7 +154,7 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
 
 export const graphNodeCommand = defineCommand({
   name: 'graph-node',
-  summary: 'Run a real graph-node on this machine (gnd, Postgres, a local IPFS endpoint) until Ctrl+C',
+  summary: 'Run a real graph-node here (gnd, Postgres, a local IPFS endpoint) until Ctrl+C',
   usage: ['start --rpc URL [--network NAME] [--data DIR] [--json]\n[--gnd PATH] [--http-port PORT] [--admin-port PORT] [--index-port PORT] [--ipfs-port PORT]'],
   description:
     'Deploy to it with the graph CLI: `graph create --node <admin> NAME`, then `graph deploy --node <admin> --ipfs <ipfs> NAME`; query <graphql>/subgraphs/name/NAME. It runs in the foreground; SIGINT (Ctrl+C) or SIGTERM stops gnd, Postgres and the IPFS endpoint. A start with a --data DIR whose previous run was killed first stops what that run left running.',

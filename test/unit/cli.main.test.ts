@@ -22,6 +22,7 @@ Commands:
   platform       List the organization, projects, networks, nodes or identities of the platform API
   storage-range  Print a contract's storage at a block (debug_storageRangeAt, or its emulation)
   validate       Check subgraph.yaml, its schema, ABIs and mappings
+  graph-node     Run a real graph-node here (gnd, Postgres, a local IPFS endpoint) until Ctrl+C
 
 Run \`chaindeck <command> --help\` for the options of one command.
 
