@@ -19,6 +19,7 @@ import { cidOfBytes, startIpfsEndpoint, type IpfsEndpoint } from '../../src/core
 import { cleanLeftovers, DataFolderBusy, isAlive, commandLineOf, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
 import { findPostgres } from '../../src/core/localnode/postgres';
 import { parseStatuses } from '../../src/core/localnode/status';
+import { main } from '../../src/cli/main';
 
 let tmp: string;
 before(() => {
@@ -334,4 +335,26 @@ test('index-node statuses: chain head, indexed block, synced, health, a fatal er
     },
   ]);
   assert.throws(() => parseStatuses({ errors: [{ message: 'no' }] }), /the index node answered no statuses: no/);
+});
+
+describe('chaindeck graph-node: usage errors (exit 2) before anything starts', () => {
+  const io = () => {
+    const seen = { out: '', err: '' };
+    return { seen, io: { out: (t: string) => void (seen.out += t), err: (t: string) => void (seen.err += t), env: {} } };
+  };
+  for (const [args, message] of [
+    [['graph-node'], 'name the action: start'],
+    [['graph-node', 'stop'], "unknown action 'stop': the action is start"],
+    [['graph-node', 'start'], '--rpc URL is required: the JSON-RPC URL of the chain to index'],
+    [['graph-node', 'start', '--rpc', 'ws://127.0.0.1:8545'], "--rpc takes an http or https URL, not 'ws://127.0.0.1:8545'"],
+    [['graph-node', 'start', '--rpc', 'http://127.0.0.1:8545', '--network', 'main net'], "--network takes a network name such as mainnet, not 'main net'"],
+    [['graph-node', 'start', '--rpc', 'http://127.0.0.1:8545', '--http-port', '70000'], "--http-port takes a port number from 1 to 65535, not '70000'"],
+  ] as const) {
+    test(args.join(' '), async () => {
+      const { seen, io: cliIo } = io();
+      assert.equal(await main([...args], cliIo), 2);
+      assert.equal(seen.out, '');
+      assert.ok(seen.err.startsWith(`chaindeck graph-node: ${message}\n\nUsage: chaindeck graph-node start --rpc URL`), seen.err);
+    });
+  }
 });
