@@ -204,6 +204,7 @@ describe('a local graph-node with --data', () => {
     try {
       assert.match(started.stderr(), /gnd listens on every network interface/);
       assert.match(started.urls.indexNode, /^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
+      for (const pid of processesUsing(data)) assert.ok(!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(anvil.url), 'the RPC URL (it may hold a key) is not on a command line');
       await approve(3);
       const subgraph = path.join(work, 'subgraph');
       await run(GRAPH, ['create', '--node', started.urls.admin, NAME], { cwd: subgraph });

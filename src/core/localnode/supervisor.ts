@@ -327,9 +327,11 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     aborted();
 
     this.step('starting gnd');
-    const args = ['dev', '--manifests', manifest, '--postgres-url', postgresUrl!, '--ethereum-rpc', `${network}:${o.rpcUrl}`, '--ipfs', `127.0.0.1:${this.ipfs.port}`];
+    const args = ['dev', '--manifests', manifest, '--ipfs', `127.0.0.1:${this.ipfs.port}`];
     args.push('--http-port', String(ports.graphql), '--admin-port', String(ports.admin), '--index-node-port', String(ports.indexNode), '--metrics-port', String(ports.metrics));
-    const child = spawn(gnd.path, args, { cwd: filesDir, env: { GRAPH_LOG: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The RPC URL (which may hold a key) and the Postgres URL (a password) go by gnd's environment variables, not the command line other users can read.
+    const gndEnv = { GRAPH_LOG: 'info', ...env, POSTGRES_URL: postgresUrl!, ETHEREUM_RPC: `${network}:${o.rpcUrl}` };
+    const child = spawn(gnd.path, args, { cwd: filesDir, env: gndEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     this.gnd = child;
     this.gndExit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const spawnFailure = new Promise<never>((_, reject) => child.once('error', (err) => reject(new LocalNodeError(`gnd could not be started (${gnd.path}): ${err.message}`))));
