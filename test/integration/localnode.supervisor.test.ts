@@ -121,6 +121,19 @@ test('gnd killed under a ready node: failed with the reason, the rest stopped', 
   await n.stop();
 });
 
+test('Postgres killed under a ready node: failed with the reason, gnd stopped', async () => {
+  const dataDir = path.join(work, 'pg-killed');
+  const n = node(dataDir);
+  await n.start();
+  const failed = new Promise<LocalNodeState>((resolve) => n.on('state', (s) => s.kind === 'failed' && resolve(s)));
+  const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  process.kill(postmaster, 'SIGKILL');
+  const state = await failed;
+  assert.match((state as { reason: string }).reason, new RegExp(`^Postgres \\(pid ${postmaster}\\) exited unexpectedly`));
+  for (let i = 0; i < 50 && processesUsing(dataDir).length; i++) await new Promise((r) => setTimeout(r, 100)); // Postgres's own children end after their parent
+  assert.deepEqual(processesUsing(dataDir), [], 'gnd was stopped too');
+});
+
 test('a Postgres of the user’s, given by URL; a temporary data folder removed on stop', async () => {
   const bins = findPostgres();
   assert.ok(bins, 'Postgres is installed (scripts/setup.sh)');

@@ -41,12 +41,17 @@ export function removeLock(dataDir: string): void {
   rmSync(lockPath(dataDir), { force: true });
 }
 
+/** Whether `pid` runs. A zombie does not: Postgres's postmaster, detached by pg_ctl, may stay one when nothing reaps it (a container's init). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (macOS): kill(0) is the answer
   }
 }
 

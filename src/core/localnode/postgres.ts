@@ -9,6 +9,7 @@ import { accessSync, chownSync, constants, existsSync, readdirSync, readFileSync
 import { chmod, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { isAlive } from './lock';
 
 const run = promisify(execFile);
 
@@ -171,20 +172,14 @@ export async function startPostgres(bins: PostgresBinaries, dataDir: string, por
 
 /** Stops the cluster of `dataDir` (fast: open sessions are ended); nothing when it is not running. */
 export async function stopPostgres(bins: Pick<PostgresBinaries, 'pgCtl'>, dataDir: string): Promise<void> {
-  if (!existsSync(path.join(dataDir, 'postmaster.pid'))) return;
+  const pid = postmasterPid(dataDir);
+  // Not running, or ended (pg_ctl would wait for a postmaster that is a zombie).
+  if (pid === undefined || !isAlive(pid)) return;
   const [cmd, args] = asPostgresUser(bins.pgCtl, ['-D', dataDir, '-m', 'fast', '-w', '-t', '20', 'stop']);
   try {
     await run(cmd, args);
   } catch (err) {
-    if (existsSync(path.join(dataDir, 'postmaster.pid')) && postmasterPid(dataDir) !== undefined) {
-      const pid = postmasterPid(dataDir)!;
-      try {
-        process.kill(pid, 0);
-      } catch {
-        return; // a stale pid file: nothing runs
-      }
-      throw new PostgresError(`pg_ctl stop failed: ${failureText(err)}`);
-    }
+    if (isAlive(pid)) throw new PostgresError(`pg_ctl stop failed: ${failureText(err)}`);
   }
 }
 

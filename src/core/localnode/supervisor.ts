@@ -136,6 +136,12 @@ async function chainHead(rpcUrl: string): Promise<number> {
   }
 }
 
+/**
+ * How long a process may take to end after SIGINT before it is killed: gnd ends in 0.5–2.4 s,
+ * Postgres's fast shutdown in well under a second; gnd whose database went away can hang.
+ */
+const STOP_GRACE_MS = 5000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends SIGINT (gnd ignores SIGTERM; it is Postgres's fast shutdown too), then SIGKILL after `graceMs`; resolves once the pid is gone. */
@@ -368,7 +374,32 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       await sleep(100);
     }
     this.setState({ kind: 'ready', urls });
+    this.watchPostgres();
     return urls;
+  }
+
+  /** Postgres runs detached from us (pg_ctl starts it): while ready, its end is noticed by polling its pid. */
+  private watchPostgres(): void {
+    const postgres = this.postgres;
+    if (!postgres || postgres.pid <= 0) return;
+    const timer = setInterval(() => {
+      if (this.current.kind !== 'ready' || this.postgres !== postgres) clearInterval(timer);
+      else if (!isAlive(postgres.pid)) {
+        clearInterval(timer);
+        this.failWhileReady(this.postgresGone(postgres));
+      }
+    }, 1000);
+    timer.unref();
+  }
+
+  private postgresGone(postgres: RunningPostgres): string {
+    return `Postgres (pid ${postgres.pid}) exited unexpectedly; its log is ${path.join(postgres.dataDir, 'server.log')}`;
+  }
+
+  /** Something the node needs ended while it was ready: the rest is stopped and the state says why. */
+  private failWhileReady(reason: string): void {
+    if (this.current.kind !== 'ready') return;
+    this.stopping = this.stopAll().then(() => this.setState({ kind: 'failed', reason }));
   }
 
   private lastLines(): string {
@@ -377,9 +408,10 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
 
   /** gnd ended while we did not stop it: the node has failed, and the rest is stopped. */
   private gndExited(code: number | null, sig: NodeJS.Signals | null): void {
-    if (this.current.kind !== 'ready') return; // a start in progress reports it itself; a stop expects it
-    const reason = `gnd exited unexpectedly (${sig ?? `status ${code}`}): ${this.lastLines()}`;
-    this.stopping = this.stopAll().then(() => this.setState({ kind: 'failed', reason }));
+    // A start in progress reports it itself; a stop expects it. gnd ends by itself when its Postgres ended first: that is the cause.
+    const postgres = this.postgres;
+    if (postgres && postgres.pid > 0 && !isAlive(postgres.pid)) this.failWhileReady(this.postgresGone(postgres));
+    else this.failWhileReady(`gnd exited unexpectedly (${sig ?? `status ${code}`}): ${this.lastLines()}`);
   }
 
   private processControl(): ProcessControl {
@@ -394,7 +426,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
             if (!isAlive(leftover.pid)) return;
           }
         }
-        await interruptPid(leftover.pid, 15_000);
+        await interruptPid(leftover.pid, STOP_GRACE_MS);
       },
     };
   }
@@ -405,7 +437,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       // gnd exits on SIGINT only, and aborts (status 134) while shutting down: its status is not ours.
       this.interrupted = true;
       child.kill('SIGINT');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
       await this.gndExit;
       clearTimeout(killer);
     }
@@ -414,7 +446,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     this.ipfs = undefined;
     if (this.postgres) {
       await this.postgres.stop().catch(async () => {
-        if (this.postgres) await interruptPid(this.postgres.pid, 15_000);
+        if (this.postgres) await interruptPid(this.postgres.pid, STOP_GRACE_MS);
       });
       this.postgres = undefined;
     }
