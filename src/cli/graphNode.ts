@@ -55,21 +55,18 @@ export function userCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform =
   return path.join(os.homedir(), '.cache', 'chaindeck');
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
+/** Resolves on the first SIGINT, SIGTERM or SIGHUP (the terminal closed): each one stops the node. */
 function untilSignal(): { done: Promise<NodeJS.Signals>; dispose(): void } {
-  let dispose = () => {};
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const handlers = new Map<NodeJS.Signals, () => void>();
   const done = new Promise<NodeJS.Signals>((resolve) => {
-    const on = (sig: NodeJS.Signals) => () => resolve(sig);
-    const onInt = on('SIGINT');
-    const onTerm = on('SIGTERM');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
-    dispose = () => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-    };
+    for (const sig of signals) {
+      const handler = () => resolve(sig);
+      handlers.set(sig, handler);
+      process.once(sig, handler);
+    }
   });
-  return { done, dispose: () => dispose() };
+  return { done, dispose: () => handlers.forEach((handler, sig) => process.off(sig, handler)) };
 }
 
 function progressLine(node: LocalGraphNode, io: CliIO): void {

@@ -43,6 +43,7 @@ interface Urls {
 interface Started {
   child: ChildProcess;
   urls: Urls;
+  stdout: () => string;
   stderr: () => string;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   readyMs: number;
@@ -94,7 +95,7 @@ function startCli(args: string[], env: NodeJS.ProcessEnv = process.env, command:
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
-      if (stdout.includes('\n')) resolve({ child, urls: JSON.parse(stdout.split('\n')[0]) as Urls, stderr: () => stderr, exit, readyMs: Date.now() - began });
+      if (stdout.includes('\n')) resolve({ child, urls: JSON.parse(stdout.split('\n')[0]) as Urls, stdout: () => stdout, stderr: () => stderr, exit, readyMs: Date.now() - began });
     });
     void exit.then(({ code }) => reject(new Error(`the CLI exited (${code}) before it was ready:\n${stderr}`)));
   });
@@ -149,6 +150,7 @@ async function interrupt(started: Started, dataDir: string): Promise<number> {
   const took = Date.now() - began;
   assert.equal(code, 0, started.stderr());
   assert.ok(took < 30_000, `stopped in ${took} ms`);
+  assert.equal(started.stdout().split('\n').length, 2, 'stdout holds exactly one line, the JSON');
   for (const url of [started.urls.graphql, started.urls.admin, started.urls.ipfs, started.urls.indexNode, started.urls.metrics])
     assert.equal(await accepts(url), false, `${url} still accepts connections`);
   assert.deepEqual(processesUsing(dataDir), [], 'a process of the data folder is still running');
@@ -200,11 +202,15 @@ describe('a local graph-node with --data', () => {
 
   test('starts, takes a graph create and deploy, answers the records and reports them healthy; SIGINT stops everything', async () => {
     const started = await startCli(['--data', data]);
-    console.log(`start to ready (gnd install included on a fresh cache): ${started.readyMs} ms`);
+    console.log(`first start to ready (a new data folder; gnd downloaded too on a fresh user cache): ${started.readyMs} ms`);
     try {
       assert.match(started.stderr(), /gnd listens on every network interface/);
       assert.match(started.urls.indexNode, /^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
-      for (const pid of processesUsing(data)) assert.ok(!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(anvil.url), 'the RPC URL (it may hold a key) is not on a command line');
+      const gnd = processesUsing(data)
+        .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
+        .filter((cmdline) => cmdline.includes('\0dev\0'));
+      assert.equal(gnd.length, 1, 'gnd runs');
+      assert.ok(!gnd[0].includes(anvil.url) && !gnd[0].includes('postgresql://'), 'the RPC and Postgres URLs (they may hold a key, a password) are not on gnd’s command line');
       await approve(3);
       const subgraph = path.join(work, 'subgraph');
       await run(GRAPH, ['create', '--node', started.urls.admin, NAME], { cwd: subgraph });
@@ -239,6 +245,12 @@ describe('a local graph-node with --data', () => {
     try {
       const again = await until('the records after a restart', async () => ((await records(started.urls))?.length === first.length ? records(started.urls) : undefined), 15_000);
       assert.deepEqual(again, first);
+      const second = spawnSync(process.execPath, [CLI, 'graph-node', 'start', '--rpc', anvil.url, '--data', data], { encoding: 'utf8', timeout: 30_000 });
+      assert.equal(second.status, 1, 'a second node on the same folder is refused');
+      assert.match(
+        second.stderr,
+        new RegExp(`A local graph-node already runs from ${data} \\(supervised by process ${started.child.pid}\\): stop it first, or choose another data folder\\.`),
+      );
     } finally {
       await interrupt(started, data);
     }
