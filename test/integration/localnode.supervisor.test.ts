@@ -104,6 +104,19 @@ test('states as events, the log as a stream, statuses from the index node, resta
   await assert.rejects(n.statuses(), /The local graph-node is not running\./);
 });
 
+test('stop() while starting: the start is cancelled, the state is stopped, nothing is left', async () => {
+  const dataDir = path.join(work, 'cancelled');
+  const n = node(dataDir);
+  let stopping: Promise<void> | undefined;
+  n.on('state', (s) => {
+    if (s.kind === 'starting' && s.step === 'waiting for gnd to answer' && !stopping) stopping = n.stop();
+  });
+  await assert.rejects(n.start(), /The start was cancelled\./);
+  await stopping;
+  assert.deepEqual(n.state, { kind: 'stopped' });
+  assert.deepEqual(processesUsing(dataDir), []);
+});
+
 test('gnd killed under a ready node: failed with the reason, the rest stopped', async () => {
   const dataDir = path.join(work, 'killed');
   const n = node(dataDir);

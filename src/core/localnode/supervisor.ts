@@ -171,6 +171,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   private temporary = false;
   private stopping?: Promise<void>;
   private starting?: Promise<LocalNodeUrls>;
+  private cancelStart?: () => void;
   private readonly tail: string[] = [];
   private interrupted = false;
   private readonly exitGuard = () => this.killNow();
@@ -202,25 +203,33 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   start(signal?: AbortSignal): Promise<LocalNodeUrls> {
     if (this.current.kind === 'ready') return Promise.resolve(this.current.urls);
     if (this.starting) return this.starting;
+    // The caller's cancel, or a stop() while starting, ends the start.
+    const stopRequest = new AbortController();
+    this.cancelStart = () => stopRequest.abort();
+    const cancel = signal ? AbortSignal.any([signal, stopRequest.signal]) : stopRequest.signal;
     this.starting = (async () => {
       if (this.stopping) await this.stopping;
       try {
-        return await this.startAll(signal);
+        return await this.startAll(cancel);
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         await this.stopAll();
-        this.setState({ kind: 'failed', reason });
+        this.setState(stopRequest.signal.aborted ? { kind: 'stopped' } : { kind: 'failed', reason });
         throw err;
       } finally {
         this.starting = undefined;
+        this.cancelStart = undefined;
       }
     })();
     return this.starting;
   }
 
-  /** Stops everything started (gnd, then the IPFS endpoint and Postgres); a temporary data folder is removed. */
+  /** Stops everything started (gnd, then the IPFS endpoint and Postgres), a start in progress too; a temporary data folder is removed. */
   async stop(): Promise<void> {
-    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.starting) {
+      this.cancelStart?.();
+      await this.starting.catch(() => undefined);
+    }
     if (this.current.kind === 'stopped' || this.current.kind === 'failed') return this.stopping ?? undefined;
     this.setState({ kind: 'stopping' });
     await this.stopAll();
