@@ -10,13 +10,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { buildCli } from '../support/cli';
 import { startDevnet, type Devnet } from '../support/devnets';
+import { killProcessesUsing, processesUsing } from '../support/processes';
 
 const REPO = path.resolve(__dirname, '../..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -52,20 +53,6 @@ interface Started {
 let anvil: Devnet;
 let work: string;
 const running = new Set<ChildProcess>();
-
-/** Pids of every process whose command line names `dir` (the data folder). */
-function processesUsing(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
-    .filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').includes(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 function accepts(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -181,13 +168,7 @@ after(async () => {
   await anvil?.stop();
   if (work) {
     // Whatever a failed case left running from its folders is stopped before they are removed.
-    for (const pid of processesUsing(work)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }
+    killProcessesUsing(work);
     unlinkSync(path.join(work, 'node_modules'));
     rmSync(work, { recursive: true, force: true });
   }

@@ -14,23 +14,11 @@ import { userCacheDir } from '../../src/cli/graphNode';
 import { findPostgres, startPostgres, type RunningPostgres } from '../../src/core/localnode/postgres';
 import { LocalGraphNode, type LocalNodeState } from '../../src/core/localnode/supervisor';
 import { freePort, startDevnet, type Devnet } from '../support/devnets';
+import { killProcessesUsing, processesUsing } from '../support/processes';
 
 let anvil: Devnet;
 let work: string;
 const nodes: LocalGraphNode[] = [];
-
-function processesUsing(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
-    .filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').includes(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 function node(dataDir: string | undefined, extra: Partial<ConstructorParameters<typeof LocalGraphNode>[0]> = {}): LocalGraphNode {
   const n = new LocalGraphNode({ rpcUrl: anvil.url, dataDir, cacheDir: userCacheDir(process.env), ...extra });
@@ -47,13 +35,7 @@ before(async () => {
 after(async () => {
   for (const n of nodes) await n.stop().catch(() => undefined);
   await anvil?.stop();
-  for (const pid of processesUsing(work)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
+  killProcessesUsing(work);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -78,7 +60,8 @@ test('states as events, the log as a stream, statuses from the index node, resta
   n.on('statuses', (s) => seen.push(s));
   const stopWatching = n.watchStatuses(200);
   let placeholder;
-  for (let i = 0; i < 100 && !placeholder?.synced; i++) {
+  for (let i = 0; i < 100 && !(placeholder?.synced && placeholder.chainHead !== undefined); i++) {
+    // the chain head is known once the block ingestor has stored one, which may come after synced
     await new Promise((r) => setTimeout(r, 100));
     placeholder = (await n.statuses())[0];
   }

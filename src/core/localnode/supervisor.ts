@@ -395,7 +395,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       if (this.current.kind !== 'ready' || this.postgres !== postgres) clearInterval(timer);
       else if (!isAlive(postgres.pid)) {
         clearInterval(timer);
-        this.failWhileReady(this.postgresGone(postgres));
+        this.failWhileReady(this.postgresGone(postgres), true);
       }
     }, 1000);
     timer.unref();
@@ -406,8 +406,10 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   }
 
   /** Something the node needs ended while it was ready: the rest is stopped and the state says why. */
-  private failWhileReady(reason: string): void {
+  private failWhileReady(reason: string, gndCannotStopCleanly = false): void {
     if (this.current.kind !== 'ready') return;
+    // Without its database gnd may hang in its shutdown: it is killed at once.
+    if (gndCannotStopCleanly && this.gnd?.exitCode === null) this.gnd.kill('SIGKILL');
     this.stopping = this.stopAll().then(() => this.setState({ kind: 'failed', reason }));
   }
 
