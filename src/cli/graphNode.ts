@@ -7,8 +7,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { inertJson } from '../core/inert';
-import { GND_VERSION } from '../core/localnode/gnd';
-import { GND_BINDS_ALL_INTERFACES, LocalGraphNode, type LocalNodePorts } from '../core/localnode/supervisor';
+import { GND_BINDS_ALL_INTERFACES, GND_VERSION } from '../core/localnode/gnd';
+import type { LocalGraphNode, LocalNodePorts } from '../core/localnode/supervisor';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand, type CliIO } from './command';
 
@@ -87,6 +87,8 @@ function progressLine(node: LocalGraphNode, io: CliIO): void {
 }
 
 async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
+  // Loaded here, not at the start: the help and the argument checks need no HTTP stack.
+  const { LocalGraphNode } = await import('../core/localnode/supervisor');
   const node = new LocalGraphNode({
     rpcUrl: args.rpcUrl,
     network: args.network,

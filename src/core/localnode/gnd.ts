@@ -16,6 +16,10 @@ import { gunzipSync } from 'node:zlib';
 
 export const GND_VERSION = '0.45.0';
 
+/** What the user must be told where gnd is started. */
+export const GND_BINDS_ALL_INTERFACES =
+  'gnd listens on every network interface (graph-node has no option to listen on 127.0.0.1 only): its GraphQL, admin, index-node and metrics ports can be reached from other machines unless a firewall blocks them. Postgres and the IPFS endpoint listen on 127.0.0.1 only.';
+
 /** The npm package of each platform that has one, with its tarball's digest (npm's dist.integrity). */
 export const GND_NPM_PACKAGES: Readonly<Record<string, { name: string; integrity: string }>> = {
   'linux-x64': { name: '@graphprotocol/gnd-linux-x64', integrity: 'sha512-SMmb5C6cvTjPwH7uiEivajZXQMrzpnA9n/Ty0OYymhHn1gu6plih9IAtU21mMG/Ih80UmCKpCFBx7RG2JuP1Dg==' },

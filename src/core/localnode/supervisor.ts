@@ -23,9 +23,6 @@ import { writePlaceholder } from './placeholder';
 import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
 import { fetchStatuses, type DeploymentStatus } from './status';
 
-export const GND_BINDS_ALL_INTERFACES =
-  'gnd listens on every network interface (graph-node has no option to listen on 127.0.0.1 only): its GraphQL, admin, index-node and metrics ports can be reached from other machines unless a firewall blocks them. Postgres and the IPFS endpoint listen on 127.0.0.1 only.';
-
 export interface LocalNodePorts {
   graphql: number;
   admin: number;
