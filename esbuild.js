@@ -39,7 +39,7 @@ function workbenchTestEntries() {
 }
 
 // Loopback servers that extension-host tests start in-process, compiled beside them (out/test/support).
-const workbenchSupport = ['test/support/platformServer.ts', 'test/support/proxy.ts', 'test/support/graphNodeServer.ts'];
+const workbenchSupport = ['test/support/platformServer.ts', 'test/support/proxy.ts', 'test/support/graphNodeServer.ts', 'test/support/until.ts'];
 
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },

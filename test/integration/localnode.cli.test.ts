@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { buildCli } from '../support/cli';
 import { startDevnet, type Devnet } from '../support/devnets';
 import { killProcessesUsing, processesUsing } from '../support/processes';
+import { until } from '../support/until';
 
 const REPO = path.resolve(__dirname, '../..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -110,16 +111,6 @@ async function records(urls: Urls): Promise<{ id: string; value: string }[] | un
   return answer?.data?.approvalQueries as { id: string; value: string }[] | undefined;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function statusOf(urls: Urls): Promise<{ subgraph: string; synced: boolean; health: string }[]> {
   const res = await fetch(urls.indexNode, {
     method: 'POST',
@@ -198,7 +189,7 @@ describe('a local graph-node with --data', () => {
       const deployed = await run(GRAPH, ['deploy', '--node', started.urls.admin, '--ipfs', started.urls.ipfs, NAME, '--version-label', 'v1'], { cwd: subgraph });
       assert.match(deployed.stdout + deployed.stderr, /Deployed to/);
       const deployedAt = Date.now();
-      first = await until('three records', async () => ((await records(started.urls))?.length === 3 ? records(started.urls) : undefined));
+      first = await until('three records', async () => ((await records(started.urls))?.length === 3 ? records(started.urls) : undefined), 30_000);
       console.log(`graph deploy returned → 3 records answered: ${Date.now() - deployedAt} ms`);
       assert.deepEqual(
         first.map((r) => r.value),
@@ -207,13 +198,17 @@ describe('a local graph-node with --data', () => {
       const meta = await query(started.urls, '{ _meta { deployment hasIndexingErrors } }');
       const deployment = (meta.data?._meta as { deployment: string }).deployment;
       assert.match(deployment, /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/);
-      const statuses = await until('synced', async () => {
-        const all = await statusOf(started.urls);
-        return all.find((s) => s.subgraph === deployment && s.synced) ? all : undefined;
-      });
+      const statuses = await until(
+        'synced',
+        async () => {
+          const all = await statusOf(started.urls);
+          return all.find((s) => s.subgraph === deployment && s.synced) ? all : undefined;
+        },
+        30_000,
+      );
       assert.equal(statuses.find((s) => s.subgraph === deployment)?.health, 'healthy');
       await approve(1);
-      await until('a fourth record', async () => ((await records(started.urls))?.length === 4 ? true : undefined));
+      await until('a fourth record', async () => ((await records(started.urls))?.length === 4 ? true : undefined), 30_000);
       first = (await records(started.urls))!;
     } finally {
       console.log(`SIGINT to exit, ports closed: ${await interrupt(started, data)} ms`);

@@ -8,16 +8,7 @@ import type { TestApi } from '../../../src/extension';
 
 export const EXTENSION_ID = 'chaindeck.chaindeck';
 
-/** Polls `probe` until it returns something, or fails after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { until } from '../../support/until';
 
 /** One JSON-RPC call to the runner's anvil; its result, or an error naming the method. */
 export async function anvil(method: string, params: unknown[]): Promise<unknown> {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { until } from '../../support/until';
 import { env, runCommand, screenshot, screenshotOnFailure, startWorkbench } from './workbench';
 
 const FOLDER = `subgraph-ui-${process.pid}`;
@@ -39,16 +40,6 @@ const editorLine = (text: string) => page.locator('.editor-group-container .mona
 const squiggles = () => page.locator('.editor-group-container .monaco-editor .squiggly-error');
 // The whole signature: while typing, earlier runs reported the half-typed ones.
 const problem = () => page.locator('.part.panel .monaco-list-row', { hasText: `signature '${WRONG}' not present in ABI` });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Presses `key` until `shown` is visible: a busy workbench may let a keystroke pass unanswered. */
 async function pressUntil(key: string, shown: Locator, tries = 4): Promise<void> {
