@@ -19,6 +19,7 @@ import { cidOfBytes, startIpfsEndpoint, type IpfsEndpoint } from '../../src/core
 import { cleanLeftovers, DataFolderBusy, isAlive, commandLineOf, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
 import { findPostgres } from '../../src/core/localnode/postgres';
 import { parseStatuses } from '../../src/core/localnode/status';
+import { LocalGraphNode } from '../../src/core/localnode/supervisor';
 import { main } from '../../src/cli/main';
 
 let tmp: string;
@@ -281,6 +282,21 @@ describe('the lock: leftovers of a killed supervisor', () => {
         cleanLeftovers(dir, control([])),
         (err: unknown) => err instanceof DataFolderBusy && err.message.startsWith(`A local graph-node already runs from ${dir} (supervised by process ${owner.pid})`),
       );
+      assert.equal(isAlive(gnd.pid), true);
+    } finally {
+      owner.kill();
+      gnd.kill();
+    }
+  });
+
+  test('a second start on a folder whose node runs is refused and leaves that node’s lock in place', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'second-'));
+    const [owner, gnd] = [sleeper(dir), sleeper(dir)];
+    try {
+      writeLock(dir, { owner: owner.pid, started: new Date().toISOString(), processes: [{ role: 'gnd', pid: gnd.pid }] });
+      const node = new LocalGraphNode({ rpcUrl: 'http://127.0.0.1:1', dataDir: dir, cacheDir: path.join(tmp, 'cache'), postgresDirs: [], env: { PATH: '' } });
+      await assert.rejects(node.start(), DataFolderBusy);
+      assert.equal(readLock(dir)?.owner, owner.pid);
       assert.equal(isAlive(gnd.pid), true);
     } finally {
       owner.kill();

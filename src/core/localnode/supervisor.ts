@@ -166,6 +166,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   private ipfs?: IpfsEndpoint;
   private dataDir?: string;
   private temporary = false;
+  /** Whether the lock in the data folder is this node's: a start refused because another node runs there leaves that node's lock alone. */
+  private lockOwned = false;
   private stopping?: Promise<void>;
   private starting?: Promise<LocalNodeUrls>;
   private cancelStart?: () => void;
@@ -266,6 +268,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     if (this.postgres && this.postgres.pid > 0) processes.push({ role: 'postgres', pid: this.postgres.pid });
     if (this.gnd?.pid) processes.push({ role: 'gnd', pid: this.gnd.pid });
     writeLock(this.dataDir, { owner: process.pid, started: new Date().toISOString(), processes });
+    this.lockOwned = true;
   }
 
   private async startAll(signal?: AbortSignal): Promise<LocalNodeUrls> {
@@ -461,8 +464,9 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     process.off('exit', this.exitGuard);
     if (this.dataDir) {
       if (this.temporary) await rm(this.dataDir, { recursive: true, force: true }).catch(() => undefined);
-      else if (existsSync(this.dataDir)) removeLock(this.dataDir);
+      else if (this.lockOwned && existsSync(this.dataDir)) removeLock(this.dataDir);
     }
+    this.lockOwned = false;
     this.dataDir = undefined;
     this.temporary = false;
   }
