@@ -305,6 +305,15 @@ describe('the lock: leftovers of a killed supervisor', () => {
   });
 });
 
+test('a data folder that is a file is refused saying so, and the file is left as it was', async () => {
+  const file = path.join(tmp, 'not-a-folder');
+  writeFileSync(file, 'mine');
+  const node = new LocalGraphNode({ rpcUrl: 'http://127.0.0.1:1', dataDir: file, cacheDir: path.join(tmp, 'cache'), postgresDirs: [], env: { PATH: '' } });
+  await assert.rejects(node.start(), { message: `The data folder ${file} is not a folder: choose a folder (a missing one is created).` });
+  assert.equal(readFileSync(file, 'utf8'), 'mine');
+  assert.equal(node.state.kind, 'failed');
+});
+
 test('Postgres is looked for on PATH, then in the usual folders; none: undefined', () => {
   assert.equal(findPostgres({ PATH: '' }, []), undefined);
   const bin = path.join(tmp, 'pg-bin');

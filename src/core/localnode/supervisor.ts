@@ -283,7 +283,9 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     process.on('exit', this.exitGuard);
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
     if (o.dataDir) {
-      this.dataDir = path.resolve(o.dataDir);
+      const dataDir = path.resolve(o.dataDir);
+      if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new LocalNodeError(`The data folder ${dataDir} is not a folder: choose a folder (a missing one is created).`);
+      this.dataDir = dataDir;
       await mkdir(this.dataDir, { recursive: true });
     } else {
       this.dataDir = await mkdtemp(path.join(os.tmpdir(), 'chaindeck-graph-node-'));
