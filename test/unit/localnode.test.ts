@@ -19,7 +19,7 @@ import { cidOfBytes, startIpfsEndpoint, type IpfsEndpoint } from '../../src/core
 import { cleanLeftovers, DataFolderBusy, isAlive, commandLineOf, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
 import { findPostgres } from '../../src/core/localnode/postgres';
 import { parseStatuses } from '../../src/core/localnode/status';
-import { LocalGraphNode } from '../../src/core/localnode/supervisor';
+import { chainHead, LocalGraphNode } from '../../src/core/localnode/supervisor';
 import { main } from '../../src/cli/main';
 
 let tmp: string;
@@ -312,6 +312,25 @@ test('a data folder that is a file is refused saying so, and the file is left as
   await assert.rejects(node.start(), { message: `The data folder ${file} is not a folder: choose a folder (a missing one is created).` });
   assert.equal(readFileSync(file, 'utf8'), 'mine');
   assert.equal(node.state.kind, 'failed');
+});
+
+test('the chain head of an RPC URL with user:password is asked with HTTP Basic, the password never printed', async () => {
+  const rpc = await serve({
+    '/v1': (req, res) => {
+      res.writeHead(req.headers.authorization === `Basic ${Buffer.from('me:p@ss').toString('base64')}` ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x2a' }));
+    },
+  });
+  try {
+    const withCredentials = rpc.url.replace('http://', 'http://me:p%40ss@');
+    assert.equal(await chainHead(`${withCredentials}/v1`), 42);
+    await assert.rejects(
+      chainHead(`${withCredentials.replace('p%40ss', 'wrong')}/v2`),
+      (err: Error) => err.message.startsWith('The chain at the RPC URL did not answer eth_blockNumber') && !err.message.includes('wrong'),
+    );
+  } finally {
+    await rpc.close();
+  }
 });
 
 test('Postgres is looked for on PATH, then in the usual folders; none: undefined', () => {

@@ -117,11 +117,18 @@ async function answers(url: string, body?: string): Promise<boolean> {
   }
 }
 
-async function chainHead(rpcUrl: string): Promise<number> {
+/** The chain's latest block number. A user:password in the URL is sent as HTTP Basic, as gnd sends it (fetch refuses a URL that holds credentials). */
+export async function chainHead(rpcUrl: string): Promise<number> {
   try {
-    const res = await fetch(rpcUrl, {
+    const url = new URL(rpcUrl);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (url.username || url.password) {
+      headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+      url.username = url.password = '';
+    }
+    const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers,
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
       signal: AbortSignal.timeout(15_000),
     });
