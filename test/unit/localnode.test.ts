@@ -95,6 +95,15 @@ describe('the IPFS endpoint', () => {
     assert.equal((await post('cat?arg=nonsense')).status, 400);
     assert.equal((await post('swarm/peers')).status, 404);
   });
+
+  test('malformed percent-encoding in a gateway path or an added file’s name is the client’s error (400)', async () => {
+    const gateway = await fetch(`${endpoint.url}/ipfs/%E0%A4%A`);
+    assert.equal(gateway.status, 400);
+    assert.match(((await gateway.json()) as { Message: string }).Message, /^malformed percent-encoding/);
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('x')]), 'a%ZZ');
+    assert.equal((await fetch(`${endpoint.url}/api/v0/add`, { method: 'POST', body: form })).status, 400);
+  });
 });
 
 describe('gnd through the user’s npm (a loopback registry)', () => {

@@ -97,6 +97,15 @@ function sendJson(res: http.ServerResponse, value: unknown): void {
   res.end(`${JSON.stringify(value)}\n`);
 }
 
+/** A percent-encoded name or path; malformed encoding is the client's error (400), not the endpoint's. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new HttpProblem(400, `malformed percent-encoding in "${text}"`);
+  }
+}
+
 /** The `arg` of an RPC call: a CID, optionally followed by a path inside it. */
 function argOf(url: URL): string {
   const arg = url.searchParams.get('arg');
@@ -132,7 +141,7 @@ async function fileParts(req: http.IncomingMessage): Promise<{ name: string; byt
   const parts: { name: string; bytes: Uint8Array }[] = [];
   for (const value of form.getAll('file')) {
     if (typeof value === 'string') continue;
-    const name = decodeURIComponent(value.name || 'file');
+    const name = decoded(value.name || 'file');
     parts.push({ name, bytes: new Uint8Array(await value.arrayBuffer()) });
   }
   if (!parts.length) throw new HttpProblem(400, 'add needs at least one file part');
@@ -227,7 +236,7 @@ export async function startIpfsEndpoint(options: IpfsEndpointOptions): Promise<I
         if (req.method !== 'POST') throw new HttpProblem(405, `${url.pathname} takes POST`);
         await call(url, req, res);
       } else if (url.pathname.startsWith('/ipfs/') && (req.method === 'GET' || req.method === 'HEAD')) {
-        await sendContent(res, await entryAt(decodeURIComponent(url.pathname.slice('/ipfs/'.length)), blockstore), req.method === 'HEAD');
+        await sendContent(res, await entryAt(decoded(url.pathname.slice('/ipfs/'.length)), blockstore), req.method === 'HEAD');
       } else {
         throw new HttpProblem(404, `${url.pathname}: not found`);
       }
