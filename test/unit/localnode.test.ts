@@ -96,6 +96,23 @@ describe('the IPFS endpoint', () => {
     assert.equal((await post('swarm/peers')).status, 404);
   });
 
+  test('an add that declares more than the bound is refused (413) before its body is read', async () => {
+    const { port } = new URL(endpoint.url);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/api/v0/add', headers: { 'content-type': 'multipart/form-data; boundary=zz', 'content-length': '999999999999' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+          req.destroy();
+        },
+      );
+      req.on('error', reject);
+      req.write('--zz\r\n');
+    });
+    assert.equal(status, 413);
+  });
+
   test('malformed percent-encoding in a gateway path or an added file’s name is the client’s error (400)', async () => {
     const gateway = await fetch(`${endpoint.url}/ipfs/%E0%A4%A`);
     assert.equal(gateway.status, 400);

@@ -122,6 +122,8 @@ function cidOfArg(arg: string, CID: typeof import('multiformats/cid').CID): CID 
 }
 
 async function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  // A declared length over the bound is refused before a byte is read.
+  if (Number(req.headers['content-length']) > MAX_ADD_BYTES) throw new HttpProblem(413, `upload larger than ${MAX_ADD_BYTES} bytes`);
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
