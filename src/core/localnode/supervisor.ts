@@ -16,6 +16,8 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { RpcClient } from '../rpc/client';
+import type { ResolvedEndpoint } from '../rpc/endpoint';
 import { resolveGnd, type InstallProgress } from './gnd';
 import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
 import { cleanLeftovers, commandLineOf, isAlive, removeLock, writeLock, type LockedProcess, type ProcessControl } from './lock';
@@ -117,24 +119,28 @@ async function answers(url: string, body?: string): Promise<boolean> {
   }
 }
 
-/** The chain's latest block number. A user:password in the URL is sent as HTTP Basic, as gnd sends it (fetch refuses a URL that holds credentials). */
+/**
+ * The chain's latest block number, through core's JSON-RPC client (a bounded reply, retries,
+ * the URL's secrets scrubbed from every message). A user:password in the URL is sent as HTTP
+ * Basic, as gnd sends it; the path and query count as secret too, as everywhere in Chaindeck.
+ */
 export async function chainHead(rpcUrl: string): Promise<number> {
   try {
     const url = new URL(rpcUrl);
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (url.username || url.password) {
-      headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-      url.username = url.password = '';
-    }
-    const res = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const body = (await res.json()) as { result?: string; error?: { message: string } };
-    if (typeof body.result !== 'string') throw new Error(body.error?.message ?? `HTTP ${res.status}`);
-    return Number(BigInt(body.result));
+    const user = decodeURIComponent(url.username);
+    const password = decodeURIComponent(url.password);
+    url.username = url.password = '';
+    const basic = user || password;
+    const endpoint: ResolvedEndpoint = {
+      httpUrl: url.href,
+      wsUrl: '',
+      headers: basic ? { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } : {},
+      auth: basic ? 'basic' : 'none',
+      secrets: [password, url.pathname.length > 1 ? url.pathname.slice(1) : '', url.search.slice(1)].filter((s) => s.length > 0),
+    };
+    const head = await new RpcClient(endpoint, { timeoutMs: 15_000 }).call('eth_blockNumber', []);
+    if (typeof head !== 'string' || !/^0x[0-9a-f]{1,16}$/i.test(head)) throw new Error(`eth_blockNumber answered ${JSON.stringify(head)?.slice(0, 80)}, not a block number`);
+    return Number(BigInt(head));
   } catch (err) {
     throw new LocalNodeError(`The chain at the RPC URL did not answer eth_blockNumber (${err instanceof Error ? err.message : String(err)}): check the URL and that the node runs.`);
   }
