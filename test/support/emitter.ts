@@ -1,0 +1,50 @@
+/**
+ * The Emitter test contract (test/fixtures/subgraphs/emitter/Emitter.sol) on a chain, and its
+ * subgraph copied into a scratch folder pointing at it: `ping(count)` emits `count` Ping events in
+ * one transaction, `boom()` the event whose handler aborts.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Log } from 'ethers';
+import { compileSolidity, deployContract, type Deployment } from './contracts';
+import { copyProject, repoRoot } from './localGraph';
+
+export const emitterFixture = () => path.join(repoRoot(), 'test', 'fixtures', 'subgraphs', 'emitter');
+
+export interface Emitter extends Deployment {
+  /** Sends ping(count) and resolves with the block it was mined in. */
+  ping(count: number): Promise<number>;
+  /** Sends boom() and resolves with the block it was mined in. */
+  boom(): Promise<number>;
+  /** Every Ping log of the contract, as eth_getLogs returns them, named `<txhash>-<logIndex>` as the mapping names its entities. */
+  pingLogIds(toBlock?: number): Promise<string[]>;
+}
+
+export async function deployEmitter(rpcUrl: string): Promise<Emitter> {
+  const compiled = compileSolidity(readFileSync(path.join(emitterFixture(), 'Emitter.sol'), 'utf8'), 'Emitter');
+  const deployment = await deployContract(rpcUrl, compiled);
+  const { contract, provider } = deployment;
+  const mined = async (sent: Promise<{ wait(): Promise<{ blockNumber: number } | null> }>) => (await (await sent).wait())!.blockNumber;
+  return {
+    ...deployment,
+    ping: (count) => mined(contract.ping(count, { gasLimit: 30_000_000 })),
+    boom: () => mined(contract.boom()),
+    async pingLogIds(toBlock) {
+      const logs: Log[] = await provider.getLogs({
+        address: deployment.address,
+        topics: [contract.interface.getEvent('Ping')!.topicHash],
+        fromBlock: deployment.block,
+        toBlock: toBlock ?? 'latest',
+      });
+      return logs.map((l) => `${l.transactionHash}-${l.index}`);
+    },
+  };
+}
+
+/** The emitter subgraph copied into `scratch` (as `name`), indexing `address` from `startBlock`. */
+export function emitterProject(scratch: string, address: string, startBlock: number, name = 'emitter'): string {
+  const dir = copyProject(emitterFixture(), scratch, name);
+  const manifest = path.join(dir, 'subgraph.yaml');
+  writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('0x0000000000000000000000000000000000000000', address).replace('startBlock: 0', `startBlock: ${startBlock}`));
+  return dir;
+}
