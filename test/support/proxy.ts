@@ -3,6 +3,8 @@
  * provider's gateway: it can demand an access key in the path (/<KEY>, /ws/<KEY>) or HTTP Basic
  * auth, add latency, answer with faults (any status, HTML, garbage, a reset connection, a
  * rewritten reply), pass WebSocket upgrades through, and drop every open connection on demand.
+ * In front of another HTTP service (graph-node's ports, IPFS) it forwards every request as it
+ * came, after taking the key off the front of the path and checking a deploy key.
  */
 import * as http from 'node:http';
 import * as net from 'node:net';
@@ -24,8 +26,20 @@ export interface ProxyOptions {
   delayMs?: number;
   /** Demand these Basic credentials (HTTP and WebSocket upgrade). */
   basicAuth?: { username: string; password: string };
-  /** Demand this key as the path: /<key> for HTTP, /ws/<key> for WebSocket. */
+  /**
+   * Demand this key as the path: /<key> for HTTP, /ws/<key> for WebSocket. With `service`, the
+   * path's first segment instead, taken off before forwarding (/<key>/api/v0/add → /api/v0/add).
+   */
   key?: string;
+  /**
+   * Forward every request as it came (method, path, query, headers, body as bytes) instead of
+   * JSON-RPC POSTs to the node's root: the gateway of an HTTP service such as graph-node or
+   * IPFS. `paths` maps a path (after the key) to the target's, e.g. a host's /deploy to
+   * graph-node's admin root.
+   */
+  service?: { paths?: Record<string, string> };
+  /** Demand `Authorization: Bearer <token>` (401 otherwise), as a host checks a deploy key; the header is not forwarded. */
+  bearer?: string;
 }
 
 /** A JSON-RPC call as the proxy sees it, for call rules. */
@@ -38,7 +52,11 @@ export interface SeenCall {
 export type CallRule = (call: SeenCall) => { code: number; message: string } | undefined;
 
 export interface RecordedRequest {
+  method: string;
+  /** As received, key included. */
   path: string;
+  /** The body as text (a JSON-RPC call, a GraphQL query). */
+  body: string;
   /** JSON-RPC method names in the body (several for a batch). */
   methods: string[];
   authorization?: string;
@@ -107,9 +125,26 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   let connections = 0;
   let upgrades = 0;
 
+  /** The path to forward to a service: the request's without the key, mapped; undefined when the key is not in front. */
+  const servicePath = (url: string): string | undefined => {
+    let rest = url;
+    if (options.key !== undefined) {
+      const prefix = `/${options.key}`;
+      if (!(url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`))) return undefined;
+      rest = url.slice(prefix.length);
+    }
+    const query = rest.indexOf('?');
+    const pathname = (query < 0 ? rest : rest.slice(0, query)) || '/';
+    const search = query < 0 ? '' : rest.slice(query);
+    return `${options.service?.paths?.[pathname] ?? pathname}${search}`;
+  };
+
   /** Why a request is refused (401), or undefined when its credentials are right. */
   const refusal = (req: http.IncomingMessage, upgrade: boolean): string | undefined => {
-    if (options.key !== undefined && req.url !== `${upgrade ? '/ws' : ''}/${options.key}`) return 'invalid or missing access key';
+    if (options.service && !upgrade) {
+      if (servicePath(req.url ?? '/') === undefined) return 'invalid or missing access key';
+    } else if (options.key !== undefined && req.url !== `${upgrade ? '/ws' : ''}/${options.key}`) return 'invalid or missing access key';
+    if (options.bearer !== undefined && req.headers.authorization !== `Bearer ${options.bearer}`) return 'invalid or missing deploy key';
     if (options.basicAuth) {
       const { username, password } = options.basicAuth;
       if (req.headers.authorization !== `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`) return 'bad username or password';
@@ -117,33 +152,46 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     return undefined;
   };
 
-  const forward = (body: string, res: http.ServerResponse, rewrite?: (reply: unknown) => unknown) => {
-    const out = http.request(
-      { host: target.hostname, port: target.port, path: '/', method: 'POST', agent: upstream, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (up) => {
-        const chunks: Buffer[] = [];
-        up.on('data', (c: Buffer) => chunks.push(c));
-        up.on('end', () => {
-          let text = Buffer.concat(chunks).toString('utf8');
-          if (rewrite) text = JSON.stringify(rewrite(JSON.parse(text)));
-          if (res.destroyed) return;
-          res.writeHead(up.statusCode ?? 502, { 'content-type': up.headers['content-type'] ?? 'application/json' });
-          res.end(text);
-        });
-      },
-    );
+  const forward = (req: http.IncomingMessage, raw: Buffer, res: http.ServerResponse, rewrite?: (reply: unknown) => unknown) => {
+    const body = raw.toString('utf8');
+    let request: http.RequestOptions = {
+      host: target.hostname,
+      port: target.port,
+      path: '/',
+      method: 'POST',
+      agent: upstream,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    };
+    if (options.service) {
+      const headers = { ...req.headers, host: target.host, 'content-length': String(raw.length) };
+      delete headers['transfer-encoding'];
+      if (options.bearer !== undefined) delete headers.authorization;
+      request = { ...request, path: servicePath(req.url ?? '/'), method: req.method, headers };
+    }
+    const out = http.request(request, (up) => {
+      const chunks: Buffer[] = [];
+      up.on('data', (c: Buffer) => chunks.push(c));
+      up.on('end', () => {
+        let reply = Buffer.concat(chunks);
+        if (rewrite) reply = Buffer.from(JSON.stringify(rewrite(JSON.parse(reply.toString('utf8')))));
+        if (res.destroyed) return;
+        res.writeHead(up.statusCode ?? 502, { 'content-type': up.headers['content-type'] ?? 'application/json' });
+        res.end(reply);
+      });
+    });
     out.on('error', (err) => {
       if (!res.destroyed) res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${err.message}`);
     });
-    out.end(body);
+    out.end(options.service ? raw : body);
   };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({ path: req.url ?? '', methods: methodsOf(body), authorization: req.headers.authorization });
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
+      requests.push({ method: req.method ?? '', path: req.url ?? '', body, methods: methodsOf(body), authorization: req.headers.authorization });
       const handle = () => {
         const refused = refusal(req, false);
         if (refused) {
@@ -157,15 +205,15 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
         }
         // The rule as it stands when the request arrives: a test may clear it before the reply.
         const rule = callRule;
-        if (!fault) return forward(body, res, rule ? (reply) => applyCallRule(body, reply, rule) : undefined);
+        if (!fault) return forward(req, raw, res, rule ? (reply) => applyCallRule(body, reply, rule) : undefined);
         if ('status' in fault) {
           res.writeHead(fault.status, { 'content-type': 'text/plain', ...fault.headers }).end(fault.body ?? '');
         } else if ('reset' in fault) {
           req.socket.destroy();
         } else if ('delayMs' in fault) {
-          setTimeout(() => forward(body, res), fault.delayMs);
+          setTimeout(() => forward(req, raw, res), fault.delayMs);
         } else {
-          forward(body, res, fault.rewrite);
+          forward(req, raw, res, fault.rewrite);
         }
       };
       if (options.delayMs) setTimeout(handle, options.delayMs);
