@@ -351,7 +351,9 @@ async function main() {
   const keyed = await tsRequire('../../test/support/proxy.ts', import.meta.url).startProxy({ target: anvil.url, key: KEYED_NODE.secret });
   cleanups.push(() => keyed.close());
   const ws = writeWorkspace(path.join(tmp, 'workspace'), anvil.url, keyed.url);
-  const testEnv = { CHAINDECK_TEST_ANVIL_URL: anvil.url, CHAINDECK_TEST_WORKSPACE: ws, CHAINDECK_TEST_KEYED_URL: keyed.url };
+  // The suites' own local graph-nodes take gnd from this user's cache: the extension host's HOME is a fresh one.
+  const gndCache = tsRequire('../../src/cli/graphNode.ts', import.meta.url).userCacheDir(process.env);
+  const testEnv = { CHAINDECK_TEST_ANVIL_URL: anvil.url, CHAINDECK_TEST_WORKSPACE: ws, CHAINDECK_TEST_KEYED_URL: keyed.url, CHAINDECK_TEST_GND_CACHE: gndCache };
   log(`anvil at ${anvil.url}, workspace ${ws}`);
 
   const ui = tsRequire('../../test/workbench/ui/workbench.ts', import.meta.url);
