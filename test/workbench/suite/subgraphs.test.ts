@@ -1,10 +1,13 @@
 /**
  * The Subgraphs feature inside the real extension host, with the real graph CLI: a copy of the
  * tutorial subgraph in the workspace (node_modules linked to the repository's, so the CLI and
- * graph-ts resolve from it as in a user's project), and loopback IPFS, graph-node and GraphQL
- * servers (test/support/graphNodeServer) that demand the access key in their paths and the deploy
- * key as a bearer token. Real CLI runs, in order: codegen, build, build with a planted error,
- * deploy. Everything added is removed again: the UI tests reuse the workspace.
+ * graph-ts resolve from it as in a user's project), pointed at a real ERC-20 on the runner's
+ * anvil that approved 250 spenders, and a real local graph-node (gnd, Postgres, the IPFS
+ * endpoint) behind gateways (test/support/proxy) that demand the access key in their paths and
+ * the deploy key as a bearer token, as a host does. Real CLI runs, in order: codegen, build,
+ * build with a planted error, deploy; the records, health and pages then come from graph-node.
+ * Everything added is removed again (the UI tests reuse the workspace), and nothing of the
+ * graph-node is left running.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -15,8 +18,10 @@ import type { ManifestLenses } from '../../../src/editor/subgraph/language/manif
 import type { FinishedRun, GraphTasks, TaskDeps } from '../../../src/editor/subgraph/tasks/graphTasks';
 import type { SubgraphsElement } from '../../../src/editor/subgraph/records/tree';
 import type { TestApi } from '../../../src/extension';
-import { approvalRecords, startGraphNodeAdmin, startGraphqlServer, startIpfsServer, type AdminServer, type GraphqlServer, type IpfsServer } from '../../support/graphNodeServer';
-import { activateTestApi, EXTENSION_ID, until as poll } from './helpers';
+import { makeApprovals, pointManifest, type Approvals } from '../../support/approvals';
+import { graphCli, startLocalGraph, type LocalGraph } from '../../support/localGraph';
+import { startProxy, type Proxy } from '../../support/proxy';
+import { activateTestApi, anvil, EXTENSION_ID, until as poll } from './helpers';
 
 /** Shaped like real keys, so core's URL splitting and the redactor treat them as keys. */
 const ACCESS_KEY = '5e8a1c3f7b9d2e4a6c8f0b1d3e5a7c9f';
@@ -27,6 +32,9 @@ const FOLDER = 'eh-tutorial';
 /** Real CLI runs are slow: waits here allow longer than the other suites'. */
 const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>) => poll(what, probe, 20_000);
 
+/** The JSON body of a request a gateway passed on. */
+const bodyOf = (request: { body: string }) => JSON.parse(request.body) as { method?: string; params?: unknown; query?: string; variables?: unknown };
+
 describe('subgraphs', function () {
   // Each real CLI run takes seconds (graph build ~7-10 s).
   this.timeout(90_000);
@@ -34,9 +42,13 @@ describe('subgraphs', function () {
   let f: SubgraphsFeature;
   let dir: string;
   let manifest: vscode.Uri;
-  let ipfs: IpfsServer;
-  let admin: AdminServer;
-  let graphql: GraphqlServer;
+  let approvals: Approvals;
+  let graph: LocalGraph;
+  // The host's gateways in front of graph-node's ports: what the record's URLs name.
+  let ipfs: Proxy;
+  let admin: Proxy;
+  let graphql: Proxy;
+  const urls = () => ({ deployUrl: `${admin.url}/deploy`, ipfsUrl: `${ipfs.url}/api/v0`, queryUrl: `${graphql.url}/subgraphs/name/${NAME}` });
 
   const record = () => f.store.byName(NAME);
   const graphDiagnostics = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'graph');
@@ -46,7 +58,8 @@ describe('subgraphs', function () {
   };
   const ourTasks = async () => (await vscode.tasks.fetchTasks({ type: 'graph' })).filter((t) => t.definition.manifest === `${FOLDER}/subgraph.yaml`);
 
-  before(async () => {
+  before(async function () {
+    this.timeout(180_000); // compiling the token, starting graph-node
     const { ext, api: exported } = await activateTestApi('activate() returned no subgraphs in the test API', (a) => a.subgraphs);
     api = exported;
     f = exported.subgraphs;
@@ -57,16 +70,24 @@ describe('subgraphs', function () {
     fs.symlinkSync(path.join(ext.extensionPath, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     manifest = vscode.Uri.file(path.join(dir, 'subgraph.yaml'));
 
-    graphql = await startGraphqlServer(approvalRecords(250), { key: ACCESS_KEY, subgraph: NAME });
-    ipfs = await startIpfsServer({ key: ACCESS_KEY });
-    // graph-node answers with the query URLs of its own host: here the GraphQL server, key in the path.
-    admin = await startGraphNodeAdmin({ key: ACCESS_KEY, deployKey: DEPLOY_KEY, queryBase: `http://127.0.0.1:${graphql.port}/${ACCESS_KEY}` });
+    const rpcUrl = process.env.CHAINDECK_TEST_ANVIL_URL!;
+    approvals = await makeApprovals(rpcUrl, ext.extensionPath, 250);
+    pointManifest(manifest.fsPath, approvals);
+    // gnd from the runner's cache: this extension host's own cache folder is a fresh one.
+    graph = await startLocalGraph(rpcUrl, { cacheDir: process.env.CHAINDECK_TEST_GND_CACHE });
+    // The name exists on the host before the first deploy, as after `graph create`.
+    await graphCli(['create', '--node', graph.urls.admin, NAME], dir);
+    graphql = await startProxy({ target: graph.urls.graphql, key: ACCESS_KEY, service: {} });
+    ipfs = await startProxy({ target: graph.urls.ipfs, key: ACCESS_KEY, service: {} });
+    admin = await startProxy({ target: graph.urls.admin, key: ACCESS_KEY, bearer: DEPLOY_KEY, service: { paths: { '/deploy': '/' } } });
   });
 
   after(async () => {
     const added = record();
     if (added) await f.store.remove(added.id);
     await Promise.all([ipfs?.close(), admin?.close(), graphql?.close()]);
+    // Throws when anything of the graph-node is left running (and kills it).
+    await graph?.stop();
     // The link first, by itself: the repository's node_modules must never be walked by the removal.
     if (dir) {
       fs.rmSync(path.join(dir, 'node_modules'), { force: true });
@@ -75,18 +96,15 @@ describe('subgraphs', function () {
   });
 
   it('adds a record: the keys go to secret storage, settings keep {key}', async () => {
-    const added = await f.store.add(
-      { name: NAME, project: 'Demo project', protocol: 'ethereum', network: 'mainnet', type: 'elastic', deployUrl: admin.url, ipfsUrl: ipfs.url, queryUrl: graphql.url, graphqlUiUrl: '' },
-      DEPLOY_KEY,
-    );
+    const added = await f.store.add({ name: NAME, project: 'Demo project', protocol: 'ethereum', network: 'mainnet', type: 'elastic', ...urls(), graphqlUiUrl: '' }, DEPLOY_KEY);
     const saved = JSON.stringify(vscode.workspace.getConfiguration('chaindeck').get('subgraphs'));
     const settingsFile = fs.readFileSync(path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.vscode', 'settings.json'), 'utf8');
     for (const key of [ACCESS_KEY, DEPLOY_KEY]) {
       assert.ok(!saved.includes(key), 'a key is in chaindeck.subgraphs');
       assert.ok(!settingsFile.includes(key), 'a key is in .vscode/settings.json');
     }
-    assert.equal(added.deployUrl, admin.url.replace(ACCESS_KEY, '{key}'));
-    assert.equal(added.queryUrl, graphql.url.replace(ACCESS_KEY, '{key}'));
+    assert.equal(added.deployUrl, urls().deployUrl.replace(ACCESS_KEY, '{key}'));
+    assert.equal(added.queryUrl, urls().queryUrl.replace(ACCESS_KEY, '{key}'));
     assert.deepEqual(await f.store.secretsOf(added), { accessKey: ACCESS_KEY, deployKey: DEPLOY_KEY });
   });
 
@@ -110,7 +128,7 @@ describe('subgraphs', function () {
     const [dataSource] = await tree.getChildren(ours);
     const dsItem = tree.getTreeItem(dataSource);
     assert.equal(dsItem.label, 'ERC20');
-    assert.equal(dsItem.description, 'mainnet · from block 6082465');
+    assert.equal(dsItem.description, `mainnet · from block ${approvals.startBlock}`);
     const [handler] = await tree.getChildren(dataSource);
     const item = tree.getTreeItem(handler as SubgraphsElement);
     assert.equal(item.label, 'handleApproval');
@@ -173,18 +191,24 @@ describe('subgraphs', function () {
     const run = finished?.run;
     assert.equal(run?.outcome.ok, true, run?.output);
 
-    // The server saw the deploy with the deploy key, at the keyed path; IPFS got the files.
-    const deployCall = admin.requests.find((r) => r.body.method === 'subgraph_deploy');
+    // The gateway passed the deploy with the deploy key, at the keyed path; IPFS got the files
+    // and graph-node indexes that deployment, to the block of the approvals.
+    const deployCall = admin.requests.find((r) => bodyOf(r).method === 'subgraph_deploy');
     assert.ok(deployCall, 'graph-node saw no subgraph_deploy');
+    assert.equal(deployCall.path, `/${ACCESS_KEY}/deploy`);
     assert.equal(deployCall.authorization, `Bearer ${DEPLOY_KEY}`);
-    assert.deepEqual(deployCall.body.params, { name: NAME, ipfs_hash: run!.outcome.ipfsHash, version_label: 'v0.0.1' });
-    assert.ok(ipfs.pins.includes(run!.outcome.ipfsHash!));
+    assert.deepEqual(bodyOf(deployCall).params, { name: NAME, ipfs_hash: run!.outcome.ipfsHash, version_label: 'v0.0.1' });
+    assert.ok(ipfs.requests.some((r) => r.path.startsWith(`/${ACCESS_KEY}/api/v0/pin/add?`) && r.path.includes(`arg=${run!.outcome.ipfsHash}`)));
+    const status = await graph.waitSynced(run!.outcome.ipfsHash!, approvals.block);
+    assert.equal(status.health, 'healthy');
 
     const updated = record()!;
     assert.equal(updated.versionLabel, 'v0.0.1');
     assert.equal(updated.lastDeployment?.versionLabel, 'v0.0.1');
     assert.equal(updated.lastDeployment?.ipfsHash, run!.outcome.ipfsHash);
-    assert.equal(updated.lastDeployment?.queriesUrl, graphql.url.replace(ACCESS_KEY, '{key}'));
+    // graph-node names its own port for queries (the CLI keeps only the deploy URL's host); the record's query URL stays the gateway's.
+    assert.equal(updated.lastDeployment?.queriesUrl, `${graph.urls.graphql}/subgraphs/name/${NAME}`);
+    assert.equal(updated.queryUrl, urls().queryUrl.replace(ACCESS_KEY, '{key}'));
     // The build error of the last run is gone with this run.
     assert.deepEqual(graphDiagnostics(vscode.Uri.file(path.join(dir, 'src', 'mapping.ts'))), []);
 
@@ -211,13 +235,18 @@ describe('subgraphs', function () {
     const group = groups.find((g) => g.kind === 'group' && g.group === 'records')!;
     const item = (await f.tree.getChildren(group)).find((e) => e.kind === 'record' && e.record.name === NAME);
     assert.ok(item, 'the record is not in the tree');
+    // Synced to the chain head, which nothing moves while this suite runs.
+    const head = Number(BigInt((await anvil('eth_blockNumber', [])) as string));
+    await graph.waitSynced(record()!.lastDeployment!.ipfsHash!, head);
     f.tree.getTreeItem(item); // asks for the health
     const description = await until('the health', () => {
       const d = String(f.tree.getTreeItem(item).description ?? '');
       return /^block/.test(d) ? d : undefined;
     });
-    assert.equal(description, 'block 19000000 · healthy');
-    assert.equal(graphql.requests.at(-1)?.body.query, '{ _meta { block { number } hasIndexingErrors } }');
+    assert.equal(description, `block ${head} · healthy`);
+    const asked = graphql.requests.at(-1)!;
+    assert.equal(asked.path, `/${ACCESS_KEY}/subgraphs/name/${NAME}`);
+    assert.equal(bodyOf(asked).query, '{ _meta { block { number } hasIndexingErrors } }');
   });
 
   it('writes the default list query for a new query and runs it from its lens into the results table', async () => {
@@ -255,10 +284,15 @@ describe('subgraphs', function () {
     );
     assert.equal(page.table.rows.length, 100);
     assert.ok(page.hasNext && !page.hasPrevious);
-    // uint256's maximum, whole: never turned into a float.
+    // The first 100 of the 250 approvals by id, as graph-node indexed them from the chain.
+    assert.deepEqual(
+      page.table.rows,
+      approvals.records.slice(0, 100).map((r) => [r.id, r.owner, r.spender, r.value]),
+    );
+    // uint256's maximum (the first approval, the first id), whole: never turned into a float.
     assert.equal(page.table.rows[0][3], (2n ** 256n - 1n).toString());
     assert.equal(page.endpoint.includes(ACCESS_KEY), false);
-    assert.deepEqual(graphql.requests.at(-1)?.body.variables, { first: 100, skip: 0 });
+    assert.deepEqual(bodyOf(graphql.requests.at(-1)!).variables, { first: 100, skip: 0 });
     assert.equal(graphql.requests.length, sent + 1);
     await until('the results panel', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `Query: ${NAME}`));
   });

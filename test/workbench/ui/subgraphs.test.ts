@@ -3,8 +3,11 @@
  * subgraph.yaml with a planted compile error (listed in Problems at its line), a subgraph added
  * through the palette with keyed URLs and a deploy key, Deploy from the lens (the keys in no
  * terminal text and not in the log), then a query run from its lens into the results table, paged.
- * Loopback IPFS, graph-node and GraphQL servers run in this process. Two real CLI runs in the
- * workbench (one build, one deploy); codegen runs before the page opens, through core.
+ * The subgraph indexes a real ERC-20 on the runner's anvil that approved 130 spenders, on a real
+ * local graph-node (gnd, Postgres, the IPFS endpoint) started by this process behind gateways
+ * (test/support/proxy) that demand the access key in their paths and the deploy key as a bearer
+ * token, as a host does. Two real CLI runs in the workbench (one build, one deploy); codegen runs
+ * before the page opens, through core. Nothing of the graph-node is left running after.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,7 +16,10 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { findGraphCli, runGraph } from '../../../src/core/subgraph/graphcli/launch';
 import { graphCodegenCommand } from '../../../src/core/subgraph/graphcli/commands';
-import { approvalRecords, startGraphNodeAdmin, startGraphqlServer, startIpfsServer, type AdminServer, type GraphqlServer, type IpfsServer } from '../../support/graphNodeServer';
+import { makeApprovals, pointManifest, type Approvals } from '../../support/approvals';
+import { localProvider } from '../../support/contracts';
+import { graphCli, startLocalGraph, type LocalGraph } from '../../support/localGraph';
+import { startProxy, type Proxy } from '../../support/proxy';
 import { env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader, webviewFrame } from './workbench';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -29,29 +35,41 @@ let page: Page;
 let workspace: string;
 let folder: string;
 let settingsBefore: string;
-let ipfs: IpfsServer;
-let admin: AdminServer;
-let graphql: GraphqlServer;
+let approvals: Approvals;
+let graph: LocalGraph;
+// The host's gateways in front of graph-node's ports: what the subgraph's URLs name.
+let ipfs: Proxy;
+let admin: Proxy;
+let graphql: Proxy;
 
 const settingsFile = () => path.join(workspace, '.vscode', 'settings.json');
 const mappingFile = () => path.join(folder, 'src', 'mapping.ts');
 const quickInput = () => page.locator('.quick-input-widget');
 const lens = (text: string) => page.locator('.editor-group-container .monaco-editor .codelens-decoration a', { hasText: text }).first();
 const terminalRows = () => page.locator('.part.panel .terminal-wrapper.active .xterm-rows');
+/** The JSON body of a request a gateway passed on. */
+const bodyOf = (request: { body: string }) => JSON.parse(request.body) as { method?: string; params?: Record<string, unknown>; variables?: unknown };
+const deployCall = () => admin.requests.find((r) => bodyOf(r).method === 'subgraph_deploy');
 
 before(async () => {
   workspace = env('CHAINDECK_TEST_WORKSPACE');
   folder = path.join(workspace, FOLDER);
   fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'subgraphs', 'tutorial'), folder, { recursive: true });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
+  const rpcUrl = env('CHAINDECK_TEST_ANVIL_URL');
+  approvals = await makeApprovals(rpcUrl, ROOT, 130);
+  pointManifest(path.join(folder, 'subgraph.yaml'), approvals);
   // Types first (core, outside the workbench), so the one build in the workbench compiles the mapping.
   const codegen = await runGraph(graphCodegenCommand(), { cli: findGraphCli(folder)!, cwd: folder, node: process.execPath });
   assert.equal(codegen.outcome.ok, true, codegen.output);
   fs.writeFileSync(mappingFile(), fs.readFileSync(mappingFile(), 'utf8').replace(...PLANTED));
 
-  graphql = await startGraphqlServer(approvalRecords(130), { key: ACCESS_KEY, subgraph: NAME });
-  ipfs = await startIpfsServer({ key: ACCESS_KEY });
-  admin = await startGraphNodeAdmin({ key: ACCESS_KEY, deployKey: DEPLOY_KEY, queryBase: `http://127.0.0.1:${graphql.port}/${ACCESS_KEY}` });
+  graph = await startLocalGraph(rpcUrl);
+  // The name exists on the host before the first deploy, as after `graph create`.
+  await graphCli(['create', '--node', graph.urls.admin, NAME], folder);
+  graphql = await startProxy({ target: graph.urls.graphql, key: ACCESS_KEY, service: {} });
+  ipfs = await startProxy({ target: graph.urls.ipfs, key: ACCESS_KEY, service: {} });
+  admin = await startProxy({ target: graph.urls.admin, key: ACCESS_KEY, bearer: DEPLOY_KEY, service: { paths: { '/deploy': '/' } } });
 
   // The DOM renderer puts the terminal's text in the page, where it can be read.
   settingsBefore = fs.readFileSync(settingsFile(), 'utf8');
@@ -64,6 +82,8 @@ after(async () => {
   if (page) await runCommand(page, 'View: Close All Editors').catch(() => undefined);
   await browser?.close();
   await Promise.all([ipfs?.close(), admin?.close(), graphql?.close()]);
+  // Throws when anything of the graph-node is left running (and kills it).
+  await graph?.stop();
   // The record the test added goes with the settings as they were.
   if (settingsBefore) fs.writeFileSync(settingsFile(), settingsBefore);
   if (folder) {
@@ -156,9 +176,9 @@ test('adds a subgraph with keyed URLs and a deploy key, and deploys from the len
     await answer('Ethereum and EVM-compatible chains');
     await answer('mainnet');
     await answer('Indexed on shared infrastructure');
-    await answer('The deploy URL', admin.url);
-    await answer('The IPFS URL', ipfs.url);
-    await answer('The query URL', graphql.url);
+    await answer('The deploy URL', `${admin.url}/deploy`);
+    await answer('The IPFS URL', `${ipfs.url}/api/v0`);
+    await answer('The query URL', `${graphql.url}/subgraphs/name/${NAME}`);
     await answer('The browser GraphQL UI URL', '');
     await answer('The deploy key', DEPLOY_KEY);
     await page.locator('.notifications-toasts', { hasText: `Added ${NAME}` }).waitFor({ timeout: 15_000 });
@@ -179,7 +199,9 @@ test('adds a subgraph with keyed URLs and a deploy key, and deploys from the len
     );
     assert.ok(!text.includes(ACCESS_KEY), 'the access key is in the terminal');
     assert.ok(!text.includes(DEPLOY_KEY), 'the deploy key is in the terminal');
-    assert.equal(admin.requests.find((r) => r.body.method === 'subgraph_deploy')?.authorization, `Bearer ${DEPLOY_KEY}`);
+    // The gateway passed the deploy only with the deploy key, and graph-node indexes it to the approvals' block.
+    assert.equal(deployCall()?.authorization, `Bearer ${DEPLOY_KEY}`);
+    await graph.waitSynced(String(bodyOf(deployCall()!).params?.ipfs_hash), approvals.block);
     await page.locator('.notifications-toasts', { hasText: `Deployed ${NAME} v0.0.1` }).waitFor({ timeout: 15_000 });
     await screenshot(page, 'subgraphs-deployed');
 
@@ -206,8 +228,12 @@ test('New Query writes the list query; Run sends it and the results table shows 
     await openContainer(page, 'Chaindeck');
     const header = viewHeader(page, 'Subgraphs');
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    // Synced to the chain head, which nothing moves while this file runs.
+    const chain = localProvider(env('CHAINDECK_TEST_ANVIL_URL'));
+    const head = await chain.getBlockNumber().finally(() => chain.destroy());
+    await graph.waitSynced(String(bodyOf(deployCall()!).params?.ipfs_hash), head);
     const health = page.locator('.part.sidebar [role="treeitem"]', { hasText: NAME });
-    await health.filter({ hasText: 'block 19000000 · healthy' }).waitFor({ timeout: 20_000 });
+    await health.filter({ hasText: `block ${head} · healthy` }).waitFor({ timeout: 20_000 });
 
     await runCommand(page, 'Chaindeck: New Subgraph Query');
     await answer(NAME);
@@ -226,6 +252,9 @@ test('New Query writes the list query; Run sends it and the results table shows 
     const headers = await frame.locator('[role="columnheader"]').allTextContents();
     assert.deepEqual(headers, ['id', 'owner', 'spender', 'value']);
     const firstRow = await frame.locator('.dt-rows .dt-row').first().locator('[role="gridcell"]').allTextContents();
+    // The first approval by id, as graph-node indexed it from the chain.
+    const first = approvals.records[0];
+    assert.deepEqual(firstRow, [first.id, first.owner, first.spender, first.value]);
     assert.equal(firstRow[3], (2n ** 256n - 1n).toString(), 'the BigInt value is whole');
     const summary = frame.locator('.summary');
     assert.match((await summary.textContent()) ?? '', /100 rows/);
@@ -236,7 +265,7 @@ test('New Query writes the list query; Run sends it and the results table shows 
     await frame.locator('button', { hasText: 'Next' }).click();
     await frame.locator('.page-label', { hasText: 'Page 2' }).waitFor({ timeout: 15_000 });
     await summary.filter({ hasText: '30 rows' }).waitFor({ timeout: 15_000 });
-    assert.deepEqual(graphql.requests.at(-1)?.body.variables, { first: 100, skip: 100 });
+    assert.deepEqual(bodyOf(graphql.requests.at(-1)!).variables, { first: 100, skip: 100 });
     assert.ok(await frame.locator('button', { hasText: 'Next' }).isDisabled(), 'a short page is the last');
     await frame.locator('button', { hasText: 'Previous' }).click();
     await frame.locator('.page-label', { hasText: 'Page 1' }).waitFor({ timeout: 15_000 });
