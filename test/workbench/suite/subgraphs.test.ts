@@ -309,6 +309,23 @@ describe('subgraphs', function () {
     assert.deepEqual([problem.range.start.line, problem.range.start.character, problem.range.end.character], [4, 4, 8]);
   });
 
+  it("shows graph-node's own error as sent, with no key in it or in the log", async () => {
+    const document = await vscode.workspace.openTextDocument({ language: 'graphql', content: `# @subgraph ${NAME}\n{\n  approvalQueries(first: 5000) {\n    id\n  }\n}\n` });
+    const before = logText().length;
+    await vscode.commands.executeCommand('chaindeck.subgraphs.runQuery', document.uri, 0);
+    const page = await until('the error page', () => (f.results.page?.errors ? f.results.page : undefined));
+    // graph-node caps `first` at 1000: its message reaches the panel whole.
+    assert.match(page.errors, /`first` argument must be between 0 and 1000, but is 5000/);
+    assert.deepEqual(page.table.rows, []);
+    const log = await until('the query in the log', () => {
+      const text = logText().slice(before);
+      return /error\(s\)/.test(text) ? text : undefined;
+    });
+    for (const text of [page.errors, page.endpoint, log]) {
+      assert.ok(!text.includes(ACCESS_KEY) && !text.includes(DEPLOY_KEY), 'a key is in the error, the endpoint or the log');
+    }
+  });
+
   it('needs a trusted workspace to run the graph CLI: no tasks, an explaining lens, trust-gated commands', async () => {
     // The workbench runs with trust disabled (always trusted): check the guards directly.
     const Tasks = f.tasks.constructor as new (deps: TaskDeps) => GraphTasks;
