@@ -58,3 +58,23 @@ export async function fetchStatuses(indexNodeUrl: string, signal?: AbortSignal):
   if (!res.ok) throw new Error(`the index node answered HTTP ${res.status}`);
   return parseStatuses(await res.json());
 }
+
+/** The current deployment of each subgraph name (names graph-node does not know are left out). */
+export async function fetchCurrentDeployments(indexNodeUrl: string, names: readonly string[], signal?: AbortSignal): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (!names.length) return found;
+  const fields = names.map((name, i) => `n${i}: indexingStatusForCurrentVersion(subgraphName: ${JSON.stringify(name)}) { subgraph }`).join(' ');
+  const res = await fetch(indexNodeUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: `{ ${fields} }` }),
+    signal: signal ?? AbortSignal.timeout(5000),
+  });
+  if (!res.ok) throw new Error(`the index node answered HTTP ${res.status}`);
+  const body = (await res.json()) as { data?: Record<string, { subgraph?: string } | null> | null };
+  names.forEach((name, i) => {
+    const id = body.data?.[`n${i}`]?.subgraph;
+    if (typeof id === 'string') found.set(name, id);
+  });
+  return found;
+}
