@@ -78,3 +78,8 @@ export async function fetchCurrentDeployments(indexNodeUrl: string, names: reado
   });
   return found;
 }
+
+/** Whether a deployment id is gnd's own placeholder (its id is the placeholder manifest's path, not a CID). */
+export function isPlaceholderDeployment(deployment: string): boolean {
+  return !/^(Qm[1-9A-HJ-NP-Za-km-z]{44}|baf[a-z2-7]{50,})$/.test(deployment);
+}

@@ -5,7 +5,7 @@
  * since a subgraph meant for mainnet is tried on a local copy of it. Also the subgraph name a
  * local deploy suggests.
  */
-import { EVM_NETWORK_ALIASES } from '../subgraph/networks';
+import { EVM_NETWORK_ALIASES } from './networks';
 
 /** Chain ids local devnets answer eth_chainId with (anvil and hardhat 31337; ganache and geth --dev 1337). */
 export const DEVNET_CHAIN_IDS: readonly number[] = [31337, 1337];
@@ -82,9 +82,4 @@ export function suggestSubgraphName(packageName: string | undefined, folderName:
     .map((p) => p.replace(NAME_PART, '-').replace(/^-+|-+$/g, ''))
     .filter(Boolean);
   return parts.join('/') || 'subgraph';
-}
-
-/** Whether a deployment id is gnd's own placeholder (its id is the placeholder manifest's path, not a CID). */
-export function isPlaceholderDeployment(deployment: string): boolean {
-  return !/^(Qm[1-9A-HJ-NP-Za-km-z]{44}|baf[a-z2-7]{50,})$/.test(deployment);
 }

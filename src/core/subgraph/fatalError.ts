@@ -2,10 +2,14 @@
  * Where a deployment's fatal indexing error belongs in the project: the manifest line naming the
  * handler that failed (else the manifest's first line), and the mapping file that defines it.
  */
-import { functionOffset, summarizeManifest } from '../subgraph/manifestSummary';
-import type { DeploymentStatus } from './status';
+import { functionOffset, summarizeManifest } from './manifestSummary';
 
-export type FatalError = NonNullable<DeploymentStatus['fatalError']>;
+/** What graph-node's index node says of a deployment that stopped indexing. */
+export interface FatalError {
+  message: string;
+  handler?: string;
+  block?: number;
+}
 
 export interface TextSpan {
   start: number;
