@@ -63,6 +63,15 @@ export const COMMANDS = {
     deploy: 'chaindeck.subgraph.deploy',
     revealFix: 'chaindeck.subgraph.revealFix',
   },
+  /** The local graph-node (gnd, Postgres, IPFS on this machine) and deploying to it. */
+  localGraphNode: {
+    start: 'chaindeck.localGraphNode.start',
+    stop: 'chaindeck.localGraphNode.stop',
+    restart: 'chaindeck.localGraphNode.restart',
+    deploy: 'chaindeck.localGraphNode.deploy',
+    openGraphiql: 'chaindeck.localGraphNode.openGraphiql',
+    showLog: 'chaindeck.localGraphNode.showLog',
+  },
 } as const;
 
 /** Commands that quick fixes run with arguments only they have: registered, not contributed. */

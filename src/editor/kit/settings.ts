@@ -113,6 +113,30 @@ export const settings = {
     return read<string>('graphNodePath')?.trim() || undefined;
   },
 
+  /** The local graph-node: start it when the workspace opens. */
+  localGraphNodeAutoStart(): boolean {
+    return read<boolean>('localGraphNodeAutoStart') === true;
+  },
+
+  /** Its data folder as written ('' = the extension's workspace storage). */
+  localGraphNodeDataFolder(): string {
+    return read<string>('localGraphNodeDataFolder')?.trim() ?? '';
+  },
+
+  /** A gnd of the user's; undefined: the pinned one, installed into the extension's storage. */
+  localGraphNodeGndPath(): string | undefined {
+    return read<string>('localGraphNodeGndPath')?.trim() || undefined;
+  },
+
+  /** The name of the node whose chain it indexes; undefined: the devnet that fits the manifests. */
+  localGraphNodeChain(): string | undefined {
+    return read<string>('localGraphNodeChain')?.trim() || undefined;
+  },
+
+  localGraphNodeRedeployOnSave(): boolean {
+    return read<boolean>('localGraphNodeRedeployOnSave') === true;
+  },
+
   /** Whether the change touches any of the settings named. */
   affects(event: vscode.ConfigurationChangeEvent, ...names: SettingName[]): boolean {
     return names.some((name) => event.affectsConfiguration(SETTINGS[name].id));

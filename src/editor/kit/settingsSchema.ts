@@ -29,6 +29,11 @@ export const SETTINGS = {
   platformApiUrl: { id: 'chaindeck.platform.apiUrl', type: 'string', default: DEFAULT_API_URL },
   subgraphs: { id: 'chaindeck.subgraphs', type: 'array', default: [] },
   graphNodePath: { id: 'chaindeck.graph.nodePath', type: 'string', default: '' },
+  localGraphNodeAutoStart: { id: 'chaindeck.localGraphNode.autoStart', type: 'boolean', default: false },
+  localGraphNodeDataFolder: { id: 'chaindeck.localGraphNode.dataFolder', type: 'string', default: '' },
+  localGraphNodeGndPath: { id: 'chaindeck.localGraphNode.gndPath', type: 'string', default: '' },
+  localGraphNodeChain: { id: 'chaindeck.localGraphNode.chain', type: 'string', default: '' },
+  localGraphNodeRedeployOnSave: { id: 'chaindeck.localGraphNode.redeployOnSave', type: 'boolean', default: false },
 } as const satisfies Record<string, Schema>;
 
 export type SettingName = keyof typeof SETTINGS;
