@@ -11,6 +11,7 @@ import type { PlatformFeature } from './editor/platform/feature';
 import { Secrets } from './editor/secrets';
 import { registerStorage } from './editor/storage';
 import { registerSubgraph } from './editor/subgraph';
+import { stopLocalGraphNode } from './editor/subgraph/localnode/commands';
 import type { SubgraphsFeature } from './editor/subgraph/feature';
 
 /** What extension-host tests get from `activate`; other callers get nothing. */
@@ -41,4 +42,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, platform, subgraphs, logUri: context.logUri } : undefined;
 }
 
-export function deactivate(): void {}
+/** Stops what the extension started that outlives its disposables' synchronous end: the local graph-node (bounded). */
+export function deactivate(): Promise<void> {
+  return stopLocalGraphNode();
+}

@@ -1,6 +1,9 @@
 import type * as vscode from 'vscode';
 import type { Log } from '../log';
 import type { ManifestLenses } from './language/manifestLens';
+import type { LocalDeployer } from './localnode/deploy';
+import type { LocalNode } from './localnode/localNode';
+import type { FatalErrorDiagnostics } from './localnode/problems';
 import type { Manifests } from './manifests';
 import type { QueryFiles } from './queries/queryFiles';
 import type { QueryResults } from './queries/results';
@@ -19,6 +22,10 @@ export interface SubgraphsFeature {
   queries: QueryFiles;
   results: QueryResults;
   lenses: ManifestLenses;
+  /** The graph-node on this machine, deploys to it, and its fatal errors as diagnostics. */
+  localNode: LocalNode;
+  localDeploy: LocalDeployer;
+  localProblems: FatalErrorDiagnostics;
   /** Running the graph CLI runs the workspace's code: only in a trusted workspace. */
   isTrusted(): boolean;
 }

@@ -32,18 +32,30 @@ import { SubgraphsTree } from './records/tree';
 import { afterDeploy, deploy, requireTrust } from './tasks/deploy';
 import { GRAPH_TASK_TYPE, GraphTasks, type GraphTaskKind } from './tasks/graphTasks';
 import { initSubgraph } from './tasks/init';
+import { registerLocalNodeCommands } from './localnode/commands';
+import { LocalDeployer } from './localnode/deploy';
+import { isLocalRecord, LocalNode } from './localnode/localNode';
+import { FatalErrorDiagnostics } from './localnode/problems';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
 export function registerSubgraph({ extension, log, secrets, settings, nodes }: EditorContextWithNodes, isTrusted = () => vscode.workspace.isTrusted): SubgraphsFeature {
   registerLanguage(extension, log, nodes, settings);
   const store = new SubgraphStore(secrets, extension.workspaceState, settings);
   const manifests = new Manifests();
+  const localNode = new LocalNode({ extension, nodes, manifests, settings, log });
+  store.setLocalSource({
+    records: () => localNode.records(),
+    manifestFor: (record) => (isLocalRecord(record) ? localNode.manifestOf(record.name) : undefined),
+    onDidChangeRecords: localNode.onDidChangeRecords,
+  });
   const results = new QueryResults(extension.extensionUri, store, log);
   const tasks = new GraphTasks({ store, manifests, log, isTrusted, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
-  const tree = new SubgraphsTree(store, manifests);
+  const tree = new SubgraphsTree(store, manifests, localNode);
   const queries = new QueryFiles({ store, manifests, results });
   const lenses = new ManifestLenses(store, isTrusted);
-  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, queries, results, lenses, isTrusted };
+  const localProblems = new FatalErrorDiagnostics(localNode);
+  const localDeploy = new LocalDeployer({ store, manifests, tasks, isTrusted }, localNode, settings);
+  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, queries, results, lenses, localNode, localDeploy, localProblems, isTrusted };
 
   // What a command resolves with is for callers (tests, other features).
   const command = (id: string, run: CommandRun) => registerCommand(log, id, run);
@@ -86,6 +98,11 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     command(COMMANDS.subgraph.deploy, (arg) => deploy(f, arg)),
     // Tasks and lenses change with trust; the commands check it when run.
     vscode.workspace.onDidGrantWorkspaceTrust(() => manifests.refresh()),
+    // After the store and the tree (disposed in order): the node stops last.
+    localProblems,
+    localDeploy,
+    localNode,
+    ...registerLocalNodeCommands(f, settings),
   );
   return f;
 }

@@ -41,6 +41,12 @@ export class ManifestLenses implements vscode.CodeLensProvider, vscode.Disposabl
         arguments: [uri],
         tooltip: 'graph deploy: upload to IPFS and deploy to the graph-node host',
       }),
+      new vscode.CodeLens(top, {
+        title: '$(rocket) Deploy to Local Graph Node',
+        command: COMMANDS.localGraphNode.deploy,
+        arguments: [uri],
+        tooltip: 'codegen, build, create and deploy to the graph-node on this machine (started first when it is not running)',
+      }),
     ];
   }
 

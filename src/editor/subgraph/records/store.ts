@@ -28,10 +28,23 @@ const secretKey = (id: string) => `chaindeck.subgraph.${id}`;
 /** A record as the Add/Edit form collects it: URLs as pasted (keys and all). */
 export type RecordInput = Omit<SubgraphRecord, 'id' | 'versionLabel' | 'lastDeployment' | keyof SubgraphUrls> & SubgraphUrls;
 
+/**
+ * Records that are not the user's: the subgraphs of the local graph-node while it runs. Listed
+ * with the user's (before them: a name deployed locally queries the local node), never written
+ * to settings, whose URLs would go stale with the next start.
+ */
+export interface LocalRecordSource {
+  records(): SubgraphRecord[];
+  /** The subgraph.yaml a local record was deployed from. */
+  manifestFor(record: SubgraphRecord): vscode.Uri | undefined;
+  readonly onDidChangeRecords: vscode.Event<void>;
+}
+
 export class SubgraphStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
+  private local?: { source: LocalRecordSource; subscription: vscode.Disposable };
 
   constructor(
     private readonly secrets: Secrets,
@@ -41,7 +54,21 @@ export class SubgraphStore implements vscode.Disposable {
     this.subscription = settings.onDidChange(['subgraphs'], () => this.changed.fire());
   }
 
+  /** Adds the local graph-node's records to the ones listed. */
+  setLocalSource(source: LocalRecordSource): void {
+    this.local?.subscription.dispose();
+    this.local = { source, subscription: source.onDidChangeRecords(() => this.changed.fire()) };
+  }
+
+  /** Every record: the local graph-node's, then the user's (a user's record named like a local one is hidden while the local one exists). */
   all(): SubgraphRecord[] {
+    const local = this.local?.source.records() ?? [];
+    const names = new Set(local.map((r) => r.name.toLowerCase()));
+    return [...local, ...this.hosted().filter((r) => !names.has(r.name.toLowerCase()))];
+  }
+
+  /** The user's records, from settings. */
+  hosted(): SubgraphRecord[] {
     return this.settings.subgraphEntries().flatMap((entry) => {
       const record = toRecord(entry);
       return record ? [record] : [];
@@ -60,7 +87,8 @@ export class SubgraphStore implements vscode.Disposable {
   nameProblem(name: string, exceptId?: string): string | undefined {
     const problem = validateSubgraphRecord({ name: name.trim() }).find((p) => p.field === 'name');
     if (problem) return problem.message;
-    const other = this.byName(name);
+    const wanted = name.trim().toLowerCase();
+    const other = this.hosted().find((r) => r.name.toLowerCase() === wanted);
     return other && other.id !== exceptId ? `A subgraph named "${other.name}" already exists.` : undefined;
   }
 
@@ -69,7 +97,7 @@ export class SubgraphStore implements vscode.Disposable {
    * URLs to settings with `{key}` in their place. Throws core's SubgraphRecordError for a bad field.
    */
   async add(input: RecordInput, deployKey?: string): Promise<SubgraphRecord> {
-    const records = this.all();
+    const records = this.hosted();
     const { record, accessKey } = this.build(input, uniqueId(idFromName(input.name), records));
     await this.secrets.set(secretKey(record.id), { accessKey, deployKey });
     await this.write([...records, record]);
@@ -81,7 +109,7 @@ export class SubgraphStore implements vscode.Disposable {
    * replaces the deploy key when given ('' removes it), else it is kept.
    */
   async update(id: string, input: RecordInput, deployKey?: string): Promise<SubgraphRecord> {
-    const records = this.all();
+    const records = this.hosted();
     const old = records.find((r) => r.id === id);
     if (!old) throw new Error('This subgraph is no longer in the settings.');
     const { record, accessKey } = this.build(input, id);
@@ -109,7 +137,7 @@ export class SubgraphStore implements vscode.Disposable {
   }
 
   async remove(id: string): Promise<void> {
-    await this.write(this.all().filter((r) => r.id !== id));
+    await this.write(this.hosted().filter((r) => r.id !== id));
     await this.secrets.delete(secretKey(id));
     const pairs = this.pairs();
     for (const [manifest, recordId] of Object.entries(pairs)) if (recordId === id) delete pairs[manifest];
@@ -161,7 +189,7 @@ export class SubgraphStore implements vscode.Disposable {
 
   /** Remembers a successful deploy: its label (offered next time), and the URLs it printed where the record has none. */
   async recordDeployment(id: string, deployment: DeploymentRecord): Promise<SubgraphRecord | undefined> {
-    const records = this.all();
+    const records = this.hosted();
     const old = records.find((r) => r.id === id);
     if (!old) return undefined;
     const updated: SubgraphRecord = {
@@ -187,6 +215,8 @@ export class SubgraphStore implements vscode.Disposable {
   }
 
   manifestForRecord(record: SubgraphRecord): vscode.Uri | undefined {
+    const local = this.local?.source.manifestFor(record);
+    if (local) return local;
     const found = Object.entries(this.pairs()).find(([, id]) => id === record.id);
     return found && vscode.Uri.parse(found[0]);
   }
@@ -207,6 +237,7 @@ export class SubgraphStore implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
+    this.local?.subscription.dispose();
     this.changed.dispose();
   }
 }

@@ -11,8 +11,12 @@ import { errorText } from '../../kit/errors';
 import { manifestLabel, type Manifests } from '../manifests';
 import type { DataSourceSummary, HandlerSummary } from '../../../core/subgraph/manifestSummary';
 import type { SubgraphStore } from './store';
+import type { LocalDeployment, LocalNode } from '../localnode/localNode';
+import { deploymentDetails, deploymentItem, localNodeItem } from '../localnode/items';
 
 export type SubgraphsElement =
+  | { kind: 'localNode' }
+  | { kind: 'localDeployment'; deployment: LocalDeployment }
   | { kind: 'group'; group: 'records' | 'manifests' }
   | { kind: 'record'; record: SubgraphRecord }
   | { kind: 'detail'; id: string; label: string; description?: string; icon: string; command?: vscode.Command }
@@ -36,8 +40,10 @@ export class SubgraphsTree implements vscode.TreeDataProvider<SubgraphsElement>,
   constructor(
     private readonly store: SubgraphStore,
     private readonly manifests: Manifests,
+    private readonly local?: LocalNode,
   ) {
     this.subscriptions = [store.onDidChange(() => this.refresh()), manifests.onDidChange(() => this.changed.fire(undefined))];
+    if (local) this.subscriptions.push(local.onDidChange(() => this.changed.fire(undefined)));
   }
 
   /** Forgets the health of every record, and redraws. */
@@ -56,15 +62,22 @@ export class SubgraphsTree implements vscode.TreeDataProvider<SubgraphsElement>,
   async getChildren(element?: SubgraphsElement): Promise<SubgraphsElement[]> {
     if (!element) {
       const groups: SubgraphsElement[] = [];
-      if (this.store.all().length) groups.push({ kind: 'group', group: 'records' });
-      if ((await this.manifests.all()).length) groups.push({ kind: 'group', group: 'manifests' });
+      const manifests = (await this.manifests.all()).length > 0;
+      // The local graph-node is for the workspace's subgraphs: shown with them, or while it runs.
+      if (this.local && (manifests || this.local.state.kind !== 'stopped')) groups.push({ kind: 'localNode' });
+      if (this.store.hosted().length) groups.push({ kind: 'group', group: 'records' });
+      if (manifests) groups.push({ kind: 'group', group: 'manifests' });
       // Nothing at all: the view's welcome content offers Add and Initialise.
       return groups;
     }
     switch (element.kind) {
+      case 'localNode':
+        return (this.local?.deployments() ?? []).map((deployment) => ({ kind: 'localDeployment', deployment }));
+      case 'localDeployment':
+        return deploymentDetails(element.deployment);
       case 'group':
         return element.group === 'records'
-          ? this.store.all().map((record) => ({ kind: 'record', record }))
+          ? this.store.hosted().map((record) => ({ kind: 'record', record }))
           : (await this.manifests.all()).map((manifest) => ({ kind: 'manifest', manifest }));
       case 'record':
         return this.details(element.record);
@@ -79,6 +92,10 @@ export class SubgraphsTree implements vscode.TreeDataProvider<SubgraphsElement>,
 
   getTreeItem(element: SubgraphsElement): vscode.TreeItem {
     switch (element.kind) {
+      case 'localNode':
+        return localNodeItem(this.local!);
+      case 'localDeployment':
+        return deploymentItem(element.deployment);
       case 'group': {
         const records = element.group === 'records';
         const item = new vscode.TreeItem(records ? 'Hosted subgraphs' : 'Workspace subgraph.yaml', vscode.TreeItemCollapsibleState.Expanded);

@@ -252,12 +252,14 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
     return outcome.ok ? 0 : run.exitCode || 1;
   }
 
-  private clearDiagnostics(folder: string): void {
+  /** Removes the diagnostics the last run in `folder` set. */
+  clearDiagnostics(folder: string): void {
     for (const uri of this.reported.get(folder) ?? []) this.diagnostics.delete(uri);
     this.reported.delete(folder);
   }
 
-  private async showProblems(folder: string, run: GraphRun): Promise<void> {
+  /** A run's problems as diagnostics, cleared by the next run in the same folder. */
+  async showProblems(folder: string, run: GraphRun): Promise<void> {
     const byFile = await problemsToDiagnostics(run.outcome.problems, folder);
     for (const { uri, diagnostics } of byFile.values()) this.diagnostics.set(uri, diagnostics);
     this.reported.set(
@@ -298,7 +300,7 @@ async function reportFailure(summary: string, hasProblems: boolean): Promise<voi
 }
 
 /** The folder to install the CLI in: the project's (nearest package.json), else the manifest's. */
-function projectFolder(folder: string): string {
+export function projectFolder(folder: string): string {
   for (let dir = folder; ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
     const workspace = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(dir));
@@ -321,7 +323,7 @@ async function offerInstall(folder: string): Promise<void> {
 }
 
 /** A pseudo-terminal around one run: output in (control sequences stripped, LF → CRLF), Ctrl+C or closing the terminal cancels. */
-class GraphTerminal implements vscode.Pseudoterminal {
+export class GraphTerminal implements vscode.Pseudoterminal {
   private readonly written = new vscode.EventEmitter<string>();
   private readonly closed = new vscode.EventEmitter<number>();
   readonly onDidWrite = this.written.event;

@@ -1,0 +1,74 @@
+/**
+ * The local graph-node in the Subgraphs view: its item (state in words; Start, Stop, Restart by
+ * its context value) and one item per deployment (its names, chain head against indexed block,
+ * synced, health, entities), with the details and a fatal error below it.
+ */
+import * as vscode from 'vscode';
+import { GND_BINDS_ALL_INTERFACES } from '../../../core/localnode/gnd';
+import { redactText } from '../../../core/redact';
+import { manifestLabel } from '../manifests';
+import type { SubgraphsElement } from '../records/tree';
+import { stateText, type LocalDeployment, type LocalNode } from './localNode';
+
+const STATE_ICONS: Record<string, [icon: string, color?: string]> = {
+  stopped: ['circle-outline'],
+  installing: ['cloud-download'],
+  starting: ['loading~spin'],
+  ready: ['pass-filled', 'testing.iconPassed'],
+  failed: ['error', 'problemsErrorIcon.foreground'],
+  stopping: ['loading~spin'],
+};
+
+export function localNodeItem(local: LocalNode): vscode.TreeItem {
+  const state = local.state;
+  const deployments = local.deployments();
+  const item = new vscode.TreeItem('Local Graph Node', deployments.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  item.id = 'localGraphNode';
+  // starting covers installing and stopping too: Stop is offered while it comes up.
+  item.contextValue = `localGraphNode.${state.kind === 'installing' || state.kind === 'stopping' ? 'starting' : state.kind}`;
+  const text = redactText(stateText(state));
+  item.description = state.kind === 'ready' && local.chainNode ? `ready · ${local.chainNode}` : text;
+  const [icon, color] = STATE_ICONS[state.kind];
+  item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+  const lines = [`Local graph-node: ${text}`];
+  if (state.kind === 'ready') lines.push(`GraphQL: ${state.urls.graphql}`, `Admin: ${state.urls.admin}`, `IPFS: ${state.urls.ipfs}`, `Index node: ${state.urls.indexNode}`);
+  lines.push(`Data: ${local.dataFolder()}`, '', GND_BINDS_ALL_INTERFACES);
+  item.tooltip = lines.join('\n');
+  return item;
+}
+
+/** "block 12/14 · syncing · healthy · 3 entities" */
+export function deploymentDescription(d: LocalDeployment): string {
+  const s = d.status;
+  const blocks = s.indexed === undefined ? 'no block yet' : `block ${s.indexed}${s.chainHead !== undefined ? `/${s.chainHead}` : ''}`;
+  return [blocks, s.synced ? 'synced' : 'syncing', s.health, s.entityCount !== undefined ? `${s.entityCount} entities` : undefined].filter(Boolean).join(' · ');
+}
+
+export function deploymentItem(d: LocalDeployment): vscode.TreeItem {
+  const named = d.names.length > 0;
+  const item = new vscode.TreeItem(named ? d.names.join(', ') : d.id, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `localDeployment:${d.id}`;
+  item.contextValue = named ? 'localDeployment.named' : 'localDeployment';
+  item.description = `${named ? `${d.id.slice(0, 8)}… · ` : ''}${deploymentDescription(d)}`;
+  const failed = d.status.health !== 'healthy';
+  item.iconPath = new vscode.ThemeIcon(failed ? 'error' : d.status.synced ? 'database' : 'sync', failed ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
+  item.tooltip = [named ? d.names.join(', ') : '(no name of this workspace serves it now)', `Deployment ${d.id}`, deploymentDescription(d), d.status.fatalError?.message]
+    .filter(Boolean)
+    .join('\n');
+  return item;
+}
+
+export function deploymentDetails(d: LocalDeployment): SubgraphsElement[] {
+  const s = d.status;
+  const detail = (key: string, label: string, description: string | undefined, icon: string, command?: vscode.Command): SubgraphsElement[] =>
+    description ? [{ kind: 'detail', id: `localDeployment:${d.id}:${key}`, label, description, icon, command }] : [];
+  const error = s.fatalError;
+  return [
+    ...detail('id', 'Deployment', d.id, 'tag'),
+    ...detail('blocks', 'Indexed', s.indexed === undefined ? 'no block yet' : `${s.indexed} of ${s.chainHead ?? '?'} (${s.synced ? 'synced' : 'syncing'})`, 'layers'),
+    ...detail('health', 'Health', s.health, s.health === 'healthy' ? 'pass' : 'error'),
+    ...detail('entities', 'Entities', s.entityCount?.toString(), 'database'),
+    ...detail('error', 'Fatal error', error && [error.handler, error.block !== undefined ? `block ${error.block}` : undefined, error.message].filter(Boolean).join(' · '), 'error'),
+    ...detail('manifest', 'Deployed from', d.manifest && manifestLabel(d.manifest), 'file-code', d.manifest && { command: 'vscode.open', title: 'Open', arguments: [d.manifest] }),
+  ];
+}

@@ -1,0 +1,336 @@
+/**
+ * The local graph-node in the editor: core's LocalGraphNode (gnd, Postgres, the IPFS endpoint)
+ * started on the chain chosen from the Nodes view, with its data in the workspace's storage (or
+ * the folder the setting names) and gnd installed into the extension's global storage. Its state,
+ * its deployments (statuses refreshed while it runs, each under the names deployed to it) and its
+ * output channel. Which subgraph.yaml was deployed under which name is remembered per workspace,
+ * so the names and records come back with the data after a restart.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { GND_BINDS_ALL_INTERFACES, GND_VERSION, type InstallProgress } from '../../../core/localnode/gnd';
+import { fetchCurrentDeployments, isPlaceholderDeployment, type DeploymentStatus } from '../../../core/localnode/status';
+import { LocalGraphNode, type LocalNodeState, type LocalNodeUrls } from '../../../core/localnode/supervisor';
+import { inertText } from '../../../core/inert';
+import { redactText, registerPublicUrl } from '../../../core/redact';
+import type { SubgraphRecord } from '../../../core/subgraph/records';
+import { COMMANDS } from '../../ids';
+import { errorText } from '../../kit/errors';
+import { withProgress } from '../../kit/progress';
+import type { Settings } from '../../kit/settings';
+import type { Log } from '../../log';
+import type { NodesFeature } from '../../nodes/feature';
+import type { Manifests } from '../manifests';
+import { resolveChain, type LocalChain } from './chain';
+
+const DEPLOYED = 'chaindeck.localGraphNode.deployments';
+export const LOCAL_RECORD_PREFIX = 'local:';
+export const OUTPUT_CHANNEL = 'Chaindeck: Local Graph Node';
+/** How long deactivation waits for the node to stop before leaving the rest to the process-exit guard. */
+const STOP_BOUND_MS = 8000;
+
+/** A deployment of the local node, with the names whose current version it is. */
+export interface LocalDeployment {
+  id: string;
+  names: string[];
+  status: DeploymentStatus;
+  /** The subgraph.yaml it was deployed from, when deployed from this workspace. */
+  manifest?: vscode.Uri;
+}
+
+export interface LocalNodeDeps {
+  extension: vscode.ExtensionContext;
+  nodes: NodesFeature;
+  manifests: Manifests;
+  settings: Settings;
+  log: Log;
+}
+
+export class LocalNode implements vscode.Disposable {
+  readonly output = vscode.window.createOutputChannel(OUTPUT_CHANNEL, { log: true });
+  private node?: LocalGraphNode;
+  private chain?: LocalChain;
+  private starting?: Promise<LocalNodeUrls | undefined>;
+  private stopWatching?: () => void;
+  private statuses: DeploymentStatus[] = [];
+  /** Each known name's current deployment id, as the index node last said. */
+  private current = new Map<string, string>();
+  private asking = false;
+  private recordsKey = '';
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Any change: state, statuses, names. */
+  readonly onDidChange = this.changed.event;
+  private readonly recordsChanged = new vscode.EventEmitter<void>();
+  /** The local records (names queryable now) changed. */
+  readonly onDidChangeRecords = this.recordsChanged.event;
+
+  constructor(private readonly deps: LocalNodeDeps) {}
+
+  get state(): LocalNodeState {
+    return this.node?.state ?? { kind: 'stopped' };
+  }
+
+  get urls(): LocalNodeUrls | undefined {
+    return this.node?.urls;
+  }
+
+  /** The node of the Nodes view it indexes (while started). */
+  get chainNode(): string | undefined {
+    return this.chain?.node.name;
+  }
+
+  // ---- start, stop --------------------------------------------------------------------------
+
+  /** Starts the node (choosing the chain first) with a progress notification; resolves with its URLs, or undefined when not started. Rejects with the reason of a failed start. */
+  start(): Promise<LocalNodeUrls | undefined> {
+    if (this.node?.state.kind === 'ready') return Promise.resolve(this.node.urls);
+    this.starting ??= this.startNow().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async startNow(): Promise<LocalNodeUrls | undefined> {
+    const { settings, nodes, manifests, extension } = this.deps;
+    if (this.node && this.node.state.kind !== 'stopped' && this.node.state.kind !== 'failed') await this.node.stop();
+    const chain = await resolveChain(nodes, manifests, settings.localGraphNodeChain());
+    if (!chain) return undefined;
+    this.chain = chain;
+    const node = new LocalGraphNode({
+      rpcUrl: chain.rpcUrl,
+      network: chain.network,
+      dataDir: this.dataFolder(),
+      cacheDir: extension.globalStorageUri.fsPath,
+      gndPath: settings.localGraphNodeGndPath(),
+    });
+    this.attach(node);
+    this.line(`Starting on ${chain.node.name} (chain id ${chain.chainId ?? 'unknown'}) as network ${chain.network}, data in ${this.dataFolder()}`);
+    this.line(GND_BINDS_ALL_INTERFACES);
+    // The one place the user starts it: the notification says where gnd listens.
+    return withProgress('Local graph-node (gnd listens on every network interface; Postgres and IPFS on 127.0.0.1 only)', async (signal, report) => {
+      const onState = (state: LocalNodeState) => {
+        const text = stateText(state);
+        if (state.kind === 'installing' || state.kind === 'starting') report(text);
+      };
+      node.on('state', onState);
+      try {
+        return await node.start(signal);
+      } finally {
+        node.off('state', onState);
+      }
+    });
+  }
+
+  /** Stops the node and everything it started. */
+  async stop(): Promise<void> {
+    const node = this.node;
+    if (!node) return;
+    await node.stop();
+  }
+
+  async restart(): Promise<LocalNodeUrls | undefined> {
+    await this.stop();
+    return this.start();
+  }
+
+  /** Stops the node, waiting at most `ms`: what is left is killed by the supervisor's exit guard when the host exits. */
+  async stopBounded(ms = STOP_BOUND_MS): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.stop().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /** The data folder: the setting (relative to the first workspace folder), else the workspace's storage. */
+  dataFolder(): string {
+    const written = this.deps.settings.localGraphNodeDataFolder();
+    const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (written) return path.resolve(base ?? this.deps.extension.globalStorageUri.fsPath, written);
+    return path.join((this.deps.extension.storageUri ?? this.deps.extension.globalStorageUri).fsPath, 'graph-node');
+  }
+
+  private attach(node: LocalGraphNode): void {
+    this.node?.removeAllListeners();
+    this.node = node;
+    let previous: LocalNodeState['kind'] = node.state.kind;
+    node.on('log', (line) => this.line(line));
+    node.on('statuses', (statuses) => this.takeStatuses(statuses));
+    node.on('state', (state) => {
+      if (node !== this.node) return;
+      const was = previous;
+      previous = state.kind;
+      if (state.kind !== 'installing') this.line(`chaindeck: ${stateText(state)}`);
+      if (state.kind === 'ready') {
+        // Its routes hold no secret: shown in full wherever they appear.
+        for (const url of [state.urls.graphql, state.urls.admin, state.urls.ipfs, state.urls.indexNode.replace(/\/graphql$/, ''), state.urls.metrics])
+          registerPublicUrl(url, { prefix: true });
+        this.stopWatching = node.watchStatuses(2000);
+        void node.statuses().catch(() => undefined);
+      } else {
+        this.stopWatching?.();
+        this.stopWatching = undefined;
+      }
+      if (state.kind !== 'ready') {
+        this.statuses = [];
+        this.current.clear();
+      }
+      if (state.kind === 'failed' && (was === 'ready' || was === 'stopping')) void this.reportDeath(state.reason);
+      this.changed.fire();
+      this.fireRecords();
+    });
+  }
+
+  /** gnd or Postgres ended while it ran: said once, with Restart. */
+  private async reportDeath(reason: string): Promise<void> {
+    this.deps.log.error(`The local graph-node stopped: ${reason}`);
+    const choice = await vscode.window.showErrorMessage(`The local graph-node stopped: ${redactText(inertText(reason))}`, 'Restart', 'Show Log');
+    if (choice === 'Restart') void vscode.commands.executeCommand(COMMANDS.localGraphNode.restart);
+    if (choice === 'Show Log') this.output.show(true);
+  }
+
+  /** One line into the output channel: inert, redacted. */
+  line(text: string): void {
+    this.output.info(redactText(inertText(text)));
+  }
+
+  // ---- deployments and names ----------------------------------------------------------------
+
+  private deployed(): Record<string, string> {
+    return { ...(this.deps.extension.workspaceState.get<Record<string, string>>(DEPLOYED) ?? {}) };
+  }
+
+  /** The name a manifest was deployed under, if any. */
+  nameOf(manifest: vscode.Uri): string | undefined {
+    return Object.entries(this.deployed()).find(([, m]) => m === manifest.toString())?.[0];
+  }
+
+  manifestOf(name: string): vscode.Uri | undefined {
+    const m = this.deployed()[name];
+    return m ? vscode.Uri.parse(m) : undefined;
+  }
+
+  /** Every (name, manifest) deployed from this workspace. */
+  deployedManifests(): { name: string; manifest: vscode.Uri }[] {
+    return Object.entries(this.deployed()).map(([name, m]) => ({ name, manifest: vscode.Uri.parse(m) }));
+  }
+
+  /** Remembers that `manifest` deploys as `name` (one name per manifest), and its deployment when known. */
+  async remember(name: string, manifest: vscode.Uri, deployment?: string): Promise<void> {
+    const deployed = this.deployed();
+    for (const [n, m] of Object.entries(deployed)) if (m === manifest.toString()) delete deployed[n];
+    deployed[name] = manifest.toString();
+    await this.deps.extension.workspaceState.update(DEPLOYED, deployed);
+    if (deployment) this.current.set(name, deployment);
+    await this.refresh();
+  }
+
+  /** Asks the index node again now. */
+  async refresh(): Promise<void> {
+    if (this.node?.state.kind === 'ready') await this.node.statuses().catch(() => undefined);
+  }
+
+  private takeStatuses(statuses: DeploymentStatus[]): void {
+    this.statuses = statuses.filter((s) => !isPlaceholderDeployment(s.deployment));
+    this.changed.fire();
+    void this.askNames();
+  }
+
+  /** Which deployment each known name serves now (one question at a time). */
+  private async askNames(): Promise<void> {
+    const urls = this.urls;
+    if (!urls || this.asking) return;
+    this.asking = true;
+    try {
+      const current = await fetchCurrentDeployments(urls.indexNode, Object.keys(this.deployed()));
+      if (this.urls !== urls) return;
+      const before = JSON.stringify([...this.current]);
+      this.current = current;
+      if (JSON.stringify([...current]) !== before) this.changed.fire();
+      this.fireRecords();
+    } catch {
+      // the next statuses ask again
+    } finally {
+      this.asking = false;
+    }
+  }
+
+  /** The deployments (gnd's own placeholder left out), each with the names it is current for. */
+  deployments(): LocalDeployment[] {
+    return this.statuses.map((status) => {
+      const names = [...this.current].filter(([, id]) => id === status.deployment).map(([n]) => n);
+      return { id: status.deployment, names, status, manifest: names.map((n) => this.manifestOf(n)).find(Boolean) };
+    });
+  }
+
+  /** Each name queryable now, as a subgraph record (never written to settings: its URLs change with every start). */
+  records(): SubgraphRecord[] {
+    const urls = this.urls;
+    if (!urls) return [];
+    return [...this.current.keys()].map((name) => localRecord(name, urls, this.chain?.network ?? ''));
+  }
+
+  private fireRecords(): void {
+    const key = JSON.stringify(this.records());
+    if (key === this.recordsKey) return;
+    this.recordsKey = key;
+    this.recordsChanged.fire();
+  }
+
+  /** The browser GraphiQL page of a name. */
+  graphiqlUrl(name: string): string | undefined {
+    return this.urls && `${this.urls.graphql}/subgraphs/name/${name}/graphql`;
+  }
+
+  dispose(): void {
+    this.stopWatching?.();
+    // Deactivation awaits stopBounded(); this is for a dispose without it.
+    void this.stop().catch((error: unknown) => this.deps.log.error(`Stopping the local graph-node: ${errorText(error)}`));
+    this.changed.dispose();
+    this.recordsChanged.dispose();
+    this.output.dispose();
+  }
+}
+
+export function localRecord(name: string, urls: LocalNodeUrls, network: string): SubgraphRecord {
+  const queryUrl = `${urls.graphql}/subgraphs/name/${name}`;
+  return {
+    id: `${LOCAL_RECORD_PREFIX}${name}`,
+    name,
+    project: 'Local graph-node',
+    protocol: 'ethereum',
+    network,
+    type: 'local',
+    deployUrl: urls.admin,
+    ipfsUrl: urls.ipfs,
+    queryUrl,
+    graphqlUiUrl: `${queryUrl}/graphql`,
+  };
+}
+
+export function isLocalRecord(record: Pick<SubgraphRecord, 'id'>): boolean {
+  return record.id.startsWith(LOCAL_RECORD_PREFIX);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(0)} MB`;
+}
+
+function installText(progress: InstallProgress): string {
+  if (progress.phase === 'download') return `downloading gnd ${GND_VERSION}: ${megabytes(progress.received)}${progress.total ? ` of ${megabytes(progress.total)}` : ''}`;
+  return progress.phase === 'verify' ? `checking gnd ${GND_VERSION}` : `unpacking gnd ${GND_VERSION}`;
+}
+
+/** The state in words, as the tree's description and the progress say it. */
+export function stateText(state: LocalNodeState): string {
+  switch (state.kind) {
+    case 'stopped':
+      return 'stopped';
+    case 'installing':
+      return `installing: ${installText(state.progress)}`;
+    case 'starting':
+      return `starting: ${state.step}`;
+    case 'ready':
+      return 'ready';
+    case 'failed':
+      return `failed: ${state.reason}`;
+    case 'stopping':
+      return 'stopping';
+  }
+}
