@@ -16,9 +16,15 @@ export interface TextSpan {
   end: number;
 }
 
+/** The handler that failed: the index node's field, else named in its message ("in handler `handleX`"), as graph-node writes it for mapping aborts. */
+export function failedHandler(error: FatalError): string | undefined {
+  return error.handler ?? /\bin handler `([^`]+)`/.exec(error.message)?.[1];
+}
+
 /** The one-line message the Problems panel shows: what failed, where, and the chain's words. */
 export function fatalErrorMessage(subgraph: string, error: FatalError): string {
-  const where = [error.handler && `in ${error.handler}`, error.block !== undefined && `at block ${error.block}`].filter(Boolean).join(' ');
+  const handler = failedHandler(error);
+  const where = [handler && `in ${handler}`, error.block !== undefined && `at block ${error.block}`].filter(Boolean).join(' ');
   return `${subgraph} stopped indexing${where ? ` ${where}` : ''}: ${error.message.replace(/\s+/g, ' ').trim()}`;
 }
 
