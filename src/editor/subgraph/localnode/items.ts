@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { GND_BINDS_ALL_INTERFACES } from '../../../core/localnode/gnd';
 import { redactText } from '../../../core/redact';
+import { failedHandler } from '../../../core/subgraph/fatalError';
 import { manifestLabel } from '../manifests';
 import type { SubgraphsElement } from '../records/tree';
 import { stateText, type LocalDeployment, type LocalNode } from './localNode';
@@ -68,7 +69,7 @@ export function deploymentDetails(d: LocalDeployment): SubgraphsElement[] {
     ...detail('blocks', 'Indexed', s.indexed === undefined ? 'no block yet' : `${s.indexed} of ${s.chainHead ?? '?'} (${s.synced ? 'synced' : 'syncing'})`, 'layers'),
     ...detail('health', 'Health', s.health, s.health === 'healthy' ? 'pass' : 'error'),
     ...detail('entities', 'Entities', s.entityCount?.toString(), 'database'),
-    ...detail('error', 'Fatal error', error && [error.handler, error.block !== undefined ? `block ${error.block}` : undefined, error.message].filter(Boolean).join(' · '), 'error'),
+    ...detail('error', 'Fatal error', error && [failedHandler(error), error.block !== undefined ? `block ${error.block}` : undefined, error.message].filter(Boolean).join(' · '), 'error'),
     ...detail('manifest', 'Deployed from', d.manifest && manifestLabel(d.manifest), 'file-code', d.manifest && { command: 'vscode.open', title: 'Open', arguments: [d.manifest] }),
   ];
 }

@@ -4,7 +4,7 @@
  * statuses answer, so a healthy or redeployed subgraph's error goes away.
  */
 import * as vscode from 'vscode';
-import { fatalErrorMessage, handlerSpanInManifest, handlerSpanInMapping, mappingOfHandler, type TextSpan } from '../../../core/subgraph/fatalError';
+import { failedHandler, fatalErrorMessage, handlerSpanInManifest, handlerSpanInMapping, mappingOfHandler, type TextSpan } from '../../../core/subgraph/fatalError';
 import { redactText } from '../../../core/redact';
 import { readWorkspaceText } from '../../readFile';
 import { besideManifest } from '../manifests';
@@ -38,14 +38,15 @@ export class FatalErrorDiagnostics implements vscode.Disposable {
     };
     for (const d of failing) {
       const error = d.status.fatalError!;
+      const handler = failedHandler(error);
       const message = redactText(fatalErrorMessage(d.names[0], error));
       const manifestText = await readText(d.manifest!);
-      add(d.manifest!, manifestText, handlerSpanInManifest(manifestText, error.handler), message);
-      const mapping = mappingOfHandler(manifestText, error.handler);
-      if (!mapping || !error.handler) continue;
+      add(d.manifest!, manifestText, handlerSpanInManifest(manifestText, handler), message);
+      const mapping = mappingOfHandler(manifestText, handler);
+      if (!mapping || !handler) continue;
       const mappingUri = besideManifest(d.manifest!, mapping);
       const mappingText = await readText(mappingUri);
-      const span = handlerSpanInMapping(mappingText, error.handler);
+      const span = handlerSpanInMapping(mappingText, handler);
       if (span) add(mappingUri, mappingText, span, message);
     }
     this.collection.clear();
