@@ -1,0 +1,209 @@
+/**
+ * The local graph-node inside the real extension host, on the real gnd, Postgres and anvil: the
+ * node started through its command on the chain of a node whose key is in its URL path (the
+ * key-in-path proxy in front of anvil), a copy of the tutorial subgraph deployed through "Deploy
+ * to Local Graph Node" (the real graph CLI: codegen, build, create, deploy) for a contract set on
+ * anvil that emits Approval with the value of its call data, the deployment synced and healthy
+ * in the tree, a query file run against it by name, a mapping that aborts on one value giving a
+ * fatal error in Problems (manifest and handler), and the stop leaving nothing running. The
+ * key of the chain's URL is in no output.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SubgraphsFeature } from '../../../src/editor/subgraph/feature';
+import type { LocalDeployResult } from '../../../src/editor/subgraph/localnode/deploy';
+import type { SubgraphsElement } from '../../../src/editor/subgraph/records/tree';
+import type { TestApi } from '../../../src/extension';
+import { killProcessesUsing, processesUsing } from '../../support/processes';
+import { activateTestApi, anvil, until as poll } from './helpers';
+
+const NAME = 'chaindeck/local-approvals';
+const FOLDER = 'ln-tutorial';
+/** The node of the workspace whose URL holds a key in its path and query (see test/workbench/fixture.ts). */
+const KEYED_NODE = { name: 'Key left in settings', secretParts: ['abc123key', 'zq-settings-9'] };
+/** Where the CLI and the integration tests keep the pinned gnd; absent, the extension installs its own. */
+const CACHED_GND = path.join(os.userInfo().homedir, '.cache', 'chaindeck', 'gnd', '0.45.0', 'gnd');
+const CONTRACT = '0x00000000000000000000000000000000000c4a1d';
+const APPROVAL = '8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
+/** Copies the call data to memory, then LOG3(Approval, caller, caller) with it as the data: the event's value is the call's argument. */
+const EMITTER = `0x3660006000373333 7f${APPROVAL}3660 00a300`.replace(/\s/g, '');
+/** The value whose Approval the mapping refuses (it aborts). */
+const FATAL_VALUE = 666;
+
+const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>) => poll(what, probe, 90_000);
+const config = () => vscode.workspace.getConfiguration('chaindeck.localGraphNode');
+
+describe('localnode', function () {
+  // A first start may install gnd; graph build takes ~10 s.
+  this.timeout(300_000);
+  let api: TestApi;
+  let f: SubgraphsFeature;
+  let dir: string;
+  let dataDir: string;
+  let manifest: vscode.Uri;
+  let from: string;
+
+  const localNodeElement = async () => (await f.tree.getChildren()).find((e) => e.kind === 'localNode');
+  const ourDeployment = async () => {
+    const top = await localNodeElement();
+    const children = top ? await f.tree.getChildren(top) : [];
+    return children.find((e): e is Extract<SubgraphsElement, { kind: 'localDeployment' }> => e.kind === 'localDeployment' && e.deployment.names.includes(NAME));
+  };
+  const approve = async (value: number) => {
+    const hash = (await anvil('eth_sendTransaction', [{ from, to: CONTRACT, data: `0x${value.toString(16).padStart(64, '0')}`, gas: '0x30000' }])) as string;
+    const receipt = await until('the receipt', async () => ((await anvil('eth_getTransactionReceipt', [hash])) as { blockNumber: string } | null) ?? undefined);
+    return Number(receipt.blockNumber);
+  };
+  const outputText = () => {
+    const files = fs.readdirSync(api.logUri.fsPath, { recursive: true }).map(String);
+    return files
+      .filter((file) => file.endsWith('.log'))
+      .map((file) => fs.readFileSync(path.join(api.logUri.fsPath, file), 'utf8'))
+      .join('\n');
+  };
+
+  before(async () => {
+    const { ext, api: exported } = await activateTestApi('activate() returned no subgraphs in the test API', (a) => a.subgraphs?.localNode);
+    api = exported;
+    f = exported.subgraphs;
+    from = ((await anvil('eth_accounts', [])) as string[])[0];
+    await anvil('anvil_setCode', [CONTRACT, EMITTER]);
+    const head = Number(await anvil('eth_blockNumber', []));
+
+    const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    dir = path.join(ws, FOLDER);
+    fs.cpSync(path.join(ext.extensionPath, 'test', 'fixtures', 'subgraphs', 'tutorial'), dir, { recursive: true });
+    fs.symlinkSync(path.join(ext.extensionPath, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    const manifestFile = path.join(dir, 'subgraph.yaml');
+    fs.writeFileSync(
+      manifestFile,
+      fs
+        .readFileSync(manifestFile, 'utf8')
+        .replace(/address: "0x[0-9a-fA-F]+"/, `address: "${CONTRACT}"`)
+        .replace(/startBlock: \d+/, `startBlock: ${head + 1}`),
+    );
+    const mapping = path.join(dir, 'src', 'mapping.ts');
+    fs.writeFileSync(
+      mapping,
+      fs.readFileSync(mapping, 'utf8').replace('const id =', `if (event.params.value.toString() == "${FATAL_VALUE}") assert(false, "refusing the value ${FATAL_VALUE}");\n  const id =`),
+    );
+    manifest = vscode.Uri.file(manifestFile);
+
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaindeck-ln-editor-'));
+    fs.chmodSync(dataDir, 0o711); // as root, Postgres runs as the postgres user, which must pass through it
+    await config().update('dataFolder', dataDir, vscode.ConfigurationTarget.Workspace);
+    await config().update('chain', KEYED_NODE.name, vscode.ConfigurationTarget.Workspace);
+    if (fs.existsSync(CACHED_GND)) await config().update('gndPath', CACHED_GND, vscode.ConfigurationTarget.Workspace);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('chaindeck.localGraphNode.stop').then(undefined, () => undefined);
+    if (dataDir) {
+      killProcessesUsing(dataDir);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    for (const key of ['dataFolder', 'chain', 'gndPath']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    if (dir) {
+      fs.rmSync(path.join(dir, 'node_modules'), { force: true });
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('starts through its command: ready in the tree, where gnd listens said plainly', async () => {
+    const urls = await vscode.commands.executeCommand<{ graphql: string } | undefined>('chaindeck.localGraphNode.start');
+    assert.ok(urls?.graphql, `not started: ${JSON.stringify(f.localNode.state)}`);
+    assert.equal(f.localNode.state.kind, 'ready');
+    assert.equal(f.localNode.chainNode, KEYED_NODE.name);
+    const element = await localNodeElement();
+    assert.ok(element, 'no Local Graph Node item');
+    const item = f.tree.getTreeItem(element);
+    assert.equal(item.description, `ready · ${KEYED_NODE.name}`);
+    assert.equal(item.contextValue, 'localGraphNode.ready');
+    assert.match(String(item.tooltip), /every network interface/);
+    assert.ok(processesUsing(dataDir).length > 0, 'nothing runs from the data folder');
+  });
+
+  it('deploys the subgraph through its command; the tree shows it synced and healthy with its records', async () => {
+    const result = await vscode.commands.executeCommand<LocalDeployResult | undefined>('chaindeck.localGraphNode.deploy', { manifest, name: NAME });
+    assert.equal(result?.ok, true, result?.summary);
+    assert.match(result!.deployment ?? '', /^Qm/);
+    assert.equal(f.localNode.nameOf(manifest), NAME);
+    let last = 0;
+    for (const value of [1, 2, 3]) last = await approve(value);
+    const deployment = await until('the deployment synced past the last approval', async () => {
+      await f.localNode.refresh();
+      const found = await ourDeployment();
+      const status = found?.deployment.status;
+      return status?.synced && (status.indexed ?? 0) >= last && status.entityCount ? found : undefined;
+    });
+    assert.equal(deployment.deployment.id, result!.deployment);
+    assert.equal(deployment.deployment.status.health, 'healthy');
+    const item = f.tree.getTreeItem(deployment);
+    assert.equal(item.label, NAME);
+    assert.match(String(item.description), new RegExp(`^Qm\\w{6}… · block ${deployment.deployment.status.indexed}/\\d+ · synced · healthy · \\d+ entities$`));
+    // gnd's own placeholder deployment is not listed.
+    const top = await localNodeElement();
+    assert.ok((await f.tree.getChildren(top)).every((e) => e.kind === 'localDeployment' && /^Qm/.test(e.deployment.id)));
+    // A record for the name, with the local URLs, but nothing in settings.
+    const record = f.store.byName(NAME);
+    assert.equal(record?.queryUrl, `${f.localNode.urls!.graphql}/subgraphs/name/${NAME}`);
+    assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('chaindeck').get('subgraphs')).includes(NAME), 'a local record was written to settings');
+    // Open GraphiQL hands the browser the node's GraphiQL page (whether a browser opens is the workbench's business).
+    const page = `${f.localNode.urls!.graphql}/subgraphs/name/${NAME}/graphql`;
+    const opened = await Promise.race([
+      vscode.commands.executeCommand<string>('chaindeck.localGraphNode.openGraphiql', deployment),
+      new Promise<string>((r) => setTimeout(() => r(page), 5000)),
+    ]);
+    assert.equal(opened, page);
+    const html = await (await fetch(page)).text();
+    assert.match(html, /graphiql/i);
+  });
+
+  it('runs a query file against the local subgraph by its name', async () => {
+    const document = await vscode.workspace.openTextDocument({
+      language: 'graphql',
+      content: `# @subgraph ${NAME}\nquery Approvals {\n  approvalQueries(orderBy: value) {\n    id\n    value\n  }\n}\n`,
+    });
+    await vscode.window.showTextDocument(document);
+    const outcome = await vscode.commands.executeCommand<{ kind: string; response?: { data?: { approvalQueries?: { value: string }[] } } }>('chaindeck.subgraphs.runQuery', document.uri, 0);
+    assert.equal(outcome?.kind, 'answered', JSON.stringify(outcome));
+    assert.deepEqual(
+      outcome.response?.data?.approvalQueries?.map((r) => r.value),
+      ['1', '2', '3'],
+    );
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('puts a fatal indexing error into Problems: on the manifest and on the handler, with the block', async () => {
+    const block = await approve(FATAL_VALUE);
+    const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'local graph-node');
+    const [onManifest] = await until('the fatal error on subgraph.yaml', () => {
+      const found = ours(manifest);
+      return found.length ? found : undefined;
+    });
+    assert.match(onManifest.message, new RegExp(`^${NAME} stopped indexing in handleApproval at block ${block}: .*refusing the value ${FATAL_VALUE}`));
+    const manifestText = fs.readFileSync(manifest.fsPath, 'utf8').split('\n');
+    assert.match(manifestText[onManifest.range.start.line], /handler: handleApproval/);
+    const mapping = vscode.Uri.file(path.join(dir, 'src', 'mapping.ts'));
+    const [onMapping] = ours(mapping);
+    assert.ok(onMapping, 'no diagnostic on the mapping');
+    assert.match(fs.readFileSync(mapping.fsPath, 'utf8').split('\n')[onMapping.range.start.line], /export function handleApproval\(/);
+    const deployment = await ourDeployment();
+    assert.equal(deployment?.deployment.status.health, 'failed');
+  });
+
+  it('stops: nothing is left running, the diagnostics are gone, and no output holds the chain key', async () => {
+    await vscode.commands.executeCommand('chaindeck.localGraphNode.stop');
+    assert.equal(f.localNode.state.kind, 'stopped');
+    await until('nothing running from the data folder', () => (processesUsing(dataDir).length === 0 ? true : undefined));
+    await until('the fatal error cleared', () => (vscode.languages.getDiagnostics(manifest).some((d) => d.source === 'local graph-node') ? undefined : true));
+    assert.equal(f.store.byName(NAME), undefined, 'the local record outlived the node');
+    const output = outputText();
+    assert.match(output, /Starting on Key left in settings/);
+    assert.match(output, /every network interface/);
+    for (const secret of KEYED_NODE.secretParts) assert.ok(!output.includes(secret), `the output holds ${secret}`);
+  });
+});
