@@ -346,14 +346,14 @@ describe('subgraphs', function () {
     } finally {
       lenses.dispose();
     }
-    // In the trusted workbench the same lens offers the three runs.
+    // In the trusted workbench the same lens offers the three runs and the local deploy.
     const trusted = f.lenses.provideCodeLenses(await vscode.workspace.openTextDocument(manifest)).map((l) => l.command?.command);
-    assert.deepEqual(trusted, ['chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy']);
+    assert.deepEqual(trusted, ['chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy', 'chaindeck.localGraphNode.deploy']);
 
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
       contributes: { commands: { command: string; enablement?: string }[]; menus: Record<string, { command: string; when?: string }[]> };
     };
-    const cli = ['chaindeck.subgraph.init', 'chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy'];
+    const cli = ['chaindeck.subgraph.init', 'chaindeck.subgraph.codegen', 'chaindeck.subgraph.build', 'chaindeck.subgraph.deploy', 'chaindeck.localGraphNode.deploy'];
     for (const id of cli) {
       assert.equal(pkg.contributes.commands.find((c) => c.command === id)?.enablement, 'isWorkspaceTrusted', `${id} is not disabled in untrusted workspaces`);
       for (const entry of Object.values(pkg.contributes.menus)
