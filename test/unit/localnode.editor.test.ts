@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isPlaceholderDeployment } from '../../src/core/localnode/status';
 import { failedHandler, fatalErrorMessage, handlerSpanInManifest, handlerSpanInMapping, mappingOfHandler } from '../../src/core/subgraph/fatalError';
-import { chainFits, chainIdsOfNetwork, chooseChain, networkForChain, suggestSubgraphName } from '../../src/core/subgraph/localChain';
+import { isProjectSource } from '../../src/core/subgraph/copies';
+import { chainFits, chainIdsOfNetwork, chooseChain, networkForChain, noFittingChainMessage, suggestSubgraphName } from '../../src/core/subgraph/localChain';
 
 const anvil = { name: 'anvil', chainId: 31337, loopback: true };
 const hardhatRemote = { name: 'shared hardhat', chainId: 31337, loopback: false };
@@ -42,6 +43,40 @@ test('the chain: the named node, else the only one that fits, else ask, else non
   // The setting wins over the rule, and is matched without regard to case.
   assert.deepEqual(chooseChain([anvil, sepolia], ['mainnet'], ' Sepolia Provider '), { kind: 'chosen', candidate: sepolia });
   assert.deepEqual(chooseChain([anvil], ['mainnet'], 'gone'), { kind: 'unknown', name: 'gone' });
+});
+
+test('several fitting nodes are all offered, in the Nodes view’s order; a silent or unfitting one never is', () => {
+  const ganache = { name: 'ganache', chainId: 1337, loopback: true };
+  const choice = chooseChain([sepolia, ganache, silent, hardhatRemote, anvil], ['mainnet']);
+  assert.deepEqual(choice, { kind: 'ask', candidates: [ganache, anvil] });
+  // No manifest yet: a devnet on this machine still fits; a remote node fits nothing.
+  assert.deepEqual(chooseChain([mainnet, anvil], []), { kind: 'chosen', candidate: anvil });
+  assert.deepEqual(chooseChain([mainnet], []), { kind: 'none' });
+  // A blank setting is no setting: the rule decides.
+  assert.deepEqual(chooseChain([anvil, sepolia], ['mainnet'], '   '), { kind: 'chosen', candidate: anvil });
+  // A named node is taken even when it did not answer (its start then says why).
+  assert.deepEqual(chooseChain([anvil, silent], ['mainnet'], 'down'), { kind: 'chosen', candidate: silent });
+});
+
+test('the "no fitting node" message names the networks wanted, the devnet ids and the setting', () => {
+  const message = noFittingChainMessage(['gnosis', 'base'], 'chaindeck.localGraphNode.chain');
+  assert.match(message, /the network gnosis, base of your subgraph\.yaml/);
+  assert.match(message, /chain id 31337 or 1337/);
+  assert.match(message, /name a node in chaindeck\.localGraphNode\.chain\.$/);
+  assert.match(noFittingChainMessage([], 'x'), /chain id of your subgraphs\./);
+  assert.doesNotMatch(message, /\n/);
+});
+
+test('a saved file redeploys its project only when it is the user’s source, not what tools write', () => {
+  const manifest = '/home/u/build/token/subgraph.yaml';
+  assert.equal(isProjectSource('/home/u/build/token/src/mapping.ts', manifest), true, 'a "build" folder above the project is the user’s');
+  assert.equal(isProjectSource('/home/u/build/token/schema.graphql', manifest), true);
+  assert.equal(isProjectSource('/home/u/build/token/subgraph.yaml', manifest), true);
+  for (const written of ['build/subgraph.yaml', 'generated/schema.ts', 'node_modules/x/index.ts', 'dist/Token/Token.wasm', 'src/generated/a.ts'])
+    assert.equal(isProjectSource(`/home/u/build/token/${written}`, manifest), false, written);
+  assert.equal(isProjectSource('/home/u/build/token-2/src/mapping.ts', manifest), false, 'a sibling whose name starts the same');
+  assert.equal(isProjectSource('/home/u/build/other.ts', manifest), false);
+  assert.equal(isProjectSource('C:\\p\\token\\src\\m.ts', 'C:\\p\\token\\subgraph.yaml'), true);
 });
 
 test('the network gnd is given: the manifests’ own when the chain is it, else theirs for a devnet', () => {

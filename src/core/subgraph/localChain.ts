@@ -61,6 +61,12 @@ export function chooseChain<C extends ChainCandidate>(candidates: readonly C[], 
   return fitting.length ? { kind: 'ask', candidates: fitting } : { kind: 'none' };
 }
 
+/** What the user is told when no node fits: what would fit, and the two ways out. */
+export function noFittingChainMessage(networks: readonly string[], settingId: string): string {
+  const wanted = networks.length ? `the network ${networks.join(', ')} of your subgraph.yaml` : 'your subgraphs';
+  return `No node of the Nodes view can be the chain of the local graph-node: none is a devnet on this machine (chain id ${DEVNET_CHAIN_IDS.join(' or ')}, e.g. anvil or hardhat) or answers with the chain id of ${wanted}. Add your devnet (e.g. http://127.0.0.1:8545), or name a node in ${settingId}.`;
+}
+
 /**
  * The network name gnd is given for the chain: the manifests' network that is the node's chain,
  * else the manifests' first (a devnet standing in for it), else the node's own, else mainnet.

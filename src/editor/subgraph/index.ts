@@ -102,7 +102,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     localProblems,
     localDeploy,
     localNode,
-    ...registerLocalNodeCommands(f, settings),
+    ...registerLocalNodeCommands(f),
   );
   return f;
 }

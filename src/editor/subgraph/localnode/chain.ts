@@ -5,7 +5,8 @@
  * pieces are registered as secrets first, so no log line or message can show them.
  */
 import * as vscode from 'vscode';
-import { chooseChain, networkForChain, type ChainCandidate } from '../../../core/subgraph/localChain';
+import { chooseChain, networkForChain, noFittingChainMessage, type ChainCandidate } from '../../../core/subgraph/localChain';
+import { inertText } from '../../../core/inert';
 import { isLoopback } from '../../../core/nodes/endpoint';
 import type { NodeConfig } from '../../../core/nodes/model';
 import { registerSecret } from '../../../core/redact';
@@ -55,18 +56,17 @@ export async function resolveChain(nodes: NodesFeature, manifests: Manifests, co
     const items = choice.candidates.map((c) => ({ label: c.name, description: `chain id ${c.chainId}${c.loopback ? ' · this machine' : ''}`, candidate: c }));
     chosen = (await pickOne(items, { title: 'Which Chain Should the Local Graph Node Index?', placeholder: `Set ${SETTINGS.localGraphNodeChain.id} to stop this question` }))?.candidate;
   } else if (choice.kind === 'unknown') {
-    const open = await vscode.window.showErrorMessage(
-      `The setting ${SETTINGS.localGraphNodeChain.id} names "${choice.name}", which is no node of the Nodes view: give the name of a node there, or leave it empty to use your local devnet.`,
-      'Open Settings',
-    );
-    if (open) await vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.localGraphNodeChain.id);
+    // Not awaited: the start ends now (a notification may stay open for ever), and the next Start tries again.
+    void vscode.window
+      .showErrorMessage(
+        `The setting ${SETTINGS.localGraphNodeChain.id} names "${inertText(choice.name)}", which is no node of the Nodes view: give the name of a node there, or leave it empty to use your local devnet.`,
+        'Open Settings',
+      )
+      .then((open) => open && vscode.commands.executeCommand('workbench.action.openSettings', SETTINGS.localGraphNodeChain.id));
   } else {
-    const wanted = networks.length ? `the network ${networks.join(', ')} of your subgraph.yaml` : 'your subgraphs';
-    const add = await vscode.window.showErrorMessage(
-      `No node of the Nodes view can be the chain of the local graph-node: none is a devnet on this machine (chain id 31337 or 1337, e.g. anvil or hardhat) or answers with the chain id of ${wanted}. Add your devnet (e.g. http://127.0.0.1:8545), or name a node in ${SETTINGS.localGraphNodeChain.id}.`,
-      'Add Node…',
-    );
-    if (add) await vscode.commands.executeCommand(COMMANDS.nodes.add);
+    void vscode.window
+      .showErrorMessage(noFittingChainMessage(networks, SETTINGS.localGraphNodeChain.id), 'Add Node…')
+      .then((add) => add && vscode.commands.executeCommand(COMMANDS.nodes.add));
   }
   if (!chosen) return undefined;
   return { node: chosen.node, rpcUrl: await rpcUrlOf(nodes, chosen.node), network: networkForChain(chosen.chainId, networks), chainId: chosen.chainId };

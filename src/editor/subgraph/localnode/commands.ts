@@ -5,8 +5,6 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../ids';
 import { registerCommand } from '../../kit/commands';
-import { errorText } from '../../kit/errors';
-import type { Settings } from '../../kit/settings';
 import type { SubgraphsFeature } from '../feature';
 import type { LocalDeployment, LocalNode } from './localNode';
 
@@ -18,30 +16,15 @@ export function stopLocalGraphNode(): Promise<void> {
   return running?.stopBounded() ?? Promise.resolve();
 }
 
-export function registerLocalNodeCommands(f: SubgraphsFeature, settings: Settings): vscode.Disposable[] {
+export function registerLocalNodeCommands(f: SubgraphsFeature): vscode.Disposable[] {
   const local = f.localNode;
   running = local;
   const command = (id: string, run: (...args: unknown[]) => unknown) => registerCommand(f.log, id, run);
-  const start = async () => {
-    try {
-      return await local.start();
-    } catch (error) {
-      const choice = await vscode.window.showErrorMessage(`The local graph-node did not start: ${errorText(error)}`, 'Show Log');
-      if (choice) local.output.show(true);
-      return undefined;
-    }
-  };
-  if (settings.localGraphNodeAutoStart() && vscode.workspace.workspaceFolders?.length) {
-    local.line('chaindeck: starting, as chaindeck.localGraphNode.autoStart asks');
-    void start();
-  }
+  void local.startOnActivation();
   return [
-    command(COMMANDS.localGraphNode.start, start),
+    command(COMMANDS.localGraphNode.start, () => local.startOrReport()),
     command(COMMANDS.localGraphNode.stop, () => local.stop()),
-    command(COMMANDS.localGraphNode.restart, async () => {
-      await local.stop();
-      return start();
-    }),
+    command(COMMANDS.localGraphNode.restart, () => local.restart()),
     command(COMMANDS.localGraphNode.deploy, (arg) => f.localDeploy.deploy(arg)),
     command(COMMANDS.localGraphNode.openGraphiql, (arg) => openGraphiql(local, arg)),
     command(COMMANDS.localGraphNode.showLog, () => local.output.show(true)),

@@ -21,7 +21,7 @@ import {
 } from '../../../core/subgraph/graphcli/commands';
 import { findGraphCli, runGraph, type GraphRun } from '../../../core/subgraph/graphcli/launch';
 import { CliNoiseFilter } from '../../../core/subgraph/graphcli/output';
-import { isManifestFile } from '../../../core/subgraph/copies';
+import { isManifestFile, isProjectSource } from '../../../core/subgraph/copies';
 import { COMMANDS } from '../../ids';
 import { errorText } from '../../kit/errors';
 import type { Settings } from '../../kit/settings';
@@ -41,8 +41,6 @@ export interface LocalDeployResult {
 }
 
 const REDEPLOY_DELAY_MS = 1000;
-/** Folders of a subgraph project that builds write, not the user. */
-const GENERATED = /[\\/](build|generated|node_modules)[\\/]/;
 
 export class LocalDeployer implements vscode.Disposable {
   private queue: Promise<unknown> = Promise.resolve();
@@ -85,13 +83,9 @@ export class LocalDeployer implements vscode.Disposable {
   }
 
   private async run(manifest: vscode.Uri, name: string, quiet: boolean): Promise<LocalDeployResult | undefined> {
-    let urls: LocalNodeUrls | undefined;
-    try {
-      urls = await this.local.start();
-    } catch (error) {
-      void vscode.window.showErrorMessage(`The local graph-node did not start: ${errorText(error)}`, 'Show Log').then((c) => c && this.local.output.show(true));
-      return undefined;
-    }
+    // A redeploy on save never starts a node the user stopped since the save.
+    if (quiet && this.local.state.kind !== 'ready') return undefined;
+    const urls = await this.local.startOrReport();
     if (!urls) return undefined;
     const result = await this.runTask(manifest, name, urls);
     if (!result) return undefined;
@@ -199,10 +193,9 @@ export class LocalDeployer implements vscode.Disposable {
 
   /** A saved file of a subgraph deployed locally: that subgraph is deployed again shortly after. */
   private saved(uri: vscode.Uri): void {
-    if (!this.settings.localGraphNodeRedeployOnSave() || this.local.state.kind !== 'ready' || GENERATED.test(uri.fsPath)) return;
+    if (!this.settings.localGraphNodeRedeployOnSave() || this.local.state.kind !== 'ready') return;
     for (const { name, manifest } of this.local.deployedManifests()) {
-      const folder = path.dirname(manifest.fsPath) + path.sep;
-      if (!uri.fsPath.startsWith(folder)) continue;
+      if (!isProjectSource(uri.fsPath, manifest.fsPath)) continue;
       const key = manifest.toString();
       clearTimeout(this.timers.get(key));
       this.timers.set(

@@ -18,6 +18,7 @@ import { COMMANDS } from '../../ids';
 import { errorText } from '../../kit/errors';
 import { withProgress } from '../../kit/progress';
 import type { Settings } from '../../kit/settings';
+import { SETTINGS } from '../../kit/settingsSchema';
 import type { Log } from '../../log';
 import type { NodesFeature } from '../../nodes/feature';
 import type { Manifests } from '../manifests';
@@ -28,6 +29,12 @@ export const LOCAL_RECORD_PREFIX = 'local:';
 export const OUTPUT_CHANNEL = 'Chaindeck: Local Graph Node';
 /** How long deactivation waits for the node to stop before leaving the rest to the process-exit guard. */
 const STOP_BOUND_MS = 8000;
+
+/** What the error notification says when gnd or Postgres ended while the node ran, and its buttons. */
+export interface LocalNodeDeath {
+  message: string;
+  actions: readonly string[];
+}
 
 /** A deployment of the local node, with the names whose current version it is. */
 export interface LocalDeployment {
@@ -51,6 +58,9 @@ export class LocalNode implements vscode.Disposable {
   private node?: LocalGraphNode;
   private chain?: LocalChain;
   private starting?: Promise<LocalNodeUrls | undefined>;
+  private stopping?: Promise<void>;
+  /** Counts stop requests: a start that began before the latest one gives up. */
+  private stops = 0;
   private stopWatching?: () => void;
   private statuses: DeploymentStatus[] = [];
   /** Each known name's current deployment id, as the index node last said. */
@@ -63,6 +73,9 @@ export class LocalNode implements vscode.Disposable {
   private readonly recordsChanged = new vscode.EventEmitter<void>();
   /** The local records (names queryable now) changed. */
   readonly onDidChangeRecords = this.recordsChanged.event;
+  private readonly died = new vscode.EventEmitter<LocalNodeDeath>();
+  /** gnd or Postgres ended while the node ran: what the notification says (fired as it is shown). */
+  readonly onDidDie = this.died.event;
 
   constructor(private readonly deps: LocalNodeDeps) {}
 
@@ -81,18 +94,47 @@ export class LocalNode implements vscode.Disposable {
 
   // ---- start, stop --------------------------------------------------------------------------
 
-  /** Starts the node (choosing the chain first) with a progress notification; resolves with its URLs, or undefined when not started. Rejects with the reason of a failed start. */
+  /**
+   * Starts the node (choosing the chain first) with a progress notification; resolves with its
+   * URLs, or undefined when not started (no chain, or a stop came first). Rejects with the reason
+   * of a failed start. Clicks while it starts share the one start.
+   */
   start(): Promise<LocalNodeUrls | undefined> {
     if (this.node?.state.kind === 'ready') return Promise.resolve(this.node.urls);
-    this.starting ??= this.startNow().finally(() => (this.starting = undefined));
-    return this.starting;
+    if (this.starting) return this.starting;
+    const starting = this.startNow().finally(() => {
+      if (this.starting === starting) this.starting = undefined;
+    });
+    this.starting = starting;
+    return starting;
+  }
+
+  /** start(), with a failure shown as an error message (with Show Log) instead of thrown. */
+  async startOrReport(): Promise<LocalNodeUrls | undefined> {
+    try {
+      return await this.start();
+    } catch (error) {
+      const choice = await vscode.window.showErrorMessage(startFailureMessage(errorText(error)), 'Show Log');
+      if (choice) this.output.show(true);
+      return undefined;
+    }
+  }
+
+  /** The start when the workspace opens: only with chaindeck.localGraphNode.autoStart and a folder open; resolves with the URLs when it started. */
+  async startOnActivation(): Promise<LocalNodeUrls | undefined> {
+    if (!this.deps.settings.localGraphNodeAutoStart() || !vscode.workspace.workspaceFolders?.length) return undefined;
+    this.line(`chaindeck: starting, as ${SETTINGS.localGraphNodeAutoStart.id} asks`);
+    return this.startOrReport();
   }
 
   private async startNow(): Promise<LocalNodeUrls | undefined> {
     const { settings, nodes, manifests, extension } = this.deps;
-    if (this.node && this.node.state.kind !== 'stopped' && this.node.state.kind !== 'failed') await this.node.stop();
+    // A start asked for while it stops comes up after the stop.
+    if (this.stopping) await this.stopping;
+    const stops = this.stops;
     const chain = await resolveChain(nodes, manifests, settings.localGraphNodeChain());
-    if (!chain) return undefined;
+    // Stop was asked while the chain was chosen (a quick pick may be open a while): no start then.
+    if (!chain || stops !== this.stops) return undefined;
     this.chain = chain;
     const node = new LocalGraphNode({
       rpcUrl: chain.rpcUrl,
@@ -113,22 +155,32 @@ export class LocalNode implements vscode.Disposable {
       node.on('state', onState);
       try {
         return await node.start(signal);
+      } catch (error) {
+        // A stop while it started is what the user asked for, not a failure.
+        if (stops !== this.stops) return undefined;
+        throw error;
       } finally {
         node.off('state', onState);
       }
     });
   }
 
-  /** Stops the node and everything it started. */
-  async stop(): Promise<void> {
-    const node = this.node;
-    if (!node) return;
-    await node.stop();
+  /** Stops the node and everything it started (a start in progress too); calls while it stops share the one stop. */
+  stop(): Promise<void> {
+    this.stops++;
+    // The start in progress gives up (it sees the count); a start asked for after this is a new one.
+    this.starting = undefined;
+    this.stopping ??= (async () => {
+      // A start still choosing its chain has no node yet: it sees the stop count and gives up.
+      await this.node?.stop();
+    })().finally(() => (this.stopping = undefined));
+    return this.stopping;
   }
 
+  /** Stop, then start (a failure shown as an error message): what the Restart command and button run. */
   async restart(): Promise<LocalNodeUrls | undefined> {
     await this.stop();
-    return this.start();
+    return this.startOrReport();
   }
 
   /** Stops the node, waiting at most `ms`: what is left is killed by the supervisor's exit guard when the host exits. */
@@ -179,8 +231,10 @@ export class LocalNode implements vscode.Disposable {
 
   /** gnd or Postgres ended while it ran: said once, with Restart. */
   private async reportDeath(reason: string): Promise<void> {
-    this.deps.log.error(`The local graph-node stopped: ${reason}`);
-    const choice = await vscode.window.showErrorMessage(`The local graph-node stopped: ${redactText(inertText(reason))}`, 'Restart', 'Show Log');
+    const death: LocalNodeDeath = { message: deathMessage(reason), actions: ['Restart', 'Show Log'] };
+    this.deps.log.error(death.message);
+    this.died.fire(death);
+    const choice = await vscode.window.showErrorMessage(death.message, ...death.actions);
     if (choice === 'Restart') void vscode.commands.executeCommand(COMMANDS.localGraphNode.restart);
     if (choice === 'Show Log') this.output.show(true);
   }
@@ -284,6 +338,7 @@ export class LocalNode implements vscode.Disposable {
     void this.stop().catch((error: unknown) => this.deps.log.error(`Stopping the local graph-node: ${errorText(error)}`));
     this.changed.dispose();
     this.recordsChanged.dispose();
+    this.died.dispose();
     this.output.dispose();
   }
 }
@@ -306,6 +361,16 @@ export function localRecord(name: string, urls: LocalNodeUrls, network: string):
 
 export function isLocalRecord(record: Pick<SubgraphRecord, 'id'>): boolean {
   return record.id.startsWith(LOCAL_RECORD_PREFIX);
+}
+
+/** The notification when gnd or Postgres ended while the node ran: the reason (which names which one), inert and redacted. */
+export function deathMessage(reason: string): string {
+  return `The local graph-node stopped: ${redactText(inertText(reason))}`;
+}
+
+/** The notification when a start failed, inert and redacted (the reason may quote gnd's output). */
+export function startFailureMessage(reason: string): string {
+  return `The local graph-node did not start: ${redactText(inertText(reason))}`;
 }
 
 function megabytes(bytes: number): string {
