@@ -6,7 +6,7 @@
  * finding Postgres; reading the index node's statuses.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import { cachedGndPath, GND_VERSION, GndInstallError, installGnd, integrityOf, resolveGnd } from '../../src/core/localnode/gnd';
 import { cidOfBytes, startIpfsEndpoint, type IpfsEndpoint } from '../../src/core/localnode/ipfs';
 import { cleanLeftovers, DataFolderBusy, isAlive, commandLineOf, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
-import { findPostgres } from '../../src/core/localnode/postgres';
+import { findPostgres, removeStalePidFile } from '../../src/core/localnode/postgres';
 import { parseStatuses } from '../../src/core/localnode/status';
 import { chainHead, LocalGraphNode } from '../../src/core/localnode/supervisor';
 import { main } from '../../src/cli/main';
@@ -426,5 +426,22 @@ describe('chaindeck graph-node: usage errors (exit 2) before anything starts', (
       assert.equal(seen.out, '');
       assert.ok(seen.err.startsWith(`chaindeck graph-node: ${message}\n\nUsage: chaindeck graph-node start --rpc URL`), seen.err);
     });
+  }
+});
+
+test('a postmaster.pid whose postmaster is gone is removed before Postgres starts; a live one is kept', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'chaindeck-pidfile-'));
+  try {
+    const file = path.join(dir, 'postmaster.pid');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(file, `${gone}\n${dir}\n`);
+    removeStalePidFile(dir);
+    assert.equal(existsSync(file), false, 'the stale pid file is still there');
+    writeFileSync(file, `${process.pid}\n${dir}\n`);
+    removeStalePidFile(dir);
+    assert.equal(existsSync(file), true, 'the pid file of a running process was removed');
+    removeStalePidFile(path.join(dir, 'none')); // no data folder: nothing to do
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

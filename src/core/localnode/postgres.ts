@@ -5,7 +5,7 @@
  * folder. gnd needs a password in its URL; the cluster trusts local TCP, so any one works.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { accessSync, chownSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, chownSync, constants, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -113,6 +113,16 @@ function failureText(err: unknown): string {
 }
 
 /** Creates the cluster in `dataDir` when it has none, starts it on 127.0.0.1:`port`, and creates the database once. */
+/**
+ * Removes postmaster.pid when its postmaster is gone. Postgres itself takes a killed postmaster
+ * that its parent has not reaped yet (a zombie, which answers kill(pid, 0)) for a running one and
+ * refuses to start ("lock file postmaster.pid already exists"); isAlive counts zombies as gone.
+ */
+export function removeStalePidFile(dataDir: string): void {
+  const pid = postmasterPid(dataDir);
+  if (pid !== undefined && !isAlive(pid)) rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
+}
+
 export async function startPostgres(bins: PostgresBinaries, dataDir: string, port: number, log: (line: string) => void = () => {}): Promise<RunningPostgres> {
   const root = isRoot();
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
@@ -129,6 +139,7 @@ export async function startPostgres(bins: PostgresBinaries, dataDir: string, por
       throw new PostgresError(`initdb failed: ${failureText(err)}`);
     }
   }
+  removeStalePidFile(dataDir);
   const [cmd, args] = asPostgresUser(bins.pgCtl, [
     '-D',
     dataDir,

@@ -186,6 +186,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   private cancelStart?: () => void;
   private readonly tail: string[] = [];
   private interrupted = false;
+  /** A failure while ready is being handled (the rest stopping). */
+  private failing = false;
   private readonly exitGuard = () => this.killNow();
 
   constructor(readonly options: LocalNodeOptions) {
@@ -422,10 +424,15 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
 
   /** Something the node needs ended while it was ready: the rest is stopped and the state says why. */
   private failWhileReady(reason: string, gndCannotStopCleanly = false): void {
-    if (this.current.kind !== 'ready') return;
+    // Once: Postgres's end is seen by its watch and then by gnd's exit; the first reason stands.
+    if (this.current.kind !== 'ready' || this.failing) return;
+    this.failing = true;
     // Without its database gnd may hang in its shutdown: it is killed at once.
     if (gndCannotStopCleanly && this.gnd?.exitCode === null) this.gnd.kill('SIGKILL');
-    this.stopping = this.stopAll().then(() => this.setState({ kind: 'failed', reason }));
+    this.stopping = this.stopAll().then(() => {
+      this.failing = false;
+      this.setState({ kind: 'failed', reason });
+    });
   }
 
   private lastLines(): string {
