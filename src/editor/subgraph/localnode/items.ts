@@ -28,7 +28,8 @@ export function localNodeItem(local: LocalNode): vscode.TreeItem {
   // starting covers installing and stopping too: Stop is offered while it comes up.
   item.contextValue = `localGraphNode.${state.kind === 'installing' || state.kind === 'stopping' ? 'starting' : state.kind}`;
   const text = redactText(stateText(state));
-  item.description = state.kind === 'ready' && local.chainNode ? `ready · ${local.chainNode}` : text;
+  // One line in the tree (a failure's reason may quote several lines of gnd's output); all of it in the tooltip.
+  item.description = state.kind === 'ready' && local.chainNode ? `ready · ${local.chainNode}` : text.split('\n')[0];
   const [icon, color] = STATE_ICONS[state.kind];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   const lines = [`Local graph-node: ${text}`];

@@ -114,8 +114,8 @@ export class LocalNode implements vscode.Disposable {
     try {
       return await this.start();
     } catch (error) {
-      const choice = await vscode.window.showErrorMessage(startFailureMessage(errorText(error)), 'Show Log');
-      if (choice) this.output.show(true);
+      // Not awaited: the caller (a command, a deploy) ends now, not when the notification is closed.
+      void vscode.window.showErrorMessage(startFailureMessage(errorText(error)), 'Show Log').then((choice) => choice && this.output.show(true));
       return undefined;
     }
   }
