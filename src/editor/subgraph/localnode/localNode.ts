@@ -129,9 +129,11 @@ export class LocalNode implements vscode.Disposable {
 
   private async startNow(): Promise<LocalNodeUrls | undefined> {
     const { settings, nodes, manifests, extension } = this.deps;
+    // Counted before waiting: a stop asked for after this start gives it up, also one while the last stop ends.
+    const stops = this.stops;
     // A start asked for while it stops comes up after the stop.
     if (this.stopping) await this.stopping;
-    const stops = this.stops;
+    if (stops !== this.stops) return undefined;
     const chain = await resolveChain(nodes, manifests, settings.localGraphNodeChain());
     // Stop was asked while the chain was chosen (a quick pick may be open a while): no start then.
     if (!chain || stops !== this.stops) return undefined;

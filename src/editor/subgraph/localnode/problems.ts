@@ -19,7 +19,8 @@ export class FatalErrorDiagnostics implements vscode.Disposable {
   private updating = Promise.resolve();
 
   constructor(private readonly local: LocalNode) {
-    this.subscription = local.onDidChange(() => (this.updating = this.updating.then(() => this.update())));
+    // One update at a time; one that fails must not end the chain (the next change tries again).
+    this.subscription = local.onDidChange(() => (this.updating = this.updating.then(() => this.update()).catch(() => undefined)));
   }
 
   private async update(): Promise<void> {
