@@ -14,6 +14,7 @@ import { userCacheDir } from '../../src/cli/graphNode';
 import { findPostgres, startPostgres, type RunningPostgres } from '../../src/core/localnode/postgres';
 import { LocalGraphNode, type LocalNodeState } from '../../src/core/localnode/supervisor';
 import { freePort, startDevnet, type Devnet } from '../support/devnets';
+import { assertNothingLeft } from '../support/localGraph';
 import { killProcessesUsing, processesUsing } from '../support/processes';
 
 let anvil: Devnet;
@@ -122,12 +123,22 @@ test('Postgres killed under a ready node: failed with the reason, gnd stopped', 
   const n = node(dataDir);
   await n.start();
   const failed = new Promise<LocalNodeState>((resolve) => n.on('state', (s) => s.kind === 'failed' && resolve(s)));
+  let failures = 0;
+  n.on('state', (s) => void (s.kind === 'failed' && failures++));
   const postmaster = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
   process.kill(postmaster, 'SIGKILL');
   const state = await failed;
   assert.match((state as { reason: string }).reason, new RegExp(`^Postgres \\(pid ${postmaster}\\) exited unexpectedly`));
   for (let i = 0; i < 50 && processesUsing(dataDir).length; i++) await new Promise((r) => setTimeout(r, 100)); // Postgres's own children end after their parent
   assert.deepEqual(processesUsing(dataDir), [], 'gnd was stopped too');
+  // Seen by Postgres's watch and by gnd's exit, it is still one failure.
+  assert.equal(failures, 1, 'the failure was reported more than once');
+  // At once on the same folder, though the killed postmaster left its pid file (and maybe a zombie).
+  const urls = await n.start();
+  assert.equal(n.state.kind, 'ready', 'a node whose Postgres was killed starts again');
+  assert.ok(urls.graphql);
+  await n.stop();
+  await assertNothingLeft(dataDir);
 });
 
 test('a Postgres of the user’s, given by URL; a temporary data folder removed on stop', async () => {

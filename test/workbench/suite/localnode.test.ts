@@ -5,8 +5,11 @@
  * to Local Graph Node" (the real graph CLI: codegen, build, create, deploy) for a contract set on
  * anvil that emits Approval with the value of its call data, the deployment synced and healthy
  * in the tree, a query file run against it by name, a mapping that aborts on one value giving a
- * fatal error in Problems (manifest and handler), and the stop leaving nothing running. The
- * key of the chain's URL is in no output.
+ * fatal error in Problems (manifest and handler), a save of the mapping redeploying it
+ * (redeployOnSave), gnd and then Postgres killed with SIGKILL while it indexes (the failure named,
+ * Restart bringing it back with every event of eth_getLogs indexed once), the stop leaving nothing
+ * running, races of start and stop, and the start on activation (autoStart) finding the
+ * deployment again in the data folder. The key of the chain's URL is in no output or message.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -15,6 +18,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SubgraphsFeature } from '../../../src/editor/subgraph/feature';
 import type { LocalDeployResult } from '../../../src/editor/subgraph/localnode/deploy';
+import type { LocalNodeDeath } from '../../../src/editor/subgraph/localnode/localNode';
 import type { SubgraphsElement } from '../../../src/editor/subgraph/records/tree';
 import type { TestApi } from '../../../src/extension';
 import { killProcessesUsing, processesUsing } from '../../support/processes';
@@ -32,6 +36,10 @@ const APPROVAL = '8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b9
 const EMITTER = `0x3660006000373333 7f${APPROVAL}3660 00a300`.replace(/\s/g, '');
 /** The value whose Approval the mapping refuses (it aborts). */
 const FATAL_VALUE = 666;
+/** The line the mapping gets that refuses FATAL_VALUE; the redeploy-on-save test takes it out again. */
+const REFUSAL = `if (event.params.value.toString() == "${FATAL_VALUE}") assert(false, "refusing the value ${FATAL_VALUE}");\n  `;
+/** The supervisor's lock in the data folder: the pids of gnd and Postgres. */
+const LOCK_FILE = 'chaindeck-graph-node.lock';
 
 const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>) => poll(what, probe, 90_000);
 const config = () => vscode.workspace.getConfiguration('chaindeck.localGraphNode');
@@ -45,7 +53,11 @@ describe('localnode', function () {
   let dataDir: string;
   let manifest: vscode.Uri;
   let from: string;
+  let startBlock: number;
+  const deaths: LocalNodeDeath[] = [];
 
+  /** The state's kind read anew (no narrowing from an earlier assert). */
+  const stateKind = (): string => f.localNode.state.kind;
   const localNodeElement = async () => (await f.tree.getChildren()).find((e) => e.kind === 'localNode');
   const ourDeployment = async () => {
     const top = await localNodeElement();
@@ -65,6 +77,86 @@ describe('localnode', function () {
       .join('\n');
   };
 
+  /** Every Approval of the contract since the subgraph's start block, as eth_getLogs gives them: the records graph-node must hold, each once. */
+  const expectedRecords = async () => {
+    const logs = (await anvil('eth_getLogs', [{ address: CONTRACT, fromBlock: `0x${startBlock.toString(16)}`, toBlock: 'latest', topics: [`0x${APPROVAL}`] }])) as {
+      transactionHash: string;
+      logIndex: string;
+      data: string;
+      blockNumber: string;
+    }[];
+    return {
+      records: logs.map((l) => ({ id: `${l.transactionHash}-${Number(l.logIndex)}`, value: BigInt(l.data).toString() })).sort((a, b) => a.id.localeCompare(b.id)),
+      last: Math.max(...logs.map((l) => Number(l.blockNumber))),
+    };
+  };
+  /** The name's records as graph-node answers them, with the block it indexed to. */
+  const answeredRecords = async () => {
+    const res = await fetch(`${f.localNode.urls!.graphql}/subgraphs/name/${NAME}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ approvalQueries(first: 1000, orderBy: id) { id value } _meta { block { number } deployment } }' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = (await res.json()) as { data?: { approvalQueries: { id: string; value: string }[]; _meta: { block: { number: number }; deployment: string } } };
+    return body.data;
+  };
+  /** Waits until graph-node has indexed past the last Approval, then its records must be eth_getLogs's, none missing, none twice. */
+  const assertRecordsMatchLogs = async () => {
+    const expected = await expectedRecords();
+    const answered = await until(`records indexed to block ${expected.last}`, async () => {
+      const data = await answeredRecords().catch(() => undefined);
+      return data && data._meta.block.number >= expected.last ? data : undefined;
+    });
+    const records = [...answered.approvalQueries].sort((a, b) => a.id.localeCompare(b.id));
+    assert.deepEqual(records, expected.records);
+    assert.equal(new Set(records.map((r) => r.id)).size, records.length, 'a record twice');
+    return answered;
+  };
+  /** gnd's or Postgres's pid, from the supervisor's lock in the data folder. */
+  const pidOf = (role: 'gnd' | 'postgres') => {
+    const lock = JSON.parse(fs.readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as { processes: { role: string; pid: number }[] };
+    const pid = lock.processes.find((p) => p.role === role)?.pid;
+    assert.ok(pid, `no ${role} in the lock: ${JSON.stringify(lock)}`);
+    return pid;
+  };
+  /** Kills `role` with SIGKILL right after two approvals (graph-node is indexing them); the editor must say which died and offer Restart, which brings every record back. */
+  const killWhileIndexing = async (role: 'gnd' | 'postgres', reason: RegExp) => {
+    const pid = pidOf(role);
+    const seen = deaths.length;
+    await approve(21);
+    await approve(22);
+    process.kill(pid, 'SIGKILL');
+    const failed = await until(`the failure after ${role} was killed`, () => (f.localNode.state.kind === 'failed' ? f.localNode.state : undefined));
+    assert.match(failed.reason, reason);
+    // Said once, with Restart, and the same words in the tree.
+    const death = await until('the death notification', () => deaths[seen]);
+    assert.equal(deaths.length, seen + 1, JSON.stringify(deaths.slice(seen)));
+    assert.equal(death.message, `The local graph-node stopped: ${failed.reason}`);
+    assert.deepEqual(death.actions, ['Restart', 'Show Log']);
+    for (const secret of KEYED_NODE.secretParts) assert.ok(!death.message.includes(secret), `the notification holds ${secret}`);
+    const item = f.tree.getTreeItem((await localNodeElement())!);
+    assert.equal(item.contextValue, 'localGraphNode.failed');
+    assert.equal(item.description, `failed: ${failed.reason.split('\n')[0]}`);
+    assert.ok(String(item.tooltip).includes(failed.reason), 'the whole reason is not in the tooltip');
+    for (const secret of KEYED_NODE.secretParts) assert.ok(!String(item.tooltip).includes(secret), `the tooltip holds ${secret}`);
+    // What was left of the node is stopped with it.
+    await until('nothing running from the data folder after the failure', () => (processesUsing(dataDir).length === 0 ? true : undefined));
+    assert.equal(f.store.byName(NAME), undefined, 'a record of a node that is down');
+    // More events while it is down: they are indexed after the restart.
+    await approve(23);
+    // The notification's Restart runs this command.
+    const urls = await vscode.commands.executeCommand<{ graphql: string } | undefined>('chaindeck.localGraphNode.restart');
+    assert.ok(urls, `not restarted: ${JSON.stringify(f.localNode.state)}`);
+    assert.equal(f.localNode.state.kind, 'ready');
+    await assertRecordsMatchLogs();
+    await until('the record back in the store', () => f.store.byName(NAME));
+    // One failure, though both the watch of Postgres and gnd's exit may see it.
+    const firstLine = `chaindeck: failed: ${failed.reason.split('\n')[0]}`;
+    await until('the failure in the output', () => (outputText().includes(firstLine) ? true : undefined));
+    assert.equal(outputText().split(firstLine).length - 1, 1, `"${firstLine}" is in the output more than once`);
+  };
+
   before(async () => {
     const { ext, api: exported } = await activateTestApi('activate() returned no subgraphs in the test API', (a) => a.subgraphs?.localNode);
     api = exported;
@@ -72,6 +164,8 @@ describe('localnode', function () {
     from = ((await anvil('eth_accounts', [])) as string[])[0];
     await anvil('anvil_setCode', [CONTRACT, EMITTER]);
     const head = Number(await anvil('eth_blockNumber', []));
+    startBlock = head + 1;
+    api.subgraphs.localNode.onDidDie((death) => deaths.push(death));
 
     const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
     dir = path.join(ws, FOLDER);
@@ -83,13 +177,10 @@ describe('localnode', function () {
       fs
         .readFileSync(manifestFile, 'utf8')
         .replace(/address: "0x[0-9a-fA-F]+"/, `address: "${CONTRACT}"`)
-        .replace(/startBlock: \d+/, `startBlock: ${head + 1}`),
+        .replace(/startBlock: \d+/, `startBlock: ${startBlock}`),
     );
     const mapping = path.join(dir, 'src', 'mapping.ts');
-    fs.writeFileSync(
-      mapping,
-      fs.readFileSync(mapping, 'utf8').replace('const id =', `if (event.params.value.toString() == "${FATAL_VALUE}") assert(false, "refusing the value ${FATAL_VALUE}");\n  const id =`),
-    );
+    fs.writeFileSync(mapping, fs.readFileSync(mapping, 'utf8').replace('const id =', `${REFUSAL}const id =`));
     manifest = vscode.Uri.file(manifestFile);
 
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaindeck-ln-editor-'));
@@ -105,7 +196,7 @@ describe('localnode', function () {
       killProcessesUsing(dataDir);
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-    for (const key of ['dataFolder', 'chain', 'gndPath']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    for (const key of ['dataFolder', 'chain', 'gndPath', 'redeployOnSave', 'autoStart']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
     if (dir) {
       fs.rmSync(path.join(dir, 'node_modules'), { force: true });
       fs.rmSync(dir, { recursive: true, force: true });
@@ -195,6 +286,50 @@ describe('localnode', function () {
     assert.equal(deployment?.deployment.status.health, 'failed');
   });
 
+  it('redeploys on save (redeployOnSave): a new deployment becomes current and answers with its new behaviour', async () => {
+    const before = (await ourDeployment())!.deployment.id;
+    await config().update('redeployOnSave', true, vscode.ConfigurationTarget.Workspace);
+    const mapping = vscode.Uri.file(path.join(dir, 'src', 'mapping.ts'));
+    const document = await vscode.workspace.openTextDocument(mapping);
+    const at = document.getText().indexOf(REFUSAL);
+    assert.ok(at >= 0, 'the refusal is not in the mapping');
+    const edit = new vscode.WorkspaceEdit();
+    edit.delete(mapping, new vscode.Range(document.positionAt(at), document.positionAt(at + REFUSAL.length)));
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await document.save(), 'the mapping was not saved');
+    // codegen, build, create, deploy: a new deployment id becomes the name's current one.
+    const redeployed = await poll(
+      'a new deployment of the name',
+      async () => {
+        await f.localNode.refresh();
+        const found = await ourDeployment();
+        return found && found.deployment.id !== before && found.deployment.status.synced ? found : undefined;
+      },
+      240_000,
+    );
+    assert.match(redeployed.deployment.id, /^Qm/);
+    assert.equal(redeployed.deployment.status.health, 'healthy');
+    // Its behaviour: the value the old mapping refused is a record now, and all of them are eth_getLogs's.
+    const answered = await assertRecordsMatchLogs();
+    assert.equal(answered._meta.deployment, redeployed.deployment.id);
+    assert.ok(
+      answered.approvalQueries.some((r) => r.value === String(FATAL_VALUE)),
+      JSON.stringify(answered.approvalQueries),
+    );
+    // The old version's fatal error is not the project's problem any more.
+    await until('the fatal error gone from Problems', () => (vscode.languages.getDiagnostics(manifest).some((d) => d.source === 'local graph-node') ? undefined : true));
+    await config().update('redeployOnSave', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('gnd killed with SIGKILL while indexing: failed naming gnd, Restart, and it resumes with every event once', async () => {
+    await killWhileIndexing('gnd', /^gnd exited unexpectedly \(SIGKILL\)/);
+  });
+
+  it('Postgres killed with SIGKILL while indexing: failed naming Postgres, Restart, and it resumes with every event once', async () => {
+    await killWhileIndexing('postgres', /^Postgres \(pid \d+\) exited unexpectedly; its log is .*server\.log$/);
+  });
+
   it('stops: nothing is left running, the diagnostics are gone, and no output holds the chain key', async () => {
     await vscode.commands.executeCommand('chaindeck.localGraphNode.stop');
     assert.equal(f.localNode.state.kind, 'stopped');
@@ -205,5 +340,64 @@ describe('localnode', function () {
     assert.match(output, /Starting on Key left in settings/);
     assert.match(output, /every network interface/);
     for (const secret of KEYED_NODE.secretParts) assert.ok(!output.includes(secret), `the output holds ${secret}`);
+  });
+
+  it('a setting naming no node ends the start at once (the message does not hold it open), and the next start tries again', async () => {
+    await config().update('chain', 'No such node', vscode.ConfigurationTarget.Workspace);
+    try {
+      const started = await Promise.race([f.localNode.start(), new Promise<string>((r) => setTimeout(() => r('still waiting'), 20_000))]);
+      assert.equal(started, undefined);
+      assert.equal(f.localNode.state.kind, 'stopped');
+    } finally {
+      await config().update('chain', KEYED_NODE.name, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  it('two starts at once are one start; a stop while it starts ends it without an error and leaves nothing running', async () => {
+    const first = f.localNode.start();
+    const second = f.localNode.start();
+    assert.equal(first, second, 'a second click started a second node');
+    await until('the start under way', () => (f.localNode.state.kind === 'starting' || f.localNode.state.kind === 'installing' ? true : undefined));
+    const stopping = f.localNode.stop();
+    // A second stop joins the first.
+    assert.equal(f.localNode.stop(), stopping);
+    await stopping;
+    assert.equal(await first, undefined, 'a start stopped by the user is no failure');
+    assert.equal(f.localNode.state.kind, 'stopped');
+    await until('nothing running from the data folder', () => (processesUsing(dataDir).length === 0 ? true : undefined));
+  });
+
+  it('starts on activation with autoStart: the deployment in the data folder answers again without a redeploy', async () => {
+    // Without the setting the activation path starts nothing.
+    assert.equal(await f.localNode.startOnActivation(), undefined);
+    assert.equal(f.localNode.state.kind, 'stopped');
+    await config().update('autoStart', true, vscode.ConfigurationTarget.Workspace);
+    const urls = await f.localNode.startOnActivation();
+    assert.ok(urls, `not started: ${JSON.stringify(f.localNode.state)}`);
+    const deployment = await until('the deployment back under its name', async () => {
+      await f.localNode.refresh();
+      return (await ourDeployment())?.deployment;
+    });
+    assert.match(deployment.id, /^Qm/);
+    await until('the record back in the store', () => f.store.byName(NAME));
+    const answered = await assertRecordsMatchLogs();
+    assert.equal(answered._meta.deployment, deployment.id);
+    await config().update('autoStart', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('a deploy asked for while the node stops waits for the stop, then starts it again and deploys; the last stop leaves nothing', async () => {
+    assert.equal(stateKind(), 'ready');
+    const stopping = f.localNode.stop();
+    assert.equal(stateKind(), 'stopping');
+    const deploying = vscode.commands.executeCommand<LocalDeployResult | undefined>('chaindeck.localGraphNode.deploy', { manifest, name: NAME });
+    await stopping;
+    const result = await deploying;
+    assert.equal(result?.ok, true, result?.summary);
+    assert.equal(stateKind(), 'ready');
+    await assertRecordsMatchLogs();
+    await vscode.commands.executeCommand('chaindeck.localGraphNode.stop');
+    assert.equal(stateKind(), 'stopped');
+    await until('nothing running from the data folder', () => (processesUsing(dataDir).length === 0 ? true : undefined));
+    for (const secret of KEYED_NODE.secretParts) assert.ok(!outputText().includes(secret), `the output holds ${secret}`);
   });
 });
