@@ -124,8 +124,8 @@ test('a deploy from the palette shows the deployment under it, synced', () =>
 
     // codegen, build, create, deploy; then the row gets a child: the deployment, under its name.
     await page.locator('.notifications-toasts', { hasText: `Deployed ${NAME} to the local graph-node.` }).waitFor({ timeout: 240_000 });
-    await localRow().and(page.locator('[aria-expanded]')).waitFor({ timeout: 30_000 });
-    if ((await localRow().getAttribute('aria-expanded')) === 'false') await localRow().click();
+    // Open by itself, with no click: the deployment is in view.
+    await localRow().and(page.locator('[aria-expanded="true"]')).waitFor({ timeout: 30_000 });
     const deployment = treeRow(NAME).filter({ hasText: /Qm\w{6}… · block \d+\/\d+ · synced · healthy/ });
     await deployment.waitFor({ timeout: 60_000 });
     await screenshot(page, 'localnode-deployed');

@@ -24,7 +24,9 @@ export function localNodeItem(local: LocalNode): vscode.TreeItem {
   const state = local.state;
   const deployments = local.deployments();
   const item = new vscode.TreeItem('Local Graph Node', deployments.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-  item.id = 'localGraphNode';
+  // The workbench keeps a row's collapsed state by id, and shows a row that had no children collapsed once it gets
+  // some: a new id when the first deployment comes makes it open, as Expanded asks.
+  item.id = deployments.length ? 'localGraphNode.deployed' : 'localGraphNode';
   // starting covers installing and stopping too: Stop is offered while it comes up.
   item.contextValue = `localGraphNode.${state.kind === 'installing' || state.kind === 'stopping' ? 'starting' : state.kind}`;
   const text = redactText(stateText(state));
