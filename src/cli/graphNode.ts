@@ -24,7 +24,10 @@ const options = {
     value: 'DIR',
     help: 'keep Postgres, the IPFS blocks and the deployed files in DIR, so deployments and their records survive a stop (default: a temporary folder, removed on stop)',
   },
-  json: { type: 'boolean', help: 'once everything answers, print one line of JSON with the URLs (graphql, admin, ipfs, indexNode, metrics) on stdout' },
+  json: {
+    type: 'boolean',
+    help: 'once everything answers, print one line of JSON with the URLs (graphql, admin, ipfs, indexNode, metrics), the network, the data folder and the gnd binary on stdout',
+  },
   gnd: { type: 'string', value: 'PATH', help: `use this gnd binary as is (default: gnd on PATH, else gnd ${GND_VERSION}, installed once into the user cache through npm)` },
   'http-port': portOption('GraphQL'),
   'admin-port': portOption('admin (graph create/deploy --node)'),
@@ -119,7 +122,7 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
     // The URLs are the node's own (loopback, no key): shown whole, where the usual redaction would take their paths for keys.
     const show = io.outRevealed ?? io.out;
     if (args.json) {
-      show(`${inertJson({ ...urls, network: args.network, data: node.dataFolder }, 0)}\n`);
+      show(`${inertJson({ ...urls, network: args.network, data: node.dataFolder, gnd: node.gndPath }, 0)}\n`);
     } else {
       show(
         [
@@ -128,6 +131,7 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
           `IPFS:       ${urls.ipfs}      (graph deploy --ipfs)`,
           `index node: ${urls.indexNode}`,
           `data:       ${node.dataFolder}`,
+          `gnd:        ${node.gndPath}`,
           '',
         ].join('\n'),
       );

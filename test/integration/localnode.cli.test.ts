@@ -40,6 +40,7 @@ interface Urls {
   indexNode: string;
   metrics: string;
   data: string;
+  gnd: string;
 }
 
 interface Started {
@@ -182,6 +183,7 @@ describe('a local graph-node with --data', () => {
         .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
         .filter((cmdline) => cmdline.includes('\0dev\0'));
       assert.equal(gnd.length, 1, 'gnd runs');
+      assert.equal(gnd[0].split('\0')[0], started.urls.gnd, 'the JSON names the gnd binary that runs');
       assert.ok(!gnd[0].includes(anvil.url) && !gnd[0].includes('postgresql://'), 'the RPC and Postgres URLs (they may hold a key, a password) are not on gnd’s command line');
       await approve(3);
       const subgraph = path.join(work, 'subgraph');

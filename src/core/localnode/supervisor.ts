@@ -178,6 +178,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   private postgresBins?: PostgresBinaries;
   private ipfs?: IpfsEndpoint;
   private dataDir?: string;
+  private gndBinary?: string;
   private temporary = false;
   /** Whether the lock in the data folder is this node's: a start refused because another node runs there leaves that node's lock alone. */
   private lockOwned = false;
@@ -206,6 +207,11 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   /** The data folder in use (while running). */
   get dataFolder(): string | undefined {
     return this.dataDir;
+  }
+
+  /** The gnd binary it runs (given, on PATH, or installed into the cache), once resolved. */
+  get gndPath(): string | undefined {
+    return this.gndBinary;
   }
 
   private setState(state: LocalNodeState): void {
@@ -339,6 +345,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       signal,
       onProgress: (progress) => this.setState({ kind: 'installing', progress }),
     });
+    this.gndBinary = gnd.path;
     aborted();
 
     if (this.postgresBins) {
