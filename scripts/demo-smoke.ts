@@ -1,17 +1,23 @@
 /**
  * `npm run demo -- --smoke`, the browser half: opens the demo's workbench in Debian's Chromium
- * and waits until Chaindeck is active, i.e. its Nodes view shows the demo's "Local anvil" node
- * with a latest block read from anvil. Exits 0, or 1 with what was missing (and a screenshot in
- * test-results/demo-smoke-failure.png).   node --import tsx scripts/demo-smoke.ts WORKBENCH_URL
+ * and waits until Chaindeck is active: its Nodes view shows the demo's "Local anvil" node with a
+ * latest block read from anvil, and its Subgraphs view the Local Graph Node (started by the
+ * extension on the demo's data folder) ready, with the deployment the demo made synced. (That the
+ * deployment answers every transfer was checked over HTTP before, by scripts/demo/workspace.ts.)
+ * Exits 0, or 1 with what was missing (and a screenshot in test-results/demo-smoke-failure.png).
+ *   node --import tsx scripts/demo-smoke.ts WORKBENCH_URL PREPARED_JSON
  */
+import { readFileSync } from 'node:fs';
 import { launchBrowser, openContainer, openWorkbench, screenshotOnFailure } from '../test/workbench/ui/workbench';
 
-const TIMEOUT_MS = 180_000;
-const url = process.argv[2];
-if (!url || process.argv.length > 3) {
-  console.error('usage: node --import tsx scripts/demo-smoke.ts WORKBENCH_URL');
+const TIMEOUT_MS = 240_000;
+const [url, preparedFile] = process.argv.slice(2);
+if (!url || !preparedFile || process.argv.length > 4) {
+  console.error('usage: node --import tsx scripts/demo-smoke.ts WORKBENCH_URL PREPARED_JSON');
   process.exit(2);
 }
+/** What scripts/demo/workspace.ts deployed. */
+const prepared = JSON.parse(readFileSync(preparedFile, 'utf8')) as { name: string; deployment: string; transfers: number };
 
 async function smoke(): Promise<string> {
   const browser = await launchBrowser();
@@ -24,9 +30,18 @@ async function smoke(): Promise<string> {
       await row('Local anvil').click();
       const block = row('Latest block');
       await block.waitFor({ timeout: 60_000 });
-      const text = ((await block.textContent()) ?? '').replace(/\s+/g, ' ').trim();
-      if (!/\d/.test(text)) throw new Error(`the Local anvil node shows no block number: "${text}"`);
-      return text;
+      const latest = ((await block.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+      if (!/\d/.test(latest)) throw new Error(`the Local anvil node shows no block number: "${latest}"`);
+
+      // The extension started the local graph-node on open (autoStart) with the demo's deployment back.
+      await row('Local Graph Node').filter({ hasText: 'ready' }).waitFor({ timeout: 120_000 });
+      // Its row: the names and "Qm123456… · block N/N · synced · healthy · K entities" (unnamed: the whole id first).
+      const deployment = row(prepared.deployment.slice(0, 8)).filter({ hasText: 'synced' });
+      await deployment.waitFor({ timeout: 60_000 });
+      const shown = ((await deployment.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+      if (!/healthy/.test(shown)) throw new Error(`the deployment is not healthy: "${shown}"`);
+      const named = shown.includes(prepared.name) ? `named ${prepared.name}` : `not named ${prepared.name} in the tree`;
+      return `Local anvil shows "${latest}"; Local Graph Node ready with ${prepared.deployment} (${named}): "${shown}"`;
     });
   } finally {
     await browser.close();
@@ -35,12 +50,12 @@ async function smoke(): Promise<string> {
 
 let timer: NodeJS.Timeout | undefined;
 const timeout = new Promise<never>((_, reject) => {
-  timer = setTimeout(() => reject(new Error(`Chaindeck did not show the Local anvil node within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
+  timer = setTimeout(() => reject(new Error(`Chaindeck did not show the Local anvil node and the Local Graph Node with the deployment within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
 });
 Promise.race([smoke(), timeout]).then(
-  (block) => {
+  (seen) => {
     clearTimeout(timer);
-    console.log(`[demo] smoke: Chaindeck is active, Local anvil shows "${block}"`);
+    console.log(`[demo] smoke: ${prepared.transfers} transfers answered by ${prepared.name}; Chaindeck is active: ${seen}`);
   },
   (err: Error) => {
     console.error(`[demo] smoke FAILED: ${err.message}`);

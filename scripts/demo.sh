@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# `npm run demo`: Chaindeck in a real VS Code (code-server) in your browser, talking to a local
-# anvil devnet. Installs what is missing, builds and packages the extension, starts anvil and
-# code-server on 127.0.0.1 and runs until Ctrl+C, then stops both.
-#   --smoke               start everything, check in Chromium that Chaindeck is active (the Nodes
-#                         view shows the Local anvil node with its latest block), stop, exit 0;
-#                         on free ports, in a temporary folder instead of .demo/
+# `npm run demo`: Chaindeck in a real VS Code (code-server) in your browser, with a local chain
+# and a local graph-node already holding a subgraph. Installs what is missing, builds and packages
+# the extension, starts anvil with DemoToken (an OpenZeppelin ERC-20 compiled with solc) and some
+# transfers, approvals and an airdrop; builds the demo subgraph for it and deploys it to
+# `chaindeck graph-node start` (gnd, Postgres, the IPFS endpoint; data in the workspace's
+# .graph-node), counts its records, stops it; then opens code-server on the workspace, where the
+# extension starts the local graph-node with the deployment back, and the query file. Runs until
+# Ctrl+C, then stops everything.
+#   --smoke               all of it, then check that the subgraph answered every transfer and, in
+#                         Chromium, that Chaindeck is active (the Nodes view shows the Local anvil
+#                         node with its latest block, the Subgraphs view the Local Graph Node ready
+#                         with the deployment); stop, exit 0; on free ports, in a temporary folder
+#                         instead of .demo/
 #   CHAINDECK_DEMO_PORT   code-server's port (default 8080; a free one if 8080 is taken)
-# Everything it writes stays in .demo/ (gitignored) and the workbench cache
-# ($XDG_CACHE_HOME or ~/.cache, chaindeck-workbench/; see scripts/workbench/install.mjs).
+# Everything it writes stays in .demo/ (gitignored), the workbench cache ($XDG_CACHE_HOME or
+# ~/.cache, chaindeck-workbench/; see scripts/workbench/install.mjs) and gnd in chaindeck/ there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -29,10 +36,13 @@ eval "$(node scripts/clean-env.mjs --shell)"
 
 if [[ -n $SMOKE ]]; then
   DEMO=$(mktemp -d "${TMPDIR:-/tmp}/chaindeck-demo-smoke.XXXXXX")
+  chmod 711 "$DEMO" # as root, Postgres runs as the postgres user, which must pass through it
   trap 'rm -rf "$DEMO"' EXIT # until the cleanup below takes over
 else
   DEMO=$ROOT/.demo
 fi
+WS=$DEMO/workspace
+demo_ts() { node --import tsx scripts/demo/workspace.ts "$@"; }
 
 # --- 1. What a fresh machine lacks (Debian packages, npm packages, code-server + Node 24) --------
 # Chromium only for the smoke check; the demo itself runs in your browser.
@@ -50,12 +60,20 @@ node scripts/package.mjs "$DEMO/chaindeck.vsix" >"$DEMO/vsce.log" 2>&1 \
   || { cat "$DEMO/vsce.log"; die "packaging the .vsix failed"; }
 
 # --- 4. Processes we start, stopped (whole process groups) on exit or Ctrl+C --------------------
+# SIGTERM first and time to stop: the graph-node CLI and the extension stop gnd (SIGINT) and
+# Postgres themselves; whatever still runs from the workspace's .graph-node is stopped last.
 pids=()
 cleanup() {
   trap - EXIT INT TERM
   for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
-  sleep 1
+  for _ in $(seq 1 60); do
+    alive=
+    for pid in "${pids[@]}"; do kill -0 -- "-$pid" 2>/dev/null && alive=1; done
+    [[ -n $alive ]] || break
+    sleep 0.25
+  done
   for pid in "${pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
+  demo_ts stop-leftovers "$WS/.graph-node" || true
   [[ -z $SMOKE ]] || rm -rf "$DEMO"
   say "stopped"
 }
@@ -85,16 +103,16 @@ wait_http "$ANVIL_URL" "${pids[-1]}" POST '{"jsonrpc":"2.0","id":1,"method":"eth
   || { cat "$DEMO/anvil.log"; die "anvil did not start"; }
 say "anvil devnet at $ANVIL_URL"
 
-# --- 6. The demo workspace ----------------------------------------------------------------------
-WS=$DEMO/workspace
-mkdir -p "$WS/.vscode"
-cat >"$WS/.vscode/settings.json" <<EOF
-{
-  "chaindeck.nodes": [{ "name": "Local anvil", "protocol": "evm", "url": "$ANVIL_URL" }],
-  "chaindeck.defaultNode": "Local anvil"
-}
-EOF
-echo '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}' >"$WS/demo.jsonrpc"
+# --- 6. The demo workspace: DemoToken, its subgraph deployed to a local graph-node -------------
+# A new chain each run, so a new workspace: what an earlier run left running from it is stopped first.
+demo_ts stop-leftovers "$WS/.graph-node"
+rm -rf "$WS"
+mkdir -p "$WS"
+setsid node --import tsx scripts/demo/workspace.ts prepare "$ANVIL_URL" "$WS" >"$DEMO/prepared.json" &
+pids+=($!)
+wait "${pids[-1]}" || die "preparing the demo workspace failed (see above)"
+prepared() { node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]]' "$DEMO/prepared.json" "$1"; }
+QUERY_FILE=$(prepared queryFile)
 # A fresh VS Code profile each run, with the demo's own user settings: no welcome page or chat,
 # and no prompt about the repository around .demo/.
 rm -rf "$DEMO/user-data" "$DEMO/extensions"
@@ -131,10 +149,12 @@ setsid "$NODE24" "$CODE_SERVER" --bind-addr "127.0.0.1:$PORT" --auth none --disa
 pids+=($!)
 wait_http "http://127.0.0.1:$PORT/healthz" "${pids[-1]}" || { cat "$DEMO/code-server.log"; die "code-server did not start"; }
 
-URL="http://127.0.0.1:$PORT/?folder=$WS"
+# The folder, and the query file opened in it (VS Code's `payload` parameter).
+OPEN=$(node -p 'encodeURIComponent(JSON.stringify([["openFile", `vscode-remote://${process.argv[1]}${process.argv[2]}`]]))' "127.0.0.1:$PORT" "$QUERY_FILE")
+URL="http://127.0.0.1:$PORT/?folder=$WS&payload=$OPEN"
 if [[ -n $SMOKE ]]; then
   # Its own process group too, so the cleanup also stops a Chromium left by a timeout.
-  setsid node --import tsx scripts/demo-smoke.ts "$URL" &
+  setsid node --import tsx scripts/demo-smoke.ts "$URL" "$DEMO/prepared.json" &
   pids+=($!)
   if wait "${pids[-1]}"; then
     say "smoke passed"
@@ -144,6 +164,6 @@ if [[ -n $SMOKE ]]; then
   die "smoke failed: Chaindeck did not come up in the workbench (see above)"
 fi
 say "Open $URL"
-say "(click the Chaindeck icon in the activity bar; logs in .demo/*.log; Ctrl+C to stop)"
+say "(the Chaindeck icon in the activity bar: Nodes, and the Local Graph Node in Subgraphs; run the query file with its Run lens; logs in .demo/*.log; Ctrl+C to stop)"
 wait "${pids[-1]}" || true
 say "code-server exited"
