@@ -35,6 +35,10 @@ async function smoke(): Promise<string> {
 
       // The extension started the local graph-node on open (autoStart) with the demo's deployment back.
       await row('Local Graph Node').filter({ hasText: 'ready' }).waitFor({ timeout: 120_000 });
+      // It has children once the index node named the deployment; made before that, it stays collapsed.
+      const expandable = page.locator('.part.sidebar [role="treeitem"][aria-expanded]', { hasText: 'Local Graph Node' }).first();
+      await expandable.waitFor({ timeout: 60_000 });
+      if ((await expandable.getAttribute('aria-expanded')) === 'false') await expandable.click();
       // Its row: the names and "Qm123456… · block N/N · synced · healthy · K entities" (unnamed: the whole id first).
       const deployment = row(prepared.deployment.slice(0, 8)).filter({ hasText: 'synced' });
       await deployment.waitFor({ timeout: 60_000 });

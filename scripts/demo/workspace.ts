@@ -15,7 +15,7 @@
  *     whose command line names DATA_DIR, then SIGKILL to what still runs after 15 s.
  */
 import { spawn, execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -171,6 +171,8 @@ async function prepare(rpcUrl: string, workspace: string): Promise<void> {
     'chaindeck.localGraphNode.dataFolder': '.graph-node',
     // The gnd the CLI installed: the editor uses it instead of installing its own copy.
     'chaindeck.localGraphNode.gndPath': counted.gnd,
+    // The node's data (gnd's own placeholder subgraph.yaml among it) and the link to the repository's packages are not the user's files.
+    'files.exclude': { '.graph-node': true, node_modules: true },
   };
   mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   writeFileSync(path.join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
@@ -191,7 +193,14 @@ async function stopLeftovers(dataDir: string): Promise<void> {
     });
   const left = processesUsing(dataDir);
   if (!left.length) return;
-  say(`stopping ${left.length} process(es) left running from ${dataDir}`);
+  const names = left.map((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      return String(pid);
+    }
+  });
+  say(`stopping what was left running from ${dataDir}: ${names.join(', ')}`);
   signal(left, 'SIGINT');
   const deadline = Date.now() + 15_000;
   while (processesUsing(dataDir).length && Date.now() < deadline) await sleep(200);
