@@ -164,6 +164,6 @@ if [[ -n $SMOKE ]]; then
   die "smoke failed: Chaindeck did not come up in the workbench (see above)"
 fi
 say "Open $URL"
-say "(the Chaindeck icon in the activity bar: Nodes, and the Local Graph Node in Subgraphs; run the query file with its Run lens; logs in .demo/*.log; Ctrl+C to stop)"
+say "(the Chaindeck icon in the activity bar: Nodes, and the Local Graph Node in Subgraphs; the query file is open; logs in .demo/*.log; Ctrl+C to stop)"
 wait "${pids[-1]}" || true
 say "code-server exited"
