@@ -1,7 +1,7 @@
 /* eslint-disable */
 // @ts-nocheck: AssemblyScript for `graph build`, not part of this repository's TypeScript.
-import { Approval as ApprovalEvent, Transfer as TransferEvent } from "../generated/DemoToken/DemoToken";
-import { Approval, Transfer } from "../generated/schema";
+import { Approval as ApprovalEvent, Transfer as TransferEvent } from '../generated/DemoToken/DemoToken';
+import { Approval, Transfer } from '../generated/schema';
 
 // One immutable record per event, nothing loaded: an airdrop of 10,000 Transfers indexes at
 // about twice the speed of a mapping that also keeps balances (a load and a save per account).
