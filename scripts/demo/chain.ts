@@ -239,10 +239,12 @@ export function writeDemoSubgraph(target: string, token: Pick<DeployedToken, 'ad
   mkdirSync(path.join(target, 'abis'), { recursive: true });
   writeFileSync(path.join(target, 'abis', 'DemoToken.json'), `${JSON.stringify(token.abi, null, 2)}\n`);
   const manifest = path.join(target, 'subgraph.yaml');
-  let text = readFileSync(manifest, 'utf8')
-    .replace(/address: "0x[0-9a-fA-F]{40}"/, `address: "${getAddress(token.address)}"`)
-    .replace(/startBlock: \d+/, `startBlock: ${token.startBlock}`);
-  if (network) text = text.replace(/network: mainnet/, `network: ${network}`);
-  writeFileSync(manifest, text);
+  const text = readFileSync(manifest, 'utf8');
+  const filled = text
+    .replace(/address: (["'])0x[0-9a-fA-F]{40}\1/, `address: '${getAddress(token.address)}'`)
+    .replace(/startBlock: \d+/, `startBlock: ${token.startBlock}`)
+    .replace(/network: mainnet/, `network: ${network ?? 'mainnet'}`);
+  if (!filled.includes(getAddress(token.address)) || !filled.includes(`startBlock: ${token.startBlock}`)) throw new Error(`${manifest}: no address or startBlock to fill in`);
+  writeFileSync(manifest, filled);
   return manifest;
 }
