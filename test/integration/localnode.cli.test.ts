@@ -10,7 +10,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -234,15 +234,39 @@ describe('a local graph-node with --data', () => {
     }
   });
 
-  test('after a SIGKILL of the CLI, the next start stops what it left and serves the records', async () => {
+  test('after a SIGKILL of the CLI, its watchdog stops gnd and Postgres; the next start serves the records', async () => {
     const killed = await startCli(['--data', data]);
     const left = processesUsing(data);
+    assert.ok(left.length >= 3, 'gnd, Postgres and the watchdog run');
+    const killedAt = Date.now();
+    killed.child.kill('SIGKILL');
+    await killed.exit;
+    await until('nothing left running from the data folder', async () => (processesUsing(data).length === 0 ? true : undefined), 20_000);
+    console.log(`SIGKILL of the CLI → everything it started stopped by the watchdog: ${Date.now() - killedAt} ms`);
+    assert.ok(!existsSync(path.join(data, 'chaindeck-graph-node.lock')), 'the watchdog removed the lock');
+    const started = await startCli(['--data', data]);
+    try {
+      assert.doesNotMatch(started.stderr(), /left running/, 'nothing was left for the next start to stop');
+      const again = await until('the records', async () => ((await records(started.urls))?.length === first.length ? records(started.urls) : undefined), 15_000);
+      assert.deepEqual(again, first);
+    } finally {
+      await interrupt(started, data);
+    }
+  });
+
+  test('after a SIGKILL of the CLI and of its watchdog, the next start stops what they left and serves the records', async () => {
+    const killed = await startCli(['--data', data]);
+    const watchdog = processesUsing(data).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`${process.execPath}\0-e\0`));
+    assert.equal(watchdog.length, 1, 'one watchdog runs');
+    process.kill(watchdog[0], 'SIGKILL');
+    const left = processesUsing(data).filter((pid) => pid !== watchdog[0]);
     assert.ok(left.length >= 2, 'gnd and Postgres run');
     killed.child.kill('SIGKILL');
     await killed.exit;
+    await new Promise((r) => setTimeout(r, 1000));
     assert.ok(
       processesUsing(data).some((pid) => left.includes(pid)),
-      'gnd and Postgres outlive a SIGKILL of the CLI',
+      'gnd and Postgres outlive a SIGKILL of the CLI and its watchdog',
     );
     const started = await startCli(['--data', data]);
     try {

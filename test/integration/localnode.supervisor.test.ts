@@ -106,7 +106,7 @@ test('gnd killed under a ready node: failed with the reason, the rest stopped', 
   const n = node(dataDir);
   await n.start();
   const failed = new Promise<LocalNodeState>((resolve) => n.on('state', (s) => s.kind === 'failed' && resolve(s)));
-  const gnd = processesUsing(dataDir).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gnd'));
+  const gnd = processesUsing(dataDir).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gnd\0dev\0'));
   assert.ok(gnd, 'gnd runs');
   process.kill(gnd, 'SIGKILL');
   const state = await failed;
@@ -151,7 +151,12 @@ test('a Postgres of the user’s, given by URL; a temporary data folder removed 
     await n.start();
     const dataDir = n.dataFolder!;
     assert.match(dataDir, /chaindeck-graph-node-/);
-    assert.deepEqual(processesUsing(dataDir).length, 1, 'only gnd runs from the data folder: Postgres is the user’s');
+    const running = processesUsing(dataDir).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    assert.deepEqual(
+      running.map((cmdline) => (cmdline.includes('gnd\0dev\0') ? 'gnd' : cmdline.includes('\0-e\0') ? 'watchdog' : cmdline)).sort(),
+      ['gnd', 'watchdog'],
+      'only gnd and its watchdog run from the data folder: Postgres is the user’s',
+    );
     await n.stop();
     assert.deepEqual(processesUsing(dataDir), []);
     assert.throws(() => readdirSync(dataDir), /ENOENT/);

@@ -22,6 +22,7 @@ import { resolveGnd, type InstallProgress } from './gnd';
 import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
 import { cleanLeftovers, commandLineOf, isAlive, removeLock, writeLock, type LockedProcess, type ProcessControl } from './lock';
 import { writePlaceholder } from './placeholder';
+import { startWatchdog } from './watchdog';
 import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
 import { fetchStatuses, type DeploymentStatus } from './status';
 
@@ -190,6 +191,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   /** A failure while ready is being handled (the rest stopping). */
   private failing = false;
   private readonly exitGuard = () => this.killNow();
+  /** Cleans up after this process if it dies without stopping the node (see watchdog.ts). */
+  private watchdog?: ChildProcess;
 
   constructor(readonly options: LocalNodeOptions) {
     super();
@@ -318,6 +321,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
 
     const stopped = await cleanLeftovers(dataDir, this.processControl());
     for (const p of stopped) this.emit('log', `chaindeck: stopped ${p.role} (pid ${p.pid}) left running from ${dataDir}`);
+    this.watchdog = startWatchdog(dataDir, { temporary: this.temporary, graceMs: STOP_GRACE_MS });
 
     const picked = o.ports ?? {};
     const ports: LocalNodePorts = {
@@ -491,6 +495,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       this.postgres = undefined;
     }
     process.off('exit', this.exitGuard);
+    this.watchdog?.kill('SIGKILL');
+    this.watchdog = undefined;
     if (this.dataDir) {
       if (this.temporary) await rm(this.dataDir, { recursive: true, force: true }).catch(() => undefined);
       else if (this.lockOwned && existsSync(this.dataDir)) removeLock(this.dataDir);
