@@ -1,7 +1,7 @@
 /**
  * The real graph CLI (graph-cli 0.98.1, offline) driven the way the extension drives it: init
- * from a local ABI, codegen, build, and deploy against loopback IPFS and graph-node servers that
- * speak the wire contract in shared/notes/graph-cli.md. Every deploy is a real compile and
+ * from a local ABI, codegen, build, and deploy to a real local graph-node (gnd, Postgres, the IPFS
+ * endpoint) behind a gateway that demands the access key in the path and a deploy key. Every deploy is a real compile and
  * upload, so the cases run one after another on one copy of the tutorial subgraph.
  */
 import { after, before, describe, test } from 'node:test';
@@ -12,8 +12,9 @@ import * as path from 'node:path';
 import { findGraphCli, runGraph, type GraphRun, type RunGraphOptions } from '../../src/core/subgraph/graphcli/launch';
 import { graphBuildCommand, graphCodegenCommand, graphDeployCommand, graphInitCommand, type GraphDeployInput } from '../../src/core/subgraph/graphcli/commands';
 import { parseManifest, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
-import { freePort } from '../support/devnets';
-import { cidOf, startGraphNodeAdmin, startIpfsServer, type AdminServer, type IpfsServer } from '../support/graphNodeServer';
+import { freePort, startDevnet, type Devnet } from '../support/devnets';
+import { graphCli, startLocalGraph, type LocalGraph } from '../support/localGraph';
+import { startProxy, type Proxy } from '../support/proxy';
 
 const REPO = path.resolve(__dirname, '../..');
 const TUTORIAL = path.join(REPO, 'test/fixtures/subgraphs/tutorial');
@@ -120,57 +121,71 @@ describe('the tutorial subgraph', () => {
   });
 
   describe('graph deploy', () => {
-    let ipfs: IpfsServer;
-    let admin: AdminServer;
+    // The real local graph-node (gnd + Postgres + the IPFS endpoint) on anvil, behind gateways
+    // that demand the access key as the first path segment and, on the admin port, the deploy key.
+    let anvil: Devnet;
+    let graph: LocalGraph;
+    let ipfs: Proxy;
+    let admin: Proxy;
     const tpl = (url: string) => url.replace(ACCESS_KEY, '{key}');
     const deploy = (over: Partial<GraphDeployInput> = {}) =>
-      graphDeployCommand({ name: NAME, versionLabel: 'v0.0.1', deployUrl: tpl(admin.url), ipfsUrl: tpl(ipfs.url), useDeployKey: true, ...over });
+      graphDeployCommand({ name: NAME, versionLabel: 'v0.0.1', deployUrl: tpl(admin.url), ipfsUrl: tpl(`${ipfs.url}/api/v0`), useDeployKey: true, ...over });
 
     before(async () => {
-      ipfs = await startIpfsServer({ key: ACCESS_KEY });
-      admin = await startGraphNodeAdmin({ key: ACCESS_KEY, deployKey: DEPLOY_KEY, queryBase: `http://127.0.0.1:8000/${ACCESS_KEY}` });
+      anvil = await startDevnet('anvil');
+      graph = await startLocalGraph(anvil.url);
+      ipfs = await startProxy({ target: graph.urls.ipfs, key: ACCESS_KEY, service: {} });
+      admin = await startProxy({ target: graph.urls.admin, key: ACCESS_KEY, bearer: DEPLOY_KEY, service: {} });
+      // A real node validates the start block: anvil's chain starts at 0.
+      const manifest = path.join(dir, 'subgraph.yaml');
+      writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('startBlock: 6082465', 'startBlock: 0'));
+      await graphCli(['create', '--node', graph.urls.admin, NAME], dir);
     });
     after(async () => {
-      await ipfs.close();
-      await admin.close();
+      await ipfs?.close();
+      await admin?.close();
+      await graph?.stop();
+      await anvil?.stop();
     });
 
-    test('success: the deployment link and query URL, and exactly the note’s wire calls', async () => {
+    test('success: the real node takes the deployment under its version label, over exactly the note’s wire calls', async () => {
       ipfs.clear();
       admin.clear();
       const result = await run(deploy(), dir, { secrets: { accessKey: ACCESS_KEY, deployKey: DEPLOY_KEY } });
       assert.equal(result.outcome.ok, true, result.output);
-      assert.equal(result.outcome.deployedTo, `http://127.0.0.1:8000/{key}/subgraphs/name/${NAME}/graphql`);
-      assert.equal(result.outcome.queriesUrl, `http://127.0.0.1:8000/{key}/subgraphs/name/${NAME}`);
+      assert.match(result.outcome.queriesUrl ?? '', new RegExp(`/subgraphs/name/${NAME}$`));
       assertNoSecret(result, ACCESS_KEY, DEPLOY_KEY);
-      assert.match(result.output, /Deploying to Graph node http:\/\/127\.0\.0\.1:\d+\/\*\*\*\/deploy/);
+      assert.match(result.output, /Deploying to Graph node http:\/\/127\.0\.0\.1:\d+\/\*\*\*/);
 
-      // IPFS: add then pin, for each of schema, ABI, wasm and manifest.
+      // IPFS: add then pin, for each of schema, ABI, wasm and manifest; each pinned file is one the endpoint stored under its CID.
       assert.equal(ipfs.requests.length, 8);
+      const pinned: string[] = [];
       for (let i = 0; i < 8; i += 2) {
         const [add, pin] = [ipfs.requests[i], ipfs.requests[i + 1]];
         assert.equal(add.method, 'POST');
-        assert.equal(add.path, `/${ACCESS_KEY}/api/v0/add`);
-        assert.deepEqual(add.query, { 'stream-channels': 'true', progress: 'false' });
-        assert.match(add.contentType, /^multipart\/form-data; boundary=/);
-        assert.deepEqual(add.partNames, ['file']);
-        assert.equal(pin.path, `/${ACCESS_KEY}/api/v0/pin/add`);
-        assert.deepEqual(pin.query, { recursive: 'true', stream: 'true', arg: cidOf(add.file!) });
+        assert.equal(add.path, `/${ACCESS_KEY}/api/v0/add?stream-channels=true&progress=false`);
+        assert.match(add.contentType ?? '', /^multipart\/form-data; boundary=/);
+        assert.match(add.body, /Content-Disposition: form-data; name="file"; filename="/);
+        const pinUrl = new URL(pin.path, 'http://x');
+        assert.equal(pinUrl.pathname, `/${ACCESS_KEY}/api/v0/pin/add`);
+        assert.equal(pinUrl.searchParams.get('recursive'), 'true');
+        pinned.push(pinUrl.searchParams.get('arg')!);
       }
-      const manifestCid = ipfs.pins[3];
-      assert.match(ipfs.files.get(manifestCid)!.toString('utf8'), /file:\n\s+\/: \/ipfs\/Qm/);
+      const manifestCid = pinned[3];
       assert.equal(result.outcome.ipfsHash, manifestCid);
+      for (const cid of pinned) assert.ok(existsSync(path.join(graph.dataDir, 'ipfs', 'files', cid)), `${cid} is stored for gnd`);
+      assert.match(readFileSync(path.join(graph.dataDir, 'ipfs', 'files', manifestCid), 'utf8'), /file:\n\s+\/: \/ipfs\/Qm/);
 
-      // graph-node: one subgraph_deploy, with the deploy key as a Bearer token.
+      // graph-node: one subgraph_deploy with the deploy key as a Bearer token, and the node runs that deployment.
       assert.equal(admin.requests.length, 1);
       const [call] = admin.requests;
-      assert.equal(call.path, `/${ACCESS_KEY}/deploy`);
+      assert.equal(call.path, `/${ACCESS_KEY}`);
       assert.equal(call.authorization, `Bearer ${DEPLOY_KEY}`);
-      assert.match(call.contentType, /^application\/json/);
-      assert.deepEqual(
-        { ...call.body, id: typeof call.body.id },
-        { method: 'subgraph_deploy', jsonrpc: '2.0', params: { name: NAME, ipfs_hash: manifestCid, version_label: 'v0.0.1' }, id: 'string' },
-      );
+      assert.match(call.contentType ?? '', /^application\/json/);
+      const body = JSON.parse(call.body) as { method: string; params: unknown };
+      assert.deepEqual([body.method, body.params], ['subgraph_deploy', { name: NAME, ipfs_hash: manifestCid, version_label: 'v0.0.1' }]);
+      const status = await graph.waitStatus(manifestCid, 'known to the index node', () => true);
+      assert.equal(status.health, 'healthy');
     });
 
     test('401 without a deploy key: no Authorization header, advice to set one', async () => {
@@ -193,10 +208,11 @@ describe('the tutorial subgraph', () => {
       assertNoSecret(result, ACCESS_KEY, wrong);
     });
 
-    test('404: wrong deploy URL, or a subgraph not created yet', async () => {
-      const result = await run(deploy({ deployUrl: admin.url.replace(`${ACCESS_KEY}/deploy`, 'nothing-here') }), dir, { secrets: { accessKey: ACCESS_KEY, deployKey: DEPLOY_KEY } });
+    test('404 from graph-node: wrong deploy URL, or a subgraph not created yet', async () => {
+      const result = await run(deploy({ deployUrl: `${tpl(admin.url)}/nothing-here` }), dir, { secrets: { accessKey: ACCESS_KEY, deployKey: DEPLOY_KEY } });
       assert.equal(result.outcome.ok, false);
       assert.match(result.outcome.summary, /\(HTTP 404\): the deploy URL is wrong, or the subgraph 'my\/erc20-approvals' was not created/);
+      assertNoSecret(result, ACCESS_KEY, DEPLOY_KEY);
     });
 
     test('connection refused: the host is unreachable', async () => {
@@ -208,22 +224,18 @@ describe('the tutorial subgraph', () => {
 
     test('an empty result: the CLI crashes with exit code 0, and that is a failure', async () => {
       admin.clear();
-      admin.fail({ result: {} });
+      // The gateway rewrites graph-node's real answer to a result without the deployment.
+      admin.fail({ rewrite: (reply) => ({ ...(reply as object), result: {} }) });
       const result = await run(deploy(), dir, { secrets: { accessKey: ACCESS_KEY, deployKey: DEPLOY_KEY } });
       assert.equal(result.exitCode, 0, 'the CLI itself reports success');
       assert.equal(result.outcome.ok, false);
       assert.match(result.outcome.summary, /without a deployment .*crashed \(with exit code 0\): the subgraph is not deployed/);
     });
 
-    test('a JSON-RPC error from graph-node is shown in its own words', async () => {
-      const strict = await startGraphNodeAdmin({ subgraphs: ['someone/else'] });
-      try {
-        const result = await run(deploy({ deployUrl: strict.url, useDeployKey: false }), dir, { secrets: { accessKey: ACCESS_KEY } });
-        assert.equal(result.outcome.ok, false);
-        assert.equal(result.outcome.summary, `graph-node at ${strict.url} refused the deployment: subgraph name not found: ${NAME}`);
-      } finally {
-        await strict.close();
-      }
+    test('a JSON-RPC error from graph-node is shown in its own words: a name never created', async () => {
+      const result = await run(deploy({ name: 'someone/else', deployUrl: graph.urls.admin, useDeployKey: false }), dir, { secrets: { accessKey: ACCESS_KEY } });
+      assert.equal(result.outcome.ok, false);
+      assert.equal(result.outcome.summary, `graph-node at ${graph.urls.admin} refused the deployment: subgraph name not found: someone/else`);
     });
 
     test('IPFS unreachable: fetch failed, nothing sent to graph-node', async () => {

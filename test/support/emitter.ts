@@ -1,7 +1,7 @@
 /**
  * The Emitter test contract (test/fixtures/subgraphs/emitter/Emitter.sol) on a chain, and its
  * subgraph copied into a scratch folder pointing at it: `ping(count)` emits `count` Ping events in
- * one transaction, `boom()` the event whose handler aborts.
+ * one transaction, `pingWith(n)` one of value n, `boom()` the event whose handler aborts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +14,8 @@ export const emitterFixture = () => path.join(repoRoot(), 'test', 'fixtures', 's
 export interface Emitter extends Deployment {
   /** Sends ping(count) and resolves with the block it was mined in. */
   ping(count: number): Promise<number>;
+  /** Sends pingWith(n): one Ping of value n. */
+  pingWith(n: bigint): Promise<number>;
   /** Sends boom() and resolves with the block it was mined in. */
   boom(): Promise<number>;
   /** Every Ping log of the contract, as eth_getLogs returns them, named `<txhash>-<logIndex>` as the mapping names its entities. */
@@ -28,6 +30,7 @@ export async function deployEmitter(rpcUrl: string): Promise<Emitter> {
   return {
     ...deployment,
     ping: (count) => mined(contract.ping(count, { gasLimit: 30_000_000 })),
+    pingWith: (n) => mined(contract.pingWith(n)),
     boom: () => mined(contract.boom()),
     async pingLogIds(toBlock) {
       const logs: Log[] = await provider.getLogs({

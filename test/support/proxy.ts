@@ -57,6 +57,7 @@ export interface RecordedRequest {
   path: string;
   /** The body as text (a JSON-RPC call, a GraphQL query). */
   body: string;
+  contentType?: string;
   /** JSON-RPC method names in the body (several for a batch). */
   methods: string[];
   authorization?: string;
@@ -191,7 +192,7 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       const body = raw.toString('utf8');
-      requests.push({ method: req.method ?? '', path: req.url ?? '', body, methods: methodsOf(body), authorization: req.headers.authorization });
+      requests.push({ method: req.method ?? '', path: req.url ?? '', body, contentType: req.headers['content-type'], methods: methodsOf(body), authorization: req.headers.authorization });
       const handle = () => {
         const refused = refusal(req, false);
         if (refused) {
