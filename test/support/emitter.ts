@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Log } from 'ethers';
 import { compileSolidity, deployContract, type Deployment } from './contracts';
-import { copyProject, repoRoot } from './localGraph';
+import { copyProject, repoRoot, type LocalGraph } from './localGraph';
 
 export const emitterFixture = () => path.join(repoRoot(), 'test', 'fixtures', 'subgraphs', 'emitter');
 
@@ -50,4 +50,16 @@ export function emitterProject(scratch: string, address: string, startBlock: num
   const manifest = path.join(dir, 'subgraph.yaml');
   writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('0x0000000000000000000000000000000000000000', address).replace('startBlock: 0', `startBlock: ${startBlock}`));
   return dir;
+}
+
+/** Every Ping id the subgraph `name` answers, in id order, paged by id (any number of records). */
+export async function indexedPingIds(graph: LocalGraph, name: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (;;) {
+    const { pings } = await graph.query<{ pings: { id: string }[] }>(name, 'query ($after: String!) { pings(first: 1000, orderBy: id, where: { id_gt: $after }) { id } }', {
+      after: ids.at(-1) ?? '',
+    });
+    ids.push(...pings.map((p) => p.id));
+    if (pings.length < 1000) return ids;
+  }
 }

@@ -89,8 +89,15 @@ export interface Deployed {
   output: string;
 }
 
+export interface GraphqlAnswer<T> {
+  status: number;
+  data?: T;
+  errors?: { message: string }[];
+}
+
 export interface LocalGraph {
   readonly node: LocalGraphNode;
+  /** The URLs of the current run (they change with a restart). */
   readonly urls: LocalNodeUrls;
   readonly dataDir: string;
   /** codegen + build (unless `skipBuild`), create, deploy with `versionLabel` (default v1). */
@@ -101,8 +108,12 @@ export interface LocalGraph {
   waitStatus(deployment: string, what: string, accept: (status: DeploymentStatus) => boolean, timeoutMs?: number): Promise<DeploymentStatus>;
   /** Synced and healthy, with at least block `atLeast` indexed; a failed deployment throws its fatal error at once. */
   waitSynced(deployment: string, atLeast?: number, timeoutMs?: number): Promise<DeploymentStatus>;
+  /** A query to <graphql>/subgraphs/name/NAME: the whole answer, data and errors together. */
+  answer<T = Record<string, unknown>>(name: string, query: string, variables?: Record<string, unknown>): Promise<GraphqlAnswer<T>>;
   /** A query to <graphql>/subgraphs/name/NAME: its data, or an Error with the GraphQL errors. */
   query<T = Record<string, unknown>>(name: string, query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** Stops the node (a failed one too), checks nothing is left, and starts it again on the same data folder. */
+  restart(): Promise<LocalNodeUrls>;
   /** Stops the node and throws when anything started from its data folder is still running (it is killed then). */
   stop(): Promise<void>;
 }
@@ -151,9 +162,21 @@ export async function startLocalGraph(rpcUrl: string, options: LocalGraphOptions
       () => last,
     );
 
+  const answer = async <T>(name: string, query: string, variables?: Record<string, unknown>): Promise<GraphqlAnswer<T>> => {
+    const res = await fetch(`${urls.graphql}/subgraphs/name/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: res.status, ...((await res.json()) as Omit<GraphqlAnswer<T>, 'status'>) };
+  };
+
   return {
     node,
-    urls,
+    get urls() {
+      return urls;
+    },
     dataDir,
     statuses,
     waitStatus,
@@ -162,7 +185,9 @@ export async function startLocalGraph(rpcUrl: string, options: LocalGraphOptions
         await graphCli(['codegen'], projectDir);
         await graphCli(['build'], projectDir);
       }
-      await graphCli(['create', '--node', urls.admin, name], projectDir);
+      // A second version goes to a name created before.
+      const created = await graphCli(['create', '--node', urls.admin, name], projectDir, true);
+      if (created.code !== 0 && !/already exists/i.test(created.output)) throw new Error(`graph create ${name} failed: ${created.output.slice(-2000)}`);
       const { output } = await graphCli(['deploy', '--node', urls.admin, '--ipfs', urls.ipfs, name, '--version-label', versionLabel], projectDir);
       const deployment = /Build completed:\s+(Qm\w{44})/.exec(output)?.[1];
       if (!deployment) throw new Error(`graph deploy printed no deployment id: ${output.slice(-2000)}`);
@@ -173,16 +198,17 @@ export async function startLocalGraph(rpcUrl: string, options: LocalGraphOptions
       if (status.health === 'failed') throw new Error(`${deployment} failed: ${status.fatalError?.message ?? 'no fatal error given'}`);
       return status;
     },
+    answer,
     async query<T>(name: string, query: string, variables?: Record<string, unknown>): Promise<T> {
-      const res = await fetch(`${urls.graphql}/subgraphs/name/${name}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      const body = (await res.json()) as { data?: T; errors?: { message: string }[] };
-      if (body.errors?.length || !body.data) throw new Error(`query to ${name} answered HTTP ${res.status}: ${body.errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
-      return body.data;
+      const { status, data, errors } = await answer<T>(name, query, variables);
+      if (errors?.length || !data) throw new Error(`query to ${name} answered HTTP ${status}: ${errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
+      return data;
+    },
+    async restart() {
+      await node.stop();
+      await assertNothingLeft(dataDir);
+      urls = await node.start();
+      return urls;
     },
     async stop() {
       try {

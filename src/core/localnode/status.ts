@@ -28,6 +28,9 @@ interface RawStatus {
 
 const num = (v: string | undefined | null) => (v === undefined || v === null ? undefined : Number(v));
 
+/** graph-node 0.45 leaves `handler` null for a mapping that aborted; its message names it ("… in handler `handleX` at block #N …"). */
+const handlerNamedIn = (message: string) => /\bin handler `([^`]+)`/.exec(message)?.[1];
+
 export function parseStatuses(body: unknown): DeploymentStatus[] {
   const data = (body as { data?: { indexingStatuses?: RawStatus[] }; errors?: { message: string }[] }) ?? {};
   if (!data.data?.indexingStatuses) throw new Error(`the index node answered no statuses${data.errors?.length ? `: ${data.errors.map((e) => e.message).join('; ')}` : ''}`);
@@ -42,7 +45,9 @@ export function parseStatuses(body: unknown): DeploymentStatus[] {
       chainHead: num(chain?.chainHeadBlock?.number),
       indexed: num(chain?.latestBlock?.number),
       entityCount: num(s.entityCount),
-      fatalError: fatal ? { message: fatal.message, handler: fatal.handler ?? undefined, block: num(fatal.block?.number), deterministic: fatal.deterministic } : undefined,
+      fatalError: fatal
+        ? { message: fatal.message, handler: fatal.handler ?? handlerNamedIn(fatal.message), block: num(fatal.block?.number), deterministic: fatal.deterministic }
+        : undefined,
     };
   });
 }
