@@ -14,6 +14,8 @@ export const emitterFixture = () => path.join(repoRoot(), 'test', 'fixtures', 's
 export interface Emitter extends Deployment {
   /** Sends ping(count) and resolves with the block it was mined in. */
   ping(count: number): Promise<number>;
+  /** Sends `transactions` ping(perTransaction) (anvil mines each in its own block); resolves with the last block. */
+  pingMany(transactions: number, perTransaction: number): Promise<number>;
   /** Sends pingWith(n): one Ping of value n. */
   pingWith(n: bigint): Promise<number>;
   /** Sends boom() and resolves with the block it was mined in. */
@@ -30,6 +32,13 @@ export async function deployEmitter(rpcUrl: string): Promise<Emitter> {
   return {
     ...deployment,
     ping: (count) => mined(contract.ping(count, { gasLimit: 30_000_000 })),
+    async pingMany(transactions, perTransaction) {
+      // Raw sends, one after another without waiting on receipts: the chain grows faster than an indexer follows.
+      const from = await deployment.signer.getAddress();
+      const data = contract.interface.encodeFunctionData('ping', [perTransaction]);
+      for (let i = 0; i < transactions; i++) await provider.send('eth_sendTransaction', [{ from, to: deployment.address, data, gas: '0x1c9c380' }]);
+      return provider.getBlockNumber();
+    },
     pingWith: (n) => mined(contract.pingWith(n)),
     boom: () => mined(contract.boom()),
     async pingLogIds(toBlock) {
