@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { cachedGndPath, GND_VERSION, GndInstallError, installGnd, integrityOf, resolveGnd } from '../../src/core/localnode/gnd';
 import { cidOfBytes, startIpfsEndpoint, type IpfsEndpoint } from '../../src/core/localnode/ipfs';
-import { cleanLeftovers, DataFolderBusy, isAlive, commandLineOf, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
+import { acquireLock, cleanLeftovers, DataFolderBusy, isAlive, commandLineOf, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
 import { findPostgres, removeStalePidFile } from '../../src/core/localnode/postgres';
 import { parseStatuses } from '../../src/core/localnode/status';
 import { chainHead, LocalGraphNode } from '../../src/core/localnode/supervisor';
@@ -312,6 +312,38 @@ describe('the lock: leftovers of a killed supervisor', () => {
     } finally {
       owner.kill();
       gnd.kill();
+    }
+  });
+
+  test('two starts on the same new folder: the lock is taken by exactly one, the other is refused before it starts anything', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'race-'));
+    const other = sleeper(dir);
+    try {
+      const results = await Promise.allSettled([acquireLock(dir, control([])), acquireLock(dir, control([]), other.pid)]);
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['fulfilled', 'rejected'],
+      );
+      const refused = (results[1] as PromiseRejectedResult).reason as Error;
+      assert.ok(refused instanceof DataFolderBusy, String(refused));
+      assert.match(refused.message, new RegExp(`^A local graph-node already runs from ${dir} \\(supervised by process ${process.pid}\\)`));
+      assert.deepEqual(readLock(dir), { ...(results[0] as PromiseFulfilledResult<{ record: object }>).value.record });
+      assert.equal(readLock(dir)?.ownerCommand, commandLineOf(process.pid));
+    } finally {
+      other.kill();
+    }
+  });
+
+  test('a lock whose owner pid now belongs to another program is a leftover, not a running node', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'reused-'));
+    const stranger = sleeper(path.join(tmp, 'elsewhere'));
+    try {
+      writeLock(dir, { owner: stranger.pid, ownerCommand: 'node dist/cli.js graph-node start', started: new Date().toISOString(), processes: [] });
+      const { record } = await acquireLock(dir, control([]));
+      assert.equal(record.owner, process.pid);
+      assert.equal(readLock(dir)?.owner, process.pid);
+    } finally {
+      stranger.kill();
     }
   });
 

@@ -18,6 +18,8 @@ export interface LockedProcess {
 export interface LockRecord {
   /** The process that supervises the node (the CLI, the extension host). */
   owner: number;
+  /** The owner's command line when it took the lock: a pid the system gave to another program since is no owner. */
+  ownerCommand?: string;
   started: string;
   processes: LockedProcess[];
 }
@@ -33,8 +35,8 @@ export function readLock(dataDir: string): LockRecord | undefined {
   }
 }
 
-export function writeLock(dataDir: string, record: LockRecord): void {
-  writeFileSync(lockPath(dataDir), `${JSON.stringify(record, null, 2)}\n`);
+export function writeLock(dataDir: string, record: LockRecord, flag: 'w' | 'wx' = 'w'): void {
+  writeFileSync(lockPath(dataDir), `${JSON.stringify(record, null, 2)}\n`, { flag });
 }
 
 export function removeLock(dataDir: string): void {
@@ -83,7 +85,11 @@ export class DataFolderBusy extends Error {}
 export async function cleanLeftovers(dataDir: string, control: ProcessControl, self: number = process.pid): Promise<LockedProcess[]> {
   const lock = readLock(dataDir);
   if (!lock) return [];
-  if (lock.owner !== self && control.isAlive(lock.owner) && lock.processes.some((p) => control.isAlive(p.pid) && control.commandLineOf(p.pid).includes(dataDir))) {
+  // Running: its processes run from the folder, or it is still starting them (its owner, the same program, is alive).
+  const running =
+    lock.processes.some((p) => control.isAlive(p.pid) && control.commandLineOf(p.pid).includes(dataDir)) ||
+    (lock.ownerCommand !== undefined && control.commandLineOf(lock.owner) === lock.ownerCommand);
+  if (lock.owner !== self && control.isAlive(lock.owner) && running) {
     throw new DataFolderBusy(`A local graph-node already runs from ${dataDir} (supervised by process ${lock.owner}): stop it first, or choose another data folder.`);
   }
   const stopped: LockedProcess[] = [];
@@ -96,4 +102,33 @@ export async function cleanLeftovers(dataDir: string, control: ProcessControl, s
   }
   removeLock(dataDir);
   return stopped;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Takes the data folder's lock for this process before anything starts: created exclusively
+ * (O_EXCL), so of two starts on the same folder exactly one gets it and the other is refused
+ * (DataFolderBusy). A lock left by a supervisor that is gone is cleaned up first (what it left
+ * running is stopped); returns what was stopped.
+ */
+export async function acquireLock(dataDir: string, control: ProcessControl, self: number = process.pid): Promise<{ record: LockRecord; stopped: LockedProcess[] }> {
+  const record: LockRecord = { owner: self, ownerCommand: control.commandLineOf(self), started: new Date().toISOString(), processes: [] };
+  const stopped: LockedProcess[] = [];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeLock(dataDir, record, 'wx');
+      return { record, stopped };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    // Another start may be writing its lock this instant: an unreadable lock gets a moment before it counts as garbage.
+    if (!readLock(dataDir) && attempt < 10) {
+      await sleep(50);
+      continue;
+    }
+    if (attempt > 20) throw new DataFolderBusy(`Another start keeps taking the lock of ${dataDir}: stop it first, or choose another data folder.`);
+    stopped.push(...(await cleanLeftovers(dataDir, control, self)));
+    removeLock(dataDir); // garbage, or the leftovers' lock
+  }
 }

@@ -20,7 +20,7 @@ import { RpcClient } from '../rpc/client';
 import type { ResolvedEndpoint } from '../rpc/endpoint';
 import { resolveGnd, type InstallProgress } from './gnd';
 import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
-import { cleanLeftovers, commandLineOf, isAlive, removeLock, writeLock, type LockedProcess, type ProcessControl } from './lock';
+import { acquireLock, commandLineOf, isAlive, removeLock, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
 import { writePlaceholder } from './placeholder';
 import { startWatchdog } from './watchdog';
 import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
@@ -183,6 +183,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   private temporary = false;
   /** Whether the lock in the data folder is this node's: a start refused because another node runs there leaves that node's lock alone. */
   private lockOwned = false;
+  private lock?: LockRecord;
   private stopping?: Promise<void>;
   private starting?: Promise<LocalNodeUrls>;
   private cancelStart?: () => void;
@@ -291,8 +292,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     const processes: LockedProcess[] = [];
     if (this.postgres && this.postgres.pid > 0) processes.push({ role: 'postgres', pid: this.postgres.pid });
     if (this.gnd?.pid) processes.push({ role: 'gnd', pid: this.gnd.pid });
-    writeLock(this.dataDir, { owner: process.pid, started: new Date().toISOString(), processes });
-    this.lockOwned = true;
+    if (this.lock) writeLock(this.dataDir, { ...this.lock, processes });
   }
 
   private async startAll(signal?: AbortSignal): Promise<LocalNodeUrls> {
@@ -319,7 +319,9 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     // As root, Postgres runs as the postgres user, which must pass through the data folder.
     if (root && !o.postgresUrl) await chmod(dataDir, statSync(dataDir).mode | 0o001);
 
-    const stopped = await cleanLeftovers(dataDir, this.processControl());
+    const { record, stopped } = await acquireLock(dataDir, this.processControl());
+    this.lock = record;
+    this.lockOwned = true;
     for (const p of stopped) this.emit('log', `chaindeck: stopped ${p.role} (pid ${p.pid}) left running from ${dataDir}`);
     this.watchdog = startWatchdog(dataDir, { temporary: this.temporary, graceMs: STOP_GRACE_MS });
 
@@ -502,6 +504,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       else if (this.lockOwned && existsSync(this.dataDir)) removeLock(this.dataDir);
     }
     this.lockOwned = false;
+    this.lock = undefined;
     this.dataDir = undefined;
     this.temporary = false;
   }
