@@ -106,17 +106,27 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
   node.on('log', (line) => io.err(`${line}\n`));
   const signal = untilSignal();
   const abort = new AbortController();
-  void signal.done.then(() => abort.abort());
+  let starting = true;
+  void signal.done.then(() => {
+    // Ctrl+C before the node is ready: the start is cancelled, and what it started is stopped.
+    if (starting) io.err('chaindeck graph-node: stopping (interrupted while starting)\n');
+    abort.abort();
+  });
   try {
     const started = Date.now();
     let urls;
     try {
       urls = await node.start(abort.signal);
     } catch (err) {
-      if (abort.signal.aborted) return 0;
+      if (abort.signal.aborted) {
+        await node.stop();
+        io.err('chaindeck graph-node: stopped\n');
+        return 0;
+      }
       io.err(`chaindeck graph-node: ${err instanceof Error ? err.message : String(err)}\n`);
       return 1;
     }
+    starting = false;
     io.err(`chaindeck graph-node: ${GND_BINDS_ALL_INTERFACES}\n`);
     io.err(`chaindeck graph-node: ready in ${((Date.now() - started) / 1000).toFixed(1)} s; Ctrl+C stops it${args.dataDir ? '' : ' and removes its temporary data'}\n`);
     // The URLs are the node's own (loopback, no key): shown whole, where the usual redaction would take their paths for keys.

@@ -280,6 +280,50 @@ describe('a local graph-node with --data', () => {
   });
 });
 
+/** The CLI started with `args`, its output collected; resolves its exit. */
+function spawnCli(args: string[]) {
+  const child = spawn(process.execPath, [CLI, 'graph-node', 'start', '--rpc', anvil.url, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, out, exit };
+}
+
+test('Ctrl+C while it starts: it says it is stopping, exits 0, and nothing it started is left', async () => {
+  const data = path.join(work, 'interrupted-data');
+  const cli = spawnCli(['--data', data, '--json']);
+  await until('gnd to be starting', () => (cli.out.stderr.includes('chaindeck graph-node: starting gnd') ? true : undefined), 60_000);
+  cli.child.kill('SIGINT');
+  assert.equal(await cli.exit, 0, cli.out.stderr);
+  assert.match(cli.out.stderr, /chaindeck graph-node: stopping \(interrupted while starting\)\n(.|\n)*chaindeck graph-node: stopped\n$/);
+  assert.equal(cli.out.stdout, '', 'no URLs: it never was ready');
+  assert.deepEqual(processesUsing(data), []);
+  assert.equal(existsSync(path.join(data, 'chaindeck-graph-node.lock')), false, 'the lock is removed');
+});
+
+test('two starts at once on the same new --data: one runs it, the other says it already runs, exit 1', async () => {
+  const data = path.join(work, 'raced-data');
+  const [a, b] = [spawnCli(['--data', data, '--json']), spawnCli(['--data', data, '--json'])];
+  const first = await Promise.race([a.exit.then(() => a), b.exit.then(() => b)]);
+  const winner = first === a ? b : a;
+  assert.equal(await first.exit, 1, first.out.stderr);
+  assert.match(first.out.stderr, new RegExp(`A local graph-node already runs from ${data} \\(supervised by process ${winner.child.pid}\\): stop it first, or choose another data folder\\.`));
+  assert.equal(first.out.stdout, '');
+  await until('the other to be ready', () => (winner.out.stdout.includes('\n') ? true : undefined), 120_000);
+  const urls = JSON.parse(winner.out.stdout) as Urls;
+  assert.equal(urls.data, data);
+  winner.child.kill('SIGINT');
+  assert.equal(await winner.exit, 0, winner.out.stderr);
+  assert.deepEqual(processesUsing(data), []);
+});
+
 test('a port in use: a clear message, exit 1, nothing left running', async () => {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
