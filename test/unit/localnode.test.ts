@@ -18,7 +18,7 @@ import { cachedGndPath, GND_VERSION, GndInstallError, installGnd, integrityOf, r
 import { cidOfBytes, startIpfsEndpoint, type IpfsEndpoint } from '../../src/core/localnode/ipfs';
 import { acquireLock, cleanLeftovers, DataFolderBusy, isAlive, commandLineOf, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
 import { findPostgres, removeStalePidFile } from '../../src/core/localnode/postgres';
-import { parseStatuses } from '../../src/core/localnode/status';
+import { fetchStatuses, parseStatuses, STATUSES_MAX_BYTES } from '../../src/core/localnode/status';
 import { chainHead, LocalGraphNode } from '../../src/core/localnode/supervisor';
 import { main } from '../../src/cli/main';
 
@@ -444,6 +444,32 @@ test('index-node statuses: chain head, indexed block, synced, health, a fatal er
   });
   assert.deepEqual(failed.fatalError, { message: aborted, handler: 'handleBoom', block: 4, deterministic: true });
   assert.throws(() => parseStatuses({ errors: [{ message: 'no' }] }), /the index node answered no statuses: no/);
+});
+
+test('the statuses are read bounded: an endless body is cut at the cap, a silent port at the timeout', async () => {
+  let endless = true;
+  const server = http.createServer((req, res) => {
+    if (!endless) return; // never answers
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  try {
+    await assert.rejects(fetchStatuses(url), (err: Error) => err.message.includes(`larger than the ${STATUSES_MAX_BYTES / 1024 / 1024} MiB response cap`));
+    endless = false;
+    const began = Date.now();
+    await assert.rejects(fetchStatuses(url), /5000 ms|5 s/);
+    assert.ok(Date.now() - began < 8000, 'bounded by its timeout');
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 describe('chaindeck graph-node: usage errors (exit 2) before anything starts', () => {

@@ -2,6 +2,7 @@
  * What graph-node's index-node API says of each deployment: the chain head against the block
  * indexed, synced, health, and a fatal error with its handler and block.
  */
+import { httpExchange, type HttpReply } from '../rpc/http';
 
 export interface DeploymentStatus {
   /** The deployment id (Qm…; gnd's own placeholder has a path). */
@@ -52,16 +53,32 @@ export function parseStatuses(body: unknown): DeploymentStatus[] {
   });
 }
 
+/** Bounds of an exchange with gnd's loopback ports: every body is read through core's HTTP layer, capped in size and time. */
+export const STATUSES_MAX_BYTES = 4 * 1024 * 1024;
+export const PROBE_MAX_BYTES = 1024 * 1024;
+
+/** One bounded request to one of gnd's ports (POST when there is a body); rejects with an RpcFailure. */
+export function askGnd(url: string, body: string | undefined, bounds: { timeoutMs: number; maxBytes: number; signal?: AbortSignal; peer: string }): Promise<HttpReply> {
+  return httpExchange(
+    {
+      url,
+      method: body === undefined ? 'GET' : 'POST',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body,
+      timeoutMs: bounds.timeoutMs,
+      maxBytes: bounds.maxBytes,
+      signal: bounds.signal,
+      idempotent: true,
+    },
+    { url, auth: 'none', secrets: [], timeoutMs: bounds.timeoutMs, peer: bounds.peer },
+  );
+}
+
 /** Every deployment's status from the index node's GraphQL URL. */
 export async function fetchStatuses(indexNodeUrl: string, signal?: AbortSignal): Promise<DeploymentStatus[]> {
-  const res = await fetch(indexNodeUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: INDEXING_STATUSES_QUERY }),
-    signal: signal ?? AbortSignal.timeout(5000),
-  });
-  if (!res.ok) throw new Error(`the index node answered HTTP ${res.status}`);
-  return parseStatuses(await res.json());
+  const res = await askGnd(indexNodeUrl, JSON.stringify({ query: INDEXING_STATUSES_QUERY }), { timeoutMs: 5000, maxBytes: STATUSES_MAX_BYTES, signal, peer: 'the index node' });
+  if (res.status < 200 || res.status >= 300) throw new Error(`the index node answered HTTP ${res.status}`);
+  return parseStatuses(JSON.parse(res.text));
 }
 
 /** The current deployment of each subgraph name (names graph-node does not know are left out). */

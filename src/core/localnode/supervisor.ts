@@ -24,7 +24,7 @@ import { acquireLock, commandLineOf, isAlive, removeLock, writeLock, type Locked
 import { writePlaceholder } from './placeholder';
 import { startWatchdog } from './watchdog';
 import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
-import { fetchStatuses, type DeploymentStatus } from './status';
+import { askGnd, fetchStatuses, PROBE_MAX_BYTES, type DeploymentStatus } from './status';
 
 export interface LocalNodePorts {
   graphql: number;
@@ -110,11 +110,10 @@ async function claimPort(kind: keyof LocalNodePorts, picked: number | undefined,
   });
 }
 
+/** Whether one of gnd's ports answers (below 500), bounded in time and size. */
 async function answers(url: string, body?: string): Promise<boolean> {
   try {
-    const res = await fetch(url, { method: body ? 'POST' : 'GET', headers: body ? { 'content-type': 'application/json' } : {}, body, signal: AbortSignal.timeout(2000) });
-    await res.arrayBuffer();
-    return res.status < 500;
+    return (await askGnd(url, body, { timeoutMs: 2000, maxBytes: PROBE_MAX_BYTES, peer: 'gnd' })).status < 500;
   } catch {
     return false;
   }
