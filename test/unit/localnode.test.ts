@@ -448,7 +448,7 @@ test('index-node statuses: chain head, indexed block, synced, health, a fatal er
 
 test('the statuses are read bounded: an endless body is cut at the cap, a silent port at the timeout', async () => {
   let endless = true;
-  const server = http.createServer((req, res) => {
+  const server = http.createServer((_req, res) => {
     if (!endless) return; // never answers
     res.writeHead(200, { 'content-type': 'application/json' });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
