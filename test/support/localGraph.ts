@@ -67,9 +67,14 @@ export function graphCli(args: string[], cwd: string, allowFailure = false): Pro
 export function copyProject(source: string, scratch: string, name = path.basename(source)): string {
   const dir = path.join(scratch, name);
   cpSync(source, dir, { recursive: true, filter: (src) => !/[\\/](node_modules|build|generated)$/.test(src) });
+  linkNodeModules(scratch);
+  return dir;
+}
+
+/** Links the repository's node_modules into `scratch`, so projects below it resolve graph-cli and graph-ts. */
+export function linkNodeModules(scratch: string): void {
   const link = path.join(scratch, 'node_modules');
   if (!existsSync(link)) symlinkSync(path.join(repoRoot(), 'node_modules'), link, 'dir');
-  return dir;
 }
 
 /** Removes a scratch folder that may hold a node_modules link: the link first, by itself, so the shared node_modules is never walked. */
