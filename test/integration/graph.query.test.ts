@@ -48,7 +48,7 @@ before(async () => {
   const { deployment } = await graph.deploy(emitterProject(scratch, emitter.address, emitter.block), NAME);
   await graph.waitSynced(deployment, indexedBlock);
   logIds = (await emitter.pingLogIds()).sort();
-  gateway = await startProxy({ target: graph.urls.graphql, key: KEY, forwardPaths: true });
+  gateway = await startProxy({ target: graph.urls.graphql, key: KEY, service: {} });
   // As settings keep it, then as the call needs it.
   const { template, key } = splitKeyFromUrl(`${gateway.url}/subgraphs/name/${NAME}`);
   assert.equal(key, KEY);
