@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import * as path from 'node:path';
+import { failedHandler } from '../../src/core/subgraph/fatalError';
 import { startDevnet, type Devnet } from '../support/devnets';
 import { deployEmitter, emitterProject, indexedPingIds, type Emitter } from '../support/emitter';
 import { processesUsing } from '../support/processes';
@@ -92,7 +93,8 @@ test('a mapping that aborts: the deployment fails with the handler, the block an
   await boomer.ping(1); // after the failure: never indexed
   const { deployment } = await graph.deploy(emitterProject(scratch, boomer.address, boomer.block, 'boom'), 'test/boom', 'v1');
   const status = await graph.waitStatus(deployment, 'failed', (s) => s.health === 'failed');
-  assert.equal(status.fatalError?.handler, 'handleBoom');
+  // graph-node leaves the handler field null for a mapping that aborted; its message names it.
+  assert.equal(failedHandler(status.fatalError!), 'handleBoom');
   assert.equal(status.fatalError?.block, boomBlock);
   assert.equal(status.fatalError?.deterministic, true);
   assert.match(status.fatalError?.message ?? '', new RegExp(`boom after 2 pings in handler \`handleBoom\` at block #${boomBlock}`));

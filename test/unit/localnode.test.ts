@@ -436,13 +436,6 @@ test('index-node statuses: chain head, indexed block, synced, health, a fatal er
       fatalError: { message: 'boom', handler: 'handleTransfer', block: 7, deterministic: true },
     },
   ]);
-  // graph-node leaves the handler null for a mapping that aborted: it is read from the message.
-  const aborted =
-    'transaction 53bf: error while executing at wasm backtrace:\t    0:   0x31e5 - <unknown>!src/mapping/handleBoom: Mapping aborted at src/mapping.ts, line 18, column 3, with message: boom in handler `handleBoom` at block #4 (04969b31)';
-  const [failed] = parseStatuses({
-    data: { indexingStatuses: [{ subgraph: 'QmC', synced: true, health: 'failed', fatalError: { message: aborted, handler: null, deterministic: true, block: { number: '4' } } }] },
-  });
-  assert.deepEqual(failed.fatalError, { message: aborted, handler: 'handleBoom', block: 4, deterministic: true });
   assert.throws(() => parseStatuses({ errors: [{ message: 'no' }] }), /the index node answered no statuses: no/);
 });
 

@@ -29,9 +29,6 @@ interface RawStatus {
 
 const num = (v: string | undefined | null) => (v === undefined || v === null ? undefined : Number(v));
 
-/** graph-node 0.45 leaves `handler` null for a mapping that aborted; its message names it ("… in handler `handleX` at block #N …"). */
-const handlerNamedIn = (message: string) => /\bin handler `([^`]+)`/.exec(message)?.[1];
-
 export function parseStatuses(body: unknown): DeploymentStatus[] {
   const data = (body as { data?: { indexingStatuses?: RawStatus[] }; errors?: { message: string }[] }) ?? {};
   if (!data.data?.indexingStatuses) throw new Error(`the index node answered no statuses${data.errors?.length ? `: ${data.errors.map((e) => e.message).join('; ')}` : ''}`);
@@ -46,9 +43,7 @@ export function parseStatuses(body: unknown): DeploymentStatus[] {
       chainHead: num(chain?.chainHeadBlock?.number),
       indexed: num(chain?.latestBlock?.number),
       entityCount: num(s.entityCount),
-      fatalError: fatal
-        ? { message: fatal.message, handler: fatal.handler ?? handlerNamedIn(fatal.message), block: num(fatal.block?.number), deterministic: fatal.deterministic }
-        : undefined,
+      fatalError: fatal ? { message: fatal.message, handler: fatal.handler ?? undefined, block: num(fatal.block?.number), deterministic: fatal.deterministic } : undefined,
     };
   });
 }
@@ -86,14 +81,9 @@ export async function fetchCurrentDeployments(indexNodeUrl: string, names: reado
   const found = new Map<string, string>();
   if (!names.length) return found;
   const fields = names.map((name, i) => `n${i}: indexingStatusForCurrentVersion(subgraphName: ${JSON.stringify(name)}) { subgraph }`).join(' ');
-  const res = await fetch(indexNodeUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: `{ ${fields} }` }),
-    signal: signal ?? AbortSignal.timeout(5000),
-  });
-  if (!res.ok) throw new Error(`the index node answered HTTP ${res.status}`);
-  const body = (await res.json()) as { data?: Record<string, { subgraph?: string } | null> | null };
+  const res = await askGnd(indexNodeUrl, JSON.stringify({ query: `{ ${fields} }` }), { timeoutMs: 5000, maxBytes: STATUSES_MAX_BYTES, signal, peer: 'the index node' });
+  if (res.status < 200 || res.status >= 300) throw new Error(`the index node answered HTTP ${res.status}`);
+  const body = JSON.parse(res.text) as { data?: Record<string, { subgraph?: string } | null> | null };
   names.forEach((name, i) => {
     const id = body.data?.[`n${i}`]?.subgraph;
     if (typeof id === 'string') found.set(name, id);
