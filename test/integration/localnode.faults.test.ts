@@ -74,7 +74,7 @@ test('gnd killed with SIGKILL while indexing: failed naming gnd; after a restart
   ({ deployment } = await graph.deploy(emitterProject(scratch, emitter.address, emitter.block), NAME));
   const killedAt = await midway(emitter.block, head);
   const failed = failure();
-  const gnd = processesUsing(graph.dataDir).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gnd'));
+  const gnd = processesUsing(graph.dataDir).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gnd\0dev\0'));
   assert.ok(gnd, 'gnd runs');
   process.kill(gnd, 'SIGKILL');
   assert.match(await failed, /^gnd exited unexpectedly \(SIGKILL\)/);
