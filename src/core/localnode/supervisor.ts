@@ -21,6 +21,7 @@ import type { ResolvedEndpoint } from '../rpc/endpoint';
 import { resolveGnd, type InstallProgress } from './gnd';
 import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
 import { acquireLock, commandLineOf, isAlive, removeLock, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
+import { findPsql, readSubgraphNames, type SubgraphName } from './names';
 import { writePlaceholder } from './placeholder';
 import { startWatchdog } from './watchdog';
 import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
@@ -271,6 +272,19 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     const statuses = await fetchStatuses(urls.indexNode, signal);
     this.emit('statuses', statuses);
     return statuses;
+  }
+
+  /**
+   * Every subgraph name the node knows (deployed from anywhere: the editor, a terminal's
+   * `graph deploy`, an earlier run on the same data), with its current and pending deployment,
+   * read from its Postgres (while ready).
+   */
+  async subgraphNames(signal?: AbortSignal): Promise<SubgraphName[]> {
+    const postgresUrl = this.urls && (this.postgres?.url ?? this.options.postgresUrl);
+    if (!postgresUrl) throw new LocalNodeError('The local graph-node is not running.');
+    const psql = findPsql(this.postgresBins, this.options.env ?? process.env, this.options.postgresDirs);
+    if (!psql) throw new LocalNodeError('psql (the Postgres client) was found neither beside Postgres nor on PATH: the names of subgraphs deployed from elsewhere cannot be read.');
+    return readSubgraphNames(psql, postgresUrl, signal);
   }
 
   /** Asks for the statuses every `intervalMs` while ready (each answer a 'statuses' event); returns the function that ends it. */
