@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { redactKnownSecrets } from '../redact';
+import { REDACTED, redactKnownSecrets } from '../redact';
 import { defaultPostgresDirs, type PostgresBinaries } from './postgres';
 
 export interface SubgraphName {
@@ -83,6 +83,18 @@ export function postgresEnv(postgresUrl: string): { env: Record<string, string>;
   return { env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')), secrets: secrets.filter((s) => s.length > 0) };
 }
 
+/**
+ * Masks each secret where it stands as a word of its own: psql quotes a database's name
+ * (`database "x" does not exist`), while our own cluster's password, `graph`, must not mask
+ * `subgraphs` in the same message. Short secrets count too.
+ */
+export function maskWords(text: string, secrets: readonly string[]): string {
+  return [...secrets]
+    .filter((s) => s.length > 0)
+    .sort((a, b) => b.length - a.length)
+    .reduce((out, secret) => out.replace(new RegExp(`(?<![A-Za-z0-9])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g'), REDACTED), text);
+}
+
 /** Parses psql's one-line JSON answer; anything else is an error. */
 export function parseSubgraphNames(output: string): SubgraphName[] {
   let rows: unknown;
@@ -108,7 +120,7 @@ export function parseSubgraphNames(output: string): SubgraphName[] {
  */
 export async function readSubgraphNames(psql: string, postgresUrl: string, signal?: AbortSignal): Promise<SubgraphName[]> {
   const { env, secrets } = postgresEnv(postgresUrl);
-  const clean = (text: string) => redactKnownSecrets(text, secrets);
+  const clean = (text: string) => redactKnownSecrets(maskWords(text, secrets));
   return new Promise((resolve, reject) => {
     execFile(
       psql,
