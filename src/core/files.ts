@@ -6,6 +6,7 @@
  * each way of failing has its own message naming the file.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 /**
  * Caps per kind of file, far above any real one: the largest manifests seen are ~200 KB, schemas
@@ -182,4 +183,10 @@ export function capFor(file: string): number {
   if (lower.endsWith('.ts') || lower.endsWith('.js')) return FILE_CAPS.mapping;
   if (lower.endsWith('.jsonrpc')) return FILE_CAPS.request;
   return FILE_CAPS.text;
+}
+
+/** Whether `file` is `folder` or below it (a sibling whose name starts like the folder is not). */
+export function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
 }
