@@ -33,16 +33,19 @@ import { afterDeploy, deploy, requireTrust } from './tasks/deploy';
 import { GRAPH_TASK_TYPE, GraphTasks, type GraphTaskKind } from './tasks/graphTasks';
 import { initSubgraph } from './tasks/init';
 import { registerLocalNodeCommands } from './localnode/commands';
+import { LocalNodeDataFolder } from './localnode/dataFolder';
 import { LocalDeployer } from './localnode/deploy';
 import { isLocalRecord, LocalNode } from './localnode/localNode';
 import { FatalErrorDiagnostics } from './localnode/problems';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
 export function registerSubgraph({ extension, log, secrets, settings, nodes }: EditorContextWithNodes, isTrusted = () => vscode.workspace.isTrusted): SubgraphsFeature {
-  registerLanguage(extension, log, nodes, settings);
+  // The local graph-node's data folder may be inside the workspace: what it holds is not the user's.
+  const dataFolder = new LocalNodeDataFolder(settings, extension);
+  registerLanguage(extension, log, nodes, settings, dataFolder);
   const store = new SubgraphStore(secrets, extension.workspaceState, settings);
-  const manifests = new Manifests();
-  const localNode = new LocalNode({ extension, nodes, manifests, settings, log });
+  const manifests = new Manifests(dataFolder);
+  const localNode = new LocalNode({ extension, nodes, manifests, settings, log, dataFolder });
   store.setLocalSource({
     records: () => localNode.records(),
     manifestFor: (record) => (isLocalRecord(record) ? localNode.manifestOf(record.name) : undefined),
@@ -52,7 +55,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   const tasks = new GraphTasks({ store, manifests, log, isTrusted, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
   const tree = new SubgraphsTree(store, manifests, localNode);
   const queries = new QueryFiles({ store, manifests, results });
-  const lenses = new ManifestLenses(store, isTrusted);
+  const lenses = new ManifestLenses(store, isTrusted, dataFolder);
   const localProblems = new FatalErrorDiagnostics(localNode);
   const localDeploy = new LocalDeployer({ store, manifests, tasks, isTrusted }, localNode, settings);
   const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, queries, results, lenses, localNode, localDeploy, localProblems, isTrusted };
@@ -108,11 +111,12 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
 }
 
 /** The manifest's language features: they need the nodes (for the proxy hint), not the records. */
-function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: NodesFeature, settings: Settings): void {
+function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: NodesFeature, settings: Settings, dataFolder: LocalNodeDataFolder): void {
   const proxies = new ProxyHints(nodes, settings);
-  const diagnostics = new SubgraphDiagnostics(log, proxies);
+  const diagnostics = new SubgraphDiagnostics(log, proxies, dataFolder);
   const manifests: vscode.DocumentSelector = { language: 'yaml', scheme: 'file' };
   extension.subscriptions.push(
+    dataFolder,
     proxies,
     diagnostics,
     // Findings land in schemas, mappings and ABIs too: fixes are offered wherever they are.

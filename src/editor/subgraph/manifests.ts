@@ -9,6 +9,7 @@ import { isManifestCopy } from '../../core/subgraph/copies';
 import { summarizeManifest, type ManifestSummary } from '../../core/subgraph/manifestSummary';
 import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../ids';
 import { readWorkspaceText } from '../readFile';
+import type { ExcludedFolder } from './localnode/dataFolder';
 
 export class Manifests implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -18,19 +19,26 @@ export class Manifests implements vscode.Disposable {
   private readonly watcher = vscode.workspace.createFileSystemWatcher(MANIFEST_GLOB);
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  /** `excluded`: a folder whose manifests are not the user's (the local graph-node's data). */
+  constructor(private readonly excluded?: ExcludedFolder) {
     const rescan = (uri: vscode.Uri) => {
-      if (isManifestCopy(uri.path)) return;
+      if (!this.counts(uri)) return;
       this.known = undefined;
       this.changed.fire();
     };
     this.subscriptions = [this.watcher, this.watcher.onDidCreate(rescan), this.watcher.onDidDelete(rescan), this.watcher.onDidChange(rescan), this.changed];
+    if (excluded) this.subscriptions.push(excluded.onDidChange(() => this.refresh()));
+  }
+
+  /** Whether a subgraph.yaml is the user's: not a copy, not in the excluded folder. */
+  private counts(uri: vscode.Uri): boolean {
+    return !isManifestCopy(uri.path) && !this.excluded?.contains(uri.fsPath);
   }
 
   /** The manifests, sorted by path. */
   all(): Promise<vscode.Uri[]> {
     this.known ??= Promise.resolve(vscode.workspace.findFiles(MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE)).then((uris) =>
-      uris.filter((u) => !isManifestCopy(u.path)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)),
+      uris.filter((u) => this.counts(u)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)),
     );
     return this.known;
   }

@@ -17,6 +17,7 @@ import { toDiagnostic } from '../convert';
 import { isManifestFile } from '../../../core/subgraph/copies';
 import { looksLikeManifest, prefetchedFiles } from './files';
 import type { ProxyHints } from './proxyHints';
+import type { ExcludedFolder } from '../localnode/dataFolder';
 
 /** Long enough to skip the keystrokes of a word, short enough to feel immediate. */
 const DEBOUNCE_MS = 250;
@@ -55,6 +56,8 @@ export class SubgraphDiagnostics implements vscode.Disposable {
   constructor(
     private readonly log: Log,
     private readonly proxies: ProxyHints,
+    /** A folder whose manifests are not the user's (the local graph-node's data): never checked. */
+    private readonly excluded?: ExcludedFolder,
   ) {
     // Everything: a deleted folder is reported as the folder alone, and generated/ counts too.
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
@@ -72,12 +75,20 @@ export class SubgraphDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.discover()),
       proxies.onDidChange(() => this.manifests.forEach((m) => this.schedule(m))),
     ];
+    if (excluded)
+      this.subscriptions.push(
+        excluded.onDidChange(() => {
+          for (const m of [...this.manifests.values()]) if (excluded.contains(m.file)) this.forget(m);
+          void this.discover();
+        }),
+      );
     vscode.workspace.textDocuments.forEach((d) => this.onOpen(d));
     void this.discover();
   }
 
   isManifest(document: vscode.TextDocument): boolean {
-    return document.uri.scheme === 'file' && (this.manifests.has(fileOf(document.uri)) || isManifestFile(fileOf(document.uri)));
+    const file = fileOf(document.uri);
+    return document.uri.scheme === 'file' && (this.manifests.has(file) || (isManifestFile(file) && !this.excluded?.contains(file)));
   }
 
   /** The parsed manifest of a document: the last run's when the text is the same, else parsed now. */
@@ -116,6 +127,7 @@ export class SubgraphDiagnostics implements vscode.Disposable {
 
   /** Starts checking a manifest (or checks it again soon, if known). */
   private track(file: string, inWorkspace: boolean): void {
+    if (this.excluded?.contains(file)) return;
     let m = this.manifests.get(file);
     if (!m) {
       m = { file, inWorkspace, generation: 0, depends: new Map([[file, undefined]]), findings: [] };

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { COMMANDS, MANIFEST_GLOB } from '../../ids';
+import type { ExcludedFolder } from '../localnode/dataFolder';
 import type { SubgraphStore } from '../records/store';
 
 export const MANIFEST_SELECTOR: vscode.DocumentSelector = { scheme: 'file', pattern: MANIFEST_GLOB };
@@ -16,11 +17,15 @@ export class ManifestLenses implements vscode.CodeLensProvider, vscode.Disposabl
   constructor(
     private readonly store: SubgraphStore,
     private readonly isTrusted: () => boolean,
+    /** A folder whose manifests are not the user's (the local graph-node's data): no lenses there. */
+    private readonly excluded?: ExcludedFolder,
   ) {
     this.subscriptions = [store.onDidChange(() => this.changed.fire()), vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()), this.changed];
+    if (excluded) this.subscriptions.push(excluded.onDidChange(() => this.changed.fire()));
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    if (this.excluded?.contains(document.uri.fsPath)) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     if (!this.isTrusted()) {
       return [new vscode.CodeLens(top, { title: '$(shield) Codegen, Build and Deploy run the graph CLI: trust this workspace to use them', command: 'workbench.trust.manage' })];

@@ -6,7 +6,6 @@
  * output channel. Which subgraph.yaml was deployed under which name is remembered per workspace,
  * so the names and records come back with the data after a restart.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION, type InstallProgress } from '../../../core/localnode/gnd';
 import { fetchCurrentDeployments, isPlaceholderDeployment, type DeploymentStatus } from '../../../core/localnode/status';
@@ -23,6 +22,7 @@ import type { Log } from '../../log';
 import type { NodesFeature } from '../../nodes/feature';
 import type { Manifests } from '../manifests';
 import { resolveChain, type LocalChain } from './chain';
+import type { LocalNodeDataFolder } from './dataFolder';
 
 const DEPLOYED = 'chaindeck.localGraphNode.deployments';
 export const LOCAL_RECORD_PREFIX = 'local:';
@@ -50,6 +50,7 @@ export interface LocalNodeDeps {
   nodes: NodesFeature;
   manifests: Manifests;
   settings: Settings;
+  dataFolder: LocalNodeDataFolder;
   log: Log;
 }
 
@@ -194,10 +195,7 @@ export class LocalNode implements vscode.Disposable {
 
   /** The data folder: the setting (relative to the first workspace folder), else the workspace's storage. */
   dataFolder(): string {
-    const written = this.deps.settings.localGraphNodeDataFolder();
-    const base = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    if (written) return path.resolve(base ?? this.deps.extension.globalStorageUri.fsPath, written);
-    return path.join((this.deps.extension.storageUri ?? this.deps.extension.globalStorageUri).fsPath, 'graph-node');
+    return this.deps.dataFolder.path;
   }
 
   private attach(node: LocalGraphNode): void {
