@@ -50,15 +50,15 @@ export function deploymentDescription(d: LocalDeployment): string {
 
 export function deploymentItem(d: LocalDeployment): vscode.TreeItem {
   const named = d.names.length > 0;
-  const item = new vscode.TreeItem(named ? d.names.join(', ') : d.id, vscode.TreeItemCollapsibleState.Collapsed);
+  // A new version not current yet goes by its name too, marked pending.
+  const label = [...d.names, ...d.pendingNames.map((n) => `${n} (pending)`)].join(', ');
+  const item = new vscode.TreeItem(label || d.id, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `localDeployment:${d.id}`;
   item.contextValue = named ? 'localDeployment.named' : 'localDeployment';
-  item.description = `${named ? `${d.id.slice(0, 8)}… · ` : ''}${deploymentDescription(d)}`;
+  item.description = `${label ? `${d.id.slice(0, 8)}… · ` : ''}${deploymentDescription(d)}`;
   const failed = d.status.health !== 'healthy';
   item.iconPath = new vscode.ThemeIcon(failed ? 'error' : d.status.synced ? 'database' : 'sync', failed ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
-  item.tooltip = [named ? d.names.join(', ') : '(no name of this workspace serves it now)', `Deployment ${d.id}`, deploymentDescription(d), d.status.fatalError?.message]
-    .filter(Boolean)
-    .join('\n');
+  item.tooltip = [label || '(no name serves it now)', `Deployment ${d.id}`, deploymentDescription(d), d.status.fatalError?.message].filter(Boolean).join('\n');
   return item;
 }
 

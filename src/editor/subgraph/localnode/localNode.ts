@@ -3,8 +3,9 @@
  * started on the chain chosen from the Nodes view, with its data in the workspace's storage (or
  * the folder the setting names) and gnd installed into the extension's global storage. Its state,
  * its deployments (statuses refreshed while it runs, each under the names deployed to it) and its
- * output channel. Which subgraph.yaml was deployed under which name is remembered per workspace,
- * so the names and records come back with the data after a restart.
+ * output channel. The names are the node's own (read from its Postgres: deployed from here, a
+ * terminal or an earlier run on the same data); which subgraph.yaml was deployed under which name
+ * is remembered per workspace, so a deployment and its fatal error lead back to the manifest.
  */
 import * as vscode from 'vscode';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION, type InstallProgress } from '../../../core/localnode/gnd';
@@ -40,6 +41,8 @@ export interface LocalNodeDeath {
 export interface LocalDeployment {
   id: string;
   names: string[];
+  /** Names whose pending version it is (it becomes current once synced). */
+  pendingNames: string[];
   status: DeploymentStatus;
   /** The subgraph.yaml it was deployed from, when deployed from this workspace. */
   manifest?: vscode.Uri;
@@ -64,9 +67,15 @@ export class LocalNode implements vscode.Disposable {
   private stops = 0;
   private stopWatching?: () => void;
   private statuses: DeploymentStatus[] = [];
-  /** Each known name's current deployment id, as the index node last said. */
+  /** Each name's current deployment id, as the node last said. */
   private current = new Map<string, string>();
-  private asking = false;
+  /** Each name's pending deployment id (a new version not current yet). */
+  private pending = new Map<string, string>();
+  /** Why the node's names could not be read, last time (said once in the output). */
+  private namesProblem?: string;
+  /** The names' last question, and the one queued after it. */
+  private naming: Promise<void> = Promise.resolve();
+  private namesQueued?: Promise<void>;
   private recordsKey = '';
   private readonly changed = new vscode.EventEmitter<void>();
   /** Any change: state, statuses, names. */
@@ -222,6 +231,8 @@ export class LocalNode implements vscode.Disposable {
       if (state.kind !== 'ready') {
         this.statuses = [];
         this.current.clear();
+        this.pending.clear();
+        this.namesProblem = undefined;
       }
       if (state.kind === 'failed' && (was === 'ready' || was === 'stopping')) void this.reportDeath(state.reason);
       this.changed.fire();
@@ -275,9 +286,11 @@ export class LocalNode implements vscode.Disposable {
     await this.refresh();
   }
 
-  /** Asks the index node again now. */
+  /** Asks the node again now: the statuses, then the names (a name deployed from elsewhere meanwhile included). */
   async refresh(): Promise<void> {
-    if (this.node?.state.kind === 'ready') await this.node.statuses().catch(() => undefined);
+    if (this.node?.state.kind !== 'ready') return;
+    await this.node.statuses().catch(() => undefined);
+    await this.askNames();
   }
 
   private takeStatuses(statuses: DeploymentStatus[]): void {
@@ -286,30 +299,67 @@ export class LocalNode implements vscode.Disposable {
     void this.askNames();
   }
 
-  /** Which deployment each known name serves now (one question at a time). */
-  private async askNames(): Promise<void> {
+  /**
+   * Which deployment each name serves now: every name the node keeps in its Postgres, deployed
+   * from here or from anywhere else; should that read fail (no psql), the names deployed from
+   * this workspace, asked of the index node. One question at a time: a call while one is out asks
+   * once more after it (what that one reads may predate the call).
+   */
+  private askNames(): Promise<void> {
+    this.namesQueued ??= this.naming.then(() => {
+      this.namesQueued = undefined;
+      return this.updateNames();
+    });
+    this.naming = this.namesQueued;
+    return this.namesQueued;
+  }
+
+  private async updateNames(): Promise<void> {
+    const node = this.node;
     const urls = this.urls;
-    if (!urls || this.asking) return;
-    this.asking = true;
+    if (!node || !urls) return;
     try {
-      const current = await fetchCurrentDeployments(urls.indexNode, Object.keys(this.deployed()));
+      const { current, pending } = await this.readNames(node, urls);
       if (this.urls !== urls) return;
-      const before = JSON.stringify([...this.current]);
+      const before = JSON.stringify([[...this.current], [...this.pending]]);
       this.current = current;
-      if (JSON.stringify([...current]) !== before) this.changed.fire();
+      this.pending = pending;
+      if (JSON.stringify([[...current], [...pending]]) !== before) this.changed.fire();
       this.fireRecords();
     } catch {
       // the next statuses ask again
-    } finally {
-      this.asking = false;
     }
+  }
+
+  private async readNames(node: LocalGraphNode, urls: LocalNodeUrls): Promise<{ current: Map<string, string>; pending: Map<string, string> }> {
+    const current = new Map<string, string>();
+    const pending = new Map<string, string>();
+    try {
+      for (const { name, current: id, pending: next } of await node.subgraphNames()) {
+        // gnd's own placeholder (subgraph-0) is not the user's.
+        if (id && !isPlaceholderDeployment(id)) current.set(name, id);
+        if (next && !isPlaceholderDeployment(next)) pending.set(name, next);
+      }
+      this.namesProblem = undefined;
+      return { current, pending };
+    } catch (error) {
+      const problem = errorText(error);
+      // Said once, not at every refresh.
+      if (problem !== this.namesProblem) this.line(`chaindeck: ${problem} Only the names deployed from this workspace are shown.`);
+      this.namesProblem = problem;
+    }
+    return { current: await fetchCurrentDeployments(urls.indexNode, Object.keys(this.deployed())), pending };
   }
 
   /** The deployments (gnd's own placeholder left out), each with the names it is current for. */
   deployments(): LocalDeployment[] {
+    const namesOf = (of: Map<string, string>, id: string) => [...of].filter(([, d]) => d === id).map(([n]) => n);
     return this.statuses.map((status) => {
-      const names = [...this.current].filter(([, id]) => id === status.deployment).map(([n]) => n);
-      return { id: status.deployment, names, status, manifest: names.map((n) => this.manifestOf(n)).find(Boolean) };
+      const names = namesOf(this.current, status.deployment);
+      const pendingNames = namesOf(this.pending, status.deployment);
+      // The remembered manifest of a name says where it came from (Problems, "Deployed from"); names deployed from elsewhere have none.
+      const manifest = [...names, ...pendingNames].map((n) => this.manifestOf(n)).find(Boolean);
+      return { id: status.deployment, names, pendingNames, status, manifest };
     });
   }
 
