@@ -21,10 +21,13 @@ import type { LocalDeployResult } from '../../../src/editor/subgraph/localnode/d
 import type { LocalNodeDeath } from '../../../src/editor/subgraph/localnode/localNode';
 import type { SubgraphsElement } from '../../../src/editor/subgraph/records/tree';
 import type { TestApi } from '../../../src/extension';
+import { copyProject, graphCli, removeScratch, scratchFolder } from '../../support/localGraph';
 import { killProcessesUsing, processesUsing } from '../../support/processes';
 import { activateTestApi, anvil, until as poll } from './helpers';
 
 const NAME = 'chaindeck/local-approvals';
+/** A name deployed from outside the editor, as from a terminal. */
+const OUTSIDE_NAME = 'terminal/approvals';
 const FOLDER = 'ln-tutorial';
 /** The node of the workspace whose URL holds a key in its path and query (see test/workbench/fixture.ts). */
 const KEYED_NODE = { name: 'Key left in settings', secretParts: ['abc123key', 'zq-settings-9'] };
@@ -41,6 +44,16 @@ const REFUSAL = `if (event.params.value.toString() == "${FATAL_VALUE}") assert(f
 /** The supervisor's lock in the data folder: the pids of gnd and Postgres. */
 const LOCK_FILE = 'chaindeck-graph-node.lock';
 
+/** Points a copy of the tutorial manifest at the emitter contract, from the suite's start block. */
+const pointAtContract = (manifestFile: string, startBlock: number) =>
+  fs.writeFileSync(
+    manifestFile,
+    fs
+      .readFileSync(manifestFile, 'utf8')
+      .replace(/address: "0x[0-9a-fA-F]+"/, `address: "${CONTRACT}"`)
+      .replace(/startBlock: \d+/, `startBlock: ${startBlock}`),
+  );
+
 const until = <T>(what: string, probe: () => T | undefined | Promise<T | undefined>) => poll(what, probe, 90_000);
 const config = () => vscode.workspace.getConfiguration('chaindeck.localGraphNode');
 
@@ -54,6 +67,7 @@ describe('localnode', function () {
   let manifest: vscode.Uri;
   let from: string;
   let startBlock: number;
+  let extensionPath: string;
   const deaths: LocalNodeDeath[] = [];
 
   /** The state's kind read anew (no narrowing from an earlier assert). */
@@ -161,6 +175,7 @@ describe('localnode', function () {
     const { ext, api: exported } = await activateTestApi('activate() returned no subgraphs in the test API', (a) => a.subgraphs?.localNode);
     api = exported;
     f = exported.subgraphs;
+    extensionPath = ext.extensionPath;
     from = ((await anvil('eth_accounts', [])) as string[])[0];
     await anvil('anvil_setCode', [CONTRACT, EMITTER]);
     const head = Number(await anvil('eth_blockNumber', []));
@@ -172,13 +187,7 @@ describe('localnode', function () {
     fs.cpSync(path.join(ext.extensionPath, 'test', 'fixtures', 'subgraphs', 'tutorial'), dir, { recursive: true });
     fs.symlinkSync(path.join(ext.extensionPath, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     const manifestFile = path.join(dir, 'subgraph.yaml');
-    fs.writeFileSync(
-      manifestFile,
-      fs
-        .readFileSync(manifestFile, 'utf8')
-        .replace(/address: "0x[0-9a-fA-F]+"/, `address: "${CONTRACT}"`)
-        .replace(/startBlock: \d+/, `startBlock: ${startBlock}`),
-    );
+    pointAtContract(manifestFile, startBlock);
     const mapping = path.join(dir, 'src', 'mapping.ts');
     fs.writeFileSync(mapping, fs.readFileSync(mapping, 'utf8').replace('const id =', `${REFUSAL}const id =`));
     manifest = vscode.Uri.file(manifestFile);
@@ -266,6 +275,52 @@ describe('localnode', function () {
       ['1', '2', '3'],
     );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('lists a subgraph deployed from outside (the graph CLI in a terminal) under its name within one refresh; a query file by that name runs', async () => {
+    const scratch = scratchFolder('chaindeck-ln-outside-');
+    try {
+      // The tutorial as it is (no refusal in its mapping), outside the workspace: a deployment of its own.
+      const project = copyProject(path.join(extensionPath, 'test', 'fixtures', 'subgraphs', 'tutorial'), scratch);
+      pointAtContract(path.join(project, 'subgraph.yaml'), startBlock);
+      const urls = f.localNode.urls!;
+      await graphCli(['codegen'], project);
+      await graphCli(['build'], project);
+      await graphCli(['create', '--node', urls.admin, OUTSIDE_NAME], project);
+      const { output } = await graphCli(['deploy', '--node', urls.admin, '--ipfs', urls.ipfs, OUTSIDE_NAME, '--version-label', 'v1'], project);
+      const id = /Build completed:\s+(Qm\w{44})/.exec(output)?.[1];
+      assert.ok(id, output);
+
+      await f.localNode.refresh();
+      const top = await localNodeElement();
+      const outside = (await f.tree.getChildren(top)).find((e): e is Extract<SubgraphsElement, { kind: 'localDeployment' }> => e.kind === 'localDeployment' && e.deployment.id === id);
+      assert.ok(outside, 'the deployment from outside is not listed after one refresh');
+      assert.deepEqual(outside.deployment.names, [OUTSIDE_NAME]);
+      assert.equal(outside.deployment.manifest, undefined, 'no subgraph.yaml of this workspace was deployed under that name');
+      const item = f.tree.getTreeItem(outside);
+      assert.equal(item.label, OUTSIDE_NAME);
+      assert.equal(item.contextValue, 'localDeployment.named');
+      // gnd's own placeholder name is not the user's.
+      assert.equal(f.store.byName('subgraph-0'), undefined);
+      assert.equal(f.store.byName(OUTSIDE_NAME)?.queryUrl, `${urls.graphql}/subgraphs/name/${OUTSIDE_NAME}`);
+
+      const document = await vscode.workspace.openTextDocument({
+        language: 'graphql',
+        content: `# @subgraph ${OUTSIDE_NAME}\nquery Approvals {\n  approvalQueries(orderBy: value) {\n    value\n  }\n}\n`,
+      });
+      await vscode.window.showTextDocument(document);
+      type Outcome = { kind: string; response?: { data?: { approvalQueries?: { value: string }[] } } };
+      const values = await until('the records of the name deployed from outside', async () => {
+        const outcome = await vscode.commands.executeCommand<Outcome>('chaindeck.subgraphs.runQuery', document.uri, 0);
+        assert.equal(outcome?.kind, 'answered', JSON.stringify(outcome));
+        const answered = outcome.response?.data?.approvalQueries?.map((r) => r.value);
+        return answered?.length === 3 ? answered : undefined;
+      });
+      assert.deepEqual(values, ['1', '2', '3']);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } finally {
+      removeScratch(scratch);
+    }
   });
 
   it('puts a fatal indexing error into Problems: on the manifest and on the handler, with the block', async () => {
@@ -399,5 +454,48 @@ describe('localnode', function () {
     assert.equal(stateKind(), 'stopped');
     await until('nothing running from the data folder', () => (processesUsing(dataDir).length === 0 ? true : undefined));
     for (const secret of KEYED_NODE.secretParts) assert.ok(!outputText().includes(secret), `the output holds ${secret}`);
+  });
+  it('a data folder inside the workspace: its subgraph.yaml files are no workspace subgraphs, get no diagnostics and no lenses', async () => {
+    const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const inside = '.graph-node-scan';
+    // What gnd's placeholder looks like to a scan: a subgraph.yaml whose schema and mapping are not there.
+    const broken = 'specVersion: 0.0.5\nschema:\n  file: ./schema.graphql\ndataSources: []\n';
+    const placeholder = path.join(ws, inside, 'dev', 'subgraph.yaml');
+    const sibling = path.join(ws, `${inside}-sibling`, 'subgraph.yaml');
+    for (const file of [placeholder, sibling]) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, broken);
+    }
+    const listed = async (file: string) => (await f.manifests.all()).some((m) => m.fsPath === file);
+    const diagnosed = (file: string) => vscode.languages.getDiagnostics(vscode.Uri.file(file)).length > 0;
+    try {
+      // Before the setting names it, it is a manifest like any other: the check below can tell.
+      await until('the placeholder listed while no setting names its folder', async () => {
+        f.manifests.refresh();
+        return (await listed(placeholder)) ? true : undefined;
+      });
+      await until('the placeholder diagnosed while no setting names its folder', () => (diagnosed(placeholder) ? true : undefined));
+      await config().update('dataFolder', inside, vscode.ConfigurationTarget.Workspace);
+      await until('the placeholder no longer listed', async () => ((await listed(placeholder)) ? undefined : true));
+      await until('its diagnostics gone', () => (diagnosed(placeholder) ? undefined : true));
+      assert.equal(f.localNode.dataFolder(), path.join(ws, inside));
+      // A folder whose name only starts like it is the user's.
+      assert.ok(await listed(sibling), 'the sibling folder’s manifest is not listed');
+      assert.ok(diagnosed(sibling), 'the sibling folder’s manifest has no diagnostics');
+      const lenses = (uri: vscode.Uri) => vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      const ourLenses = (found: vscode.CodeLens[] | undefined) => (found ?? []).filter((l) => l.command?.command.startsWith('chaindeck.'));
+      assert.deepEqual(ourLenses(await lenses(vscode.Uri.file(placeholder))), []);
+      assert.ok(ourLenses(await lenses(vscode.Uri.file(sibling))).length > 0, 'no lenses on the user’s manifest');
+      // Opened in an editor it stays out of the language features.
+      const document = await vscode.workspace.openTextDocument(placeholder);
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(diagnosed(placeholder), false, 'the opened placeholder was checked');
+      assert.ok(document.uri.fsPath === placeholder);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      await config().update('dataFolder', dataDir, vscode.ConfigurationTarget.Workspace);
+      fs.rmSync(path.join(ws, inside), { recursive: true, force: true });
+      fs.rmSync(path.dirname(sibling), { recursive: true, force: true });
+    }
   });
 });
