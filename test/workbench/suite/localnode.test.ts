@@ -479,16 +479,16 @@ describe('localnode', function () {
       assert.equal(f.localNode.dataFolder(), path.join(ws, inside));
       // A folder whose name only starts like it is the user's.
       assert.ok(await listed(sibling), 'the sibling folder’s manifest is not listed');
-      const lenses = (uri: vscode.Uri) => vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
-      const ourLenses = (found: vscode.CodeLens[] | undefined) => (found ?? []).filter((l) => l.command?.command.startsWith('chaindeck.'));
-      assert.deepEqual(ourLenses(await lenses(vscode.Uri.file(placeholder))), []);
-      assert.ok(ourLenses(await lenses(vscode.Uri.file(sibling))).length > 0, 'no lenses on the user’s manifest');
-      // Opened in an editor, the user's is checked and the node's is not.
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(sibling));
+      // Opened in an editor, the user's is checked and has the lenses; the node's has neither.
+      const siblingDocument = await vscode.workspace.openTextDocument(sibling);
+      await vscode.window.showTextDocument(siblingDocument);
       await until('the sibling’s diagnostics', () => (diagnosed(sibling) ? true : undefined));
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(placeholder));
+      const placeholderDocument = await vscode.workspace.openTextDocument(placeholder);
+      await vscode.window.showTextDocument(placeholderDocument);
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(diagnosed(placeholder), false, 'the opened placeholder was checked');
+      assert.deepEqual(f.lenses.provideCodeLenses(placeholderDocument), []);
+      assert.ok(f.lenses.provideCodeLenses(siblingDocument).length > 0, 'no lenses on the user’s manifest');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     } finally {
       await config().update('dataFolder', dataDir, vscode.ConfigurationTarget.Workspace);
