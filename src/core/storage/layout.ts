@@ -115,15 +115,13 @@ function hexOf(object: unknown): string | undefined {
   return object.startsWith('0x') ? object : `0x${object}`;
 }
 
-/** The layouts in a Hardhat build-info file (v2 `<id>.json`, or Hardhat 3's `<id>.output.json`). */
-export function parseHardhatBuildInfo(json: unknown, file?: string): ContractLayout[] {
-  const contracts = (json as { output?: { contracts?: Record<string, Record<string, unknown>> } })?.output?.contracts;
-  if (!contracts || typeof contracts !== 'object') return [];
+/** The layouts of solc's `contracts[source][name]`, as standard-JSON output and every build-info holds it. */
+function layoutsOfContracts(contracts: Record<string, Record<string, unknown>>, file?: string): ContractLayout[] {
   const out: ContractLayout[] = [];
   for (const [source, byName] of Object.entries(contracts)) {
     for (const [contractName, c] of Object.entries(byName ?? {})) {
       const contract = c as { storageLayout?: unknown; evm?: { deployedBytecode?: { object?: unknown; immutableReferences?: unknown; linkReferences?: unknown } } };
-      if (!isStorageLayout(contract.storageLayout)) continue;
+      if (!isStorageLayout(contract?.storageLayout)) continue;
       const deployed = contract.evm?.deployedBytecode;
       out.push({
         contractName,
@@ -137,6 +135,16 @@ export function parseHardhatBuildInfo(json: unknown, file?: string): ContractLay
     }
   }
   return out;
+}
+
+function contractsOf(value: unknown): Record<string, Record<string, unknown>> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, Record<string, unknown>>) : undefined;
+}
+
+/** The layouts in a Hardhat build-info file (v2 `<id>.json`, or Hardhat 3's `<id>.output.json`). */
+export function parseHardhatBuildInfo(json: unknown, file?: string): ContractLayout[] {
+  const contracts = contractsOf((json as { output?: { contracts?: unknown } })?.output?.contracts);
+  return contracts ? layoutsOfContracts(contracts, file) : [];
 }
 
 /**
@@ -225,22 +233,139 @@ export function loadProjectLayouts(root: string): ContractLayout[] {
   return out;
 }
 
+// ---- one layout file, as the user names it ----
+
+/** The kinds of file a layout is read from. */
+export type LayoutFileKind = 'solc-output' | 'foundry-artifact' | 'hardhat-build-info' | 'hardhat3-output';
+
+/** A layout file that cannot give the layout asked for; `ambiguous` when only a --contract choice is missing. */
+export class LayoutFileError extends Error {
+  override readonly name = 'LayoutFileError';
+  constructor(
+    message: string,
+    readonly reason: 'unreadable' | 'not-json' | 'not-a-layout-file' | 'no-layout' | 'no-contract' | 'ambiguous',
+  ) {
+    super(message);
+  }
+}
+
+/** How to make the compiler write the layout, for the message of a file without one. */
+export const ASK_FOR_LAYOUT =
+  'ask the compiler for it: solc and Hardhat with settings.outputSelection {"*": {"*": ["storageLayout"]}}, forge with --extra-output storageLayout (or extra_output = ["storageLayout"] in foundry.toml)';
+
+/** What a parsed JSON file is, judged by its shape. */
+export function layoutFileKind(json: unknown): LayoutFileKind | 'hardhat3-input' | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const j = json as Record<string, unknown>;
+  if (j._format === 'hh3-sol-build-info-1') return 'hardhat3-input';
+  if (j._format === 'hh3-sol-build-info-output-1') return 'hardhat3-output';
+  if (contractsOf((j.output as { contracts?: unknown } | undefined)?.contracts)) return 'hardhat-build-info';
+  if (contractsOf(j.contracts)) return 'solc-output';
+  if ('storageLayout' in j || 'deployedBytecode' in j || ('abi' in j && 'bytecode' in j)) return 'foundry-artifact';
+  return undefined;
+}
+
+/** Every contract a file names, with or without a layout: "source:Name". */
+function contractNames(json: unknown, kind: LayoutFileKind, file: string): string[] {
+  if (kind === 'foundry-artifact') return [parseFoundryArtifact({ ...(json as object), storageLayout: { storage: [], types: null } }, file)!.contractName];
+  const j = json as { contracts?: unknown; output?: { contracts?: unknown } };
+  const contracts = contractsOf(kind === 'solc-output' ? j.contracts : j.output?.contracts) ?? {};
+  return Object.entries(contracts).flatMap(([source, byName]) => Object.keys(byName ?? {}).map((name) => `${source}:${name}`));
+}
+
+/**
+ * The layouts of one file: a solc standard-JSON output, a Foundry artifact, a Hardhat 2
+ * build-info or a Hardhat 3 `<id>.output.json`. Throws a LayoutFileError naming the file when it
+ * cannot be read, is not JSON, is none of these, or holds no layout (saying how to ask for one).
+ */
+export function readLayoutFile(file: string): { kind: LayoutFileKind; layouts: ContractLayout[] } {
+  let text: string;
+  try {
+    text = readTextFile(file, FILE_CAPS.artifact);
+  } catch (err) {
+    throw new LayoutFileError(err instanceof Error ? err.message : String(err), 'unreadable');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new LayoutFileError(`${file} is not JSON: ${(err as Error).message}`, 'not-json');
+  }
+  const kind = layoutFileKind(json);
+  if (kind === 'hardhat3-input') {
+    throw new LayoutFileError(`${file} is a Hardhat 3 build-info without the compiler's output: use ${file.replace(/\.json$/, '.output.json')} beside it`, 'not-a-layout-file');
+  }
+  if (!kind) {
+    throw new LayoutFileError(
+      `${file} is not a compiler output: expected a solc standard-JSON output, a Foundry artifact (out/<File>.sol/<Name>.json) or a Hardhat build-info (build-info/<id>.json, or <id>.output.json for Hardhat 3)`,
+      'not-a-layout-file',
+    );
+  }
+  const layouts =
+    kind === 'foundry-artifact'
+      ? [parseFoundryArtifact(json, file)].filter((l): l is ContractLayout => l !== undefined)
+      : kind === 'solc-output'
+        ? layoutsOfContracts(contractsOf((json as { contracts: unknown }).contracts)!, file)
+        : parseHardhatBuildInfo(json, file);
+  if (layouts.length === 0) {
+    const names = contractNames(json, kind, file);
+    const which = names.length ? `none of its contracts (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}) has` : 'it has no contract with';
+    throw new LayoutFileError(`${file} has no storage layout: ${which} storageLayout; ${ASK_FOR_LAYOUT}`, 'no-layout');
+  }
+  return { kind, layouts };
+}
+
+/** How a layout is named in lists and messages: "source:Name". */
+export function layoutName(layout: Pick<ContractLayout, 'source' | 'contractName'>): string {
+  return `${layout.source}:${layout.contractName}`;
+}
+
+/** Whether a source name is the one the user wrote: as is, or with Hardhat 3's `project/` prefix, or as its tail. */
+function sourceMatches(source: string, wanted: string): boolean {
+  const a = source.replace(/\\/g, '/');
+  const b = wanted.replace(/\\/g, '/').replace(/^\.\//, '');
+  return a === b || a === `project/${b}` || a.endsWith(`/${b}`);
+}
+
+/**
+ * The layout `contract` names (NAME or PATH:NAME) among a file's layouts; without a name, the one
+ * contract with storage (interfaces and libraries, which have none, are left out).
+ */
+export function selectLayout(layouts: readonly ContractLayout[], contract: string | undefined, file: string): ContractLayout {
+  const list = (ls: readonly ContractLayout[]) => ls.map(layoutName).join(', ');
+  if (contract === undefined) {
+    const withState = layouts.filter((l) => l.storage.length > 0 || Object.keys(l.types).length > 0);
+    const pool = withState.length ? withState : layouts;
+    if (pool.length === 1) return pool[0];
+    throw new LayoutFileError(`${file} holds ${pool.length} contracts: choose one with --contract NAME or PATH:NAME (${list(pool)})`, 'ambiguous');
+  }
+  const colon = contract.lastIndexOf(':');
+  const name = colon >= 0 ? contract.slice(colon + 1) : contract;
+  const source = colon >= 0 ? contract.slice(0, colon) : undefined;
+  const found = layouts.filter((l) => l.contractName === name && (source === undefined || sourceMatches(l.source, source)));
+  if (found.length === 1) return found[0];
+  if (found.length > 1) throw new LayoutFileError(`--contract ${contract} is in ${file} ${found.length} times: write PATH:NAME (${list(found)})`, 'ambiguous');
+  throw new LayoutFileError(`--contract ${contract} is not in ${file}; it holds: ${list(layouts)}`, 'no-contract');
+}
+
 // ---- labels ----
 
 const MAX_EXPANDED = 256;
 /** How far above keccak256(slot) a slot still counts as an element of that dynamic array. */
 const DYNAMIC_SPAN = 1n << 48n;
 
-function bytesOf(types: Record<string, SolcType>, id: string): number {
+/** Bytes a value of type `id` takes (solc's numberOfBytes; 32 when unknown). */
+export function bytesOf(types: Record<string, SolcType>, id: string): number {
   return Number(types[id]?.numberOfBytes ?? 32);
 }
 
-function slotsOf(types: Record<string, SolcType>, id: string): bigint {
+/** Whole slots a value of type `id` takes. */
+export function slotsOf(types: Record<string, SolcType>, id: string): bigint {
   return BigInt(Math.max(1, Math.ceil(bytesOf(types, id) / 32)));
 }
 
 /** Static array length from solc's type id, e.g. t_array(t_uint256)3_storage → 3. */
-function staticLength(id: string): number {
+export function staticLength(id: string): number {
   const m = /\)(\d+)_storage$/.exec(id);
   return m ? Number(m[1]) : 0;
 }
