@@ -7,6 +7,7 @@
 import { RpcFailure } from '../rpc/failure';
 import { BLOCK_FAILED_PREFIX, cancelledError, CONNECT_FAILED, StorageRangeError } from './errors';
 import { describeBlock, minimalHex, type BlockRef } from './inputs';
+import type { RpcCall } from '../rpc/types';
 import type { StorageRpc } from './types';
 
 export interface BlockInfo {
@@ -23,17 +24,23 @@ export function isConnectFailure(failure: RpcFailure): boolean {
   return failure.kind !== 'rpc' && failure.kind !== 'mismatch' && failure.kind !== 'cancelled' && failure.kind !== 'invalid-request';
 }
 
-export async function lookupBlock(rpc: StorageRpc, ref: BlockRef, signal?: AbortSignal): Promise<BlockInfo> {
-  const [method, params] = ref.kind === 'hash' ? ['eth_getBlockByHash', [ref.hash, false]] : ['eth_getBlockByNumber', [ref.kind === 'tag' ? ref.tag : minimalHex(ref.number), false]];
-  let block: unknown;
-  try {
-    block = await rpc.call(method, params, { signal });
-  } catch (err) {
-    if (!(err instanceof RpcFailure)) throw err;
-    if (err.cancelled) throw cancelledError();
-    if (isConnectFailure(err)) throw new StorageRangeError(CONNECT_FAILED, 'connect', err.message);
-    throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}${err.message}`, 'block');
-  }
+/** The call that looks a block up. */
+export function blockCall(ref: BlockRef): RpcCall {
+  return ref.kind === 'hash'
+    ? { method: 'eth_getBlockByHash', params: [ref.hash, false] }
+    : { method: 'eth_getBlockByNumber', params: [ref.kind === 'tag' ? ref.tag : minimalHex(ref.number), false] };
+}
+
+/** A failed block lookup as the error the storage features show. */
+export function blockFailure(err: unknown): unknown {
+  if (!(err instanceof RpcFailure)) return err;
+  if (err.cancelled) return cancelledError();
+  if (isConnectFailure(err)) return new StorageRangeError(CONNECT_FAILED, 'connect', err.message);
+  return new StorageRangeError(`${BLOCK_FAILED_PREFIX}${err.message}`, 'block');
+}
+
+/** The block in a lookup's answer; no block (null), or one without number and hash, is an error. */
+export function blockFromResult(ref: BlockRef, block: unknown): BlockInfo {
   if (block === null || block === undefined) {
     throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}block ${describeBlock(ref)} not found`, 'block');
   }
@@ -43,4 +50,15 @@ export async function lookupBlock(rpc: StorageRpc, ref: BlockRef, signal?: Abort
     throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}the node's answer for block ${describeBlock(ref)} has no number and hash: ${JSON.stringify(block).slice(0, 120)}`, 'block');
   }
   return { number: Number(BigInt(b.number)), hash: b.hash.toLowerCase() };
+}
+
+export async function lookupBlock(rpc: StorageRpc, ref: BlockRef, signal?: AbortSignal): Promise<BlockInfo> {
+  const { method, params } = blockCall(ref);
+  let block: unknown;
+  try {
+    block = await rpc.call(method, params, { signal });
+  } catch (err) {
+    throw blockFailure(err);
+  }
+  return blockFromResult(ref, block);
 }

@@ -176,7 +176,7 @@ export function windowSize(found: number, observed: number, wanted: number, read
 }
 
 /** A batch refusal that says the batch is too large, so a smaller one may pass. */
-function isSizeRefusal(failure: RpcFailure): boolean {
+export function isSizeRefusal(failure: RpcFailure): boolean {
   return failure.status === 413 || /batch.*(limit|size|too (large|many|big)|exceed|max)|(limit|exceed|max).*batch|too many (calls|requests)/i.test(failure.message);
 }
 
