@@ -1,0 +1,240 @@
+/**
+ * Decoding a contract's storage by its compiler layout, at one block (decodeStorage) or at two
+ * (diffStorage: the same walk reads both blocks in the same round trips, so a mapping entry or an
+ * array element present at either block is compared with its value, or its absence, at the other).
+ *
+ * Round trips: the blocks are looked up first (numbers and hashes, so every read is pinned by
+ * number and checked against the hash); then the slots of every value type are read while the
+ * logs are searched for mapping keys; then mapping entries, long string data and dynamic array
+ * elements; a further round only where those hold more of the same (a long string in a mapping
+ * value, an array of arrays).
+ */
+import { RpcFailure } from '../../rpc/failure';
+import { blockCall, blockFailure, blockFromResult, type BlockInfo } from '../block';
+import { minimalHex, normaliseAddress, parseBlockRef, type BlockRef } from '../inputs';
+import type { ContractLayout } from '../layout';
+import type { StorageRpc } from '../types';
+import { StorageDecodeError } from './errors';
+import { keyFromText, keysFor, MAX_USER_KEYS, MAX_USER_KEY_LENGTH, type MappingKeyCandidate } from './keys';
+import { discoverLogWords } from './logs';
+import { SlotReader, type ReaderOptions, type ReadStats } from './read';
+import type { DecodedValue } from './values';
+import { DEFAULT_LIMITS, Walk, type DecodedNode, type DecodeLimits } from './walk';
+
+export type { DecodedNode, DecodedValue, ReadStats };
+
+export interface StorageReadOptions extends ReaderOptions {
+  /** The contract; any case (checksummed before use). */
+  address: string;
+  /** Keys the user gives, as text; tried in every mapping whose key type they fit. */
+  keys?: readonly string[];
+  /** Search the contract's logs for mapping keys (default true). */
+  discoverKeys?: boolean;
+  limits?: Partial<DecodeLimits>;
+  /** Each warning line, as it is known (a bound that cut, a key that fits no mapping). */
+  onWarning?(line: string): void;
+}
+
+/** One state variable, decoded. */
+export interface DecodedVariable {
+  label: string;
+  /** solc's type string, e.g. "uint256", "struct Demo.Pos", "mapping(address => uint256)". */
+  type: string;
+  slot: bigint;
+  offset: number;
+  node: DecodedNode;
+}
+
+export interface StorageReading {
+  address: string;
+  blocks: BlockInfo[];
+  variables: DecodedVariable[];
+  warnings: string[];
+  stats: ReadStats;
+}
+
+/** The most rounds of reads one decode may take; layouts nest only so deep. */
+const MAX_ROUNDS = 32;
+
+/** The user's keys, checked: at most MAX_USER_KEYS, each at most MAX_USER_KEY_LENGTH characters. */
+export function checkUserKeys(keys: readonly string[]): string[] {
+  if (keys.length > MAX_USER_KEYS) throw new RangeError(`at most ${MAX_USER_KEYS} keys may be given, not ${keys.length}`);
+  const long = keys.find((k) => k.length > MAX_USER_KEY_LENGTH);
+  if (long !== undefined) throw new RangeError(`a key is at most ${MAX_USER_KEY_LENGTH} characters: '${long.slice(0, 40)}…' is ${long.length}`);
+  return [...keys];
+}
+
+/** The blocks, looked up in one round trip, in the order given. */
+export async function resolveBlocks(rpc: StorageRpc, refs: readonly BlockRef[], stats: ReadStats, signal?: AbortSignal): Promise<BlockInfo[]> {
+  let items;
+  try {
+    stats.requests++;
+    stats.roundTrips++;
+    items = await rpc.batch(refs.map(blockCall), { signal });
+  } catch (err) {
+    throw blockFailure(err);
+  }
+  return refs.map((ref, i) => {
+    const item = items[i];
+    if ('error' in item) throw blockFailure(item.error);
+    return blockFromResult(ref, item.result);
+  });
+}
+
+/** Reads and decodes every state variable of `layout` at each of `blockRefs`. */
+export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types'>, blockRefs: readonly string[], options: StorageReadOptions): Promise<StorageReading> {
+  const address = normaliseAddress(options.address);
+  const refs = blockRefs.map((b) => parseBlockRef(b));
+  const userKeys = checkUserKeys(options.keys ?? []);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const warnings: string[] = [];
+  const warn = (line: string) => {
+    if (warnings.includes(line)) return;
+    warnings.push(line);
+    options.onWarning?.(line);
+  };
+  const keyTypes = Object.values(layout.types).flatMap((t) => (t.encoding === 'mapping' && t.key && layout.types[t.key] ? [layout.types[t.key]] : []));
+  for (const k of userKeys) if (!keyTypes.some((t) => keyFromText(t, k))) warn(`key '${k}' fits the key type of no mapping of the layout`);
+  const stats: ReadStats = { roundTrips: 0, requests: 0, reads: 0 };
+  const blocks = await resolveBlocks(rpc, refs, stats, options.signal);
+  const reader = new SlotReader(rpc, address, blocks, options);
+
+  // The logs are searched while the first round reads the value types.
+  const newest = Math.max(...blocks.map((b) => b.number));
+  let logWords: Set<bigint> = new Set();
+  const discovery = options.discoverKeys === false ? undefined : discoverLogWords(rpc, address, newest, options.signal);
+  let keysKnown = discovery === undefined;
+  const keyCache = new Map<string, MappingKeyCandidate[]>();
+  const keys = (id: string) => {
+    let list = keyCache.get(id);
+    if (!list) {
+      const type = layout.types[id];
+      list = type ? keysFor(type, logWords, userKeys) : [];
+      keyCache.set(id, list);
+    }
+    return list;
+  };
+  const hashes = new Map<string, bigint>();
+  const codeCalls = blocks.map((b) => ({ method: 'eth_getCode', params: [address, minimalHex(BigInt(b.number))] }));
+
+  for (let round = 0; ; round++) {
+    const walk = new Walk({ types: layout.types, states: blocks.length, words: (s) => reader.known.get(s), keys, limits, hashes });
+    const variables = layout.storage.map((v) => ({ label: v.label, type: v.type, slot: BigInt(v.slot), offset: v.offset, node: walk.variable(v.label, v.typeId, BigInt(v.slot), v.offset) }));
+    if (round > 0 && walk.needed.size === 0 && keysKnown) {
+      for (const w of walk.warnings) warn(w);
+      stats.roundTrips += reader.stats.roundTrips;
+      stats.requests += reader.stats.requests;
+      stats.reads += reader.stats.reads;
+      return { address, blocks, variables, warnings, stats };
+    }
+    if (round >= MAX_ROUNDS) throw new StorageDecodeError(`the layout still asked for more slots after ${MAX_ROUNDS} rounds of reads`, 'limit');
+    if (walk.needed.size > 0 || round === 0) {
+      const [codes] = await Promise.all([reader.round([...walk.needed], round === 0 ? codeCalls : [])]);
+      if (round === 0) checkCode(address, blocks, codes);
+    }
+    if (!keysKnown && discovery) {
+      const found = await discovery;
+      stats.requests += found.requests;
+      for (const w of found.warnings) warn(w);
+      logWords = found.words;
+      keyCache.clear();
+      keysKnown = true;
+    }
+  }
+}
+
+/** The address must hold code at one of the blocks at least. */
+export function checkCode(address: string, blocks: readonly BlockInfo[], codes: readonly unknown[]): void {
+  codes.forEach((c) => {
+    if (c instanceof RpcFailure) throw new StorageDecodeError(`eth_getCode of ${address} failed: ${c.message}`, 'read');
+  });
+  if (codes.every((c) => typeof c !== 'string' || /^0x0*$/.test(c))) {
+    const at = blocks.length === 1 ? `block ${blocks[0].number}` : `blocks ${blocks.map((b) => b.number).join(' and ')}`;
+    throw new StorageDecodeError(`${address} has no code at ${at}: no contract there to decode`, 'no-code');
+  }
+}
+
+/** A node's value at block `state` as JSON: structs as objects by member, arrays as arrays, mappings as objects by key. */
+export function nodeValue(node: DecodedNode, state = 0): DecodedValue {
+  switch (node.kind) {
+    case 'value':
+      return node.values[state];
+    case 'struct':
+      return Object.fromEntries(node.members.map((m) => [m.label, nodeValue(m.node, state)]));
+    case 'array': {
+      const length = node.lengths ? node.lengths[state] : undefined;
+      const elements = length === undefined ? node.elements : node.elements.slice(0, length === null ? 0 : Number(length));
+      return elements.map((e) => nodeValue(e, state));
+    }
+    case 'mapping':
+      return Object.fromEntries(node.entries.map((e) => [e.key, nodeValue(e.node, state)]));
+  }
+}
+
+/** The JSON of `storage-decode`: one element per state variable, in layout order. */
+export function decodedJson(reading: StorageReading, state = 0): { label: string; type: string; slot: string; offset: number; value: DecodedValue }[] {
+  return reading.variables.map((v) => ({ label: v.label, type: v.type, slot: minimalHex(v.slot), offset: v.offset, value: nodeValue(v.node, state) }));
+}
+
+/** One leaf of the tree: a value type, a whole string or bytes, or a dynamic array's length. */
+export interface Leaf {
+  path: string;
+  type: string;
+  slot: string;
+  values: DecodedValue[];
+}
+
+/** The leaves under a node, depth first in layout order, with paths like `pos.amount`, `list[2]`, `balances[0xAb…]`, `list.length`. */
+export function leaves(node: DecodedNode, path: string, states = 1, out: Leaf[] = []): Leaf[] {
+  switch (node.kind) {
+    case 'value':
+      out.push({ path, type: node.type, slot: minimalHex(node.slot), values: node.values });
+      break;
+    case 'struct':
+      for (const m of node.members) leaves(m.node, `${path}.${m.label}`, states, out);
+      break;
+    case 'array':
+      if (node.lengths) out.push({ path: `${path}.length`, type: 'uint256', slot: minimalHex(node.slot), values: node.lengths });
+      node.elements.forEach((e, i) => leaves(e, `${path}[${i}]`, states, out));
+      break;
+    case 'mapping':
+      // A mapping without entries found is one leaf, so a table still shows it.
+      if (node.entries.length === 0) out.push({ path, type: node.type, slot: minimalHex(node.slot), values: new Array<DecodedValue>(states).fill({}) });
+      for (const e of node.entries) leaves(e.node, `${path}[${e.key}]`, states, out);
+      break;
+  }
+  return out;
+}
+
+export async function decodeStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types'>, block: string, options: StorageReadOptions): Promise<StorageReading> {
+  return readStorage(rpc, layout, [block], options);
+}
+
+/** One changed leaf between two blocks; null only for a dynamic array element missing at one of them. */
+export interface LeafChange {
+  path: string;
+  slot: string;
+  before: DecodedValue;
+  after: DecodedValue;
+}
+
+export interface StorageDiff {
+  from: BlockInfo;
+  to: BlockInfo;
+  changes: LeafChange[];
+  warnings: string[];
+  stats: ReadStats;
+}
+
+/** What changed between the state at the end of block `from` and at the end of block `to`, leaf by leaf in layout order. */
+export async function diffStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types'>, from: string, to: string, options: StorageReadOptions): Promise<StorageDiff> {
+  const reading = await readStorage(rpc, layout, [from, to], options);
+  const changes: LeafChange[] = [];
+  for (const v of reading.variables) {
+    for (const leaf of leaves(v.node, v.label, 2)) {
+      const [before, after] = leaf.values;
+      if (JSON.stringify(before) !== JSON.stringify(after)) changes.push({ path: leaf.path, slot: leaf.slot, before, after });
+    }
+  }
+  return { from: reading.blocks[0], to: reading.blocks[1], changes, warnings: reading.warnings, stats: reading.stats };
+}

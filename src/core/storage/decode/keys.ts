@@ -1,0 +1,147 @@
+/**
+ * Mapping keys: the candidates found in the contract's own event logs (every topic and every
+ * 32-byte data word, which are already ABI words: an address, an integer, a bytesN in the form a
+ * mapping hashes) and the keys the user gives as text, each turned into the bytes hashed before a
+ * mapping's slot for one key type, or refused for it (a word too large for a uint8, an address
+ * with non-zero upper bytes). The node side (paging eth_getLogs) is in ./logs.ts.
+ */
+import { getAddress, hexlify, toUtf8Bytes, toUtf8String } from 'ethers';
+import type { SolcType } from '../layout';
+import { word as wordHex } from '../inputs';
+import { addressText, signed, valueKind, wordBytes } from './values';
+
+/** One key of one mapping: the bytes hashed before the slot, its text in paths and JSON, its sort order. */
+export interface MappingKeyCandidate {
+  /** Lowercase hex of the bytes hashed (32 bytes for value types, raw for string and bytes). */
+  encoding: string;
+  text: string;
+  order: bigint;
+}
+
+const TWO_256 = 1n << 256n;
+
+/** How a key type reads a 32-byte word from a log, or undefined when the word cannot be such a key. */
+export function keyFromWord(type: SolcType, w: bigint): MappingKeyCandidate | undefined {
+  if (type.encoding === 'bytes') {
+    // A string or bytes key: the word's bytes up to its trailing zeros (an ABI-encoded short text).
+    const bytes = wordBytes(w);
+    let end = 32;
+    while (end > 0 && bytes[end - 1] === 0) end--;
+    if (end === 0) return undefined;
+    const data = bytes.subarray(0, end);
+    if (type.label === 'string') {
+      let text: string;
+      try {
+        text = toUtf8String(data);
+      } catch {
+        return undefined;
+      }
+      // eslint-disable-next-line no-control-regex
+      if (/[\u0000-\u001f\u007f]/.test(text)) return undefined;
+      return { encoding: hexlify(data), text, order: w };
+    }
+    return { encoding: hexlify(data), text: hexlify(data), order: w };
+  }
+  const kind = valueKind(type);
+  const encoding = wordHex(w);
+  switch (kind.kind) {
+    case 'address':
+      return w < 1n << 160n ? { encoding, text: addressText(w), order: w } : undefined;
+    case 'uint':
+      return w < 1n << BigInt(kind.bits) ? { encoding, text: w.toString(10), order: w } : undefined;
+    case 'enum':
+      return w < 256n ? { encoding, text: w.toString(10), order: w } : undefined;
+    case 'int': {
+      const s = signed(w, 256);
+      const top = 1n << BigInt(kind.bits - 1);
+      return s >= -top && s < top ? { encoding, text: s.toString(10), order: s } : undefined;
+    }
+    case 'bool':
+      return w <= 1n ? { encoding, text: String(w === 1n), order: w } : undefined;
+    case 'bytesN':
+      return (w & ((1n << BigInt((32 - kind.size) * 8)) - 1n)) === 0n ? { encoding, text: `0x${encoding.slice(2, 2 + kind.size * 2)}`, order: w } : undefined;
+    case 'raw':
+      return w < 1n << BigInt(kind.size * 8) ? { encoding, text: `0x${encoding.slice(-kind.size * 2)}`, order: w } : undefined;
+    case 'function':
+      return undefined;
+  }
+}
+
+function integerOf(text: string): bigint | undefined {
+  const t = text.trim();
+  if (/^-?\d+$/.test(t)) return BigInt(t);
+  if (/^0x[0-9a-f]+$/i.test(t)) return BigInt(t);
+  return undefined;
+}
+
+/** How a key type reads a key the user typed, or undefined when the text is no such key. */
+export function keyFromText(type: SolcType, text: string): MappingKeyCandidate | undefined {
+  const t = text.trim();
+  if (type.encoding === 'bytes') {
+    if (type.label === 'string') return { encoding: hexlify(toUtf8Bytes(text)), text, order: -1n };
+    return /^0x([0-9a-f]{2})*$/i.test(t) ? { encoding: t.toLowerCase(), text: t.toLowerCase(), order: -1n } : undefined;
+  }
+  const kind = valueKind(type);
+  switch (kind.kind) {
+    case 'address': {
+      if (!/^0x[0-9a-f]{40}$/i.test(t)) return undefined;
+      try {
+        return keyFromWord(type, BigInt(getAddress(t)));
+      } catch {
+        return undefined; // a mixed-case address with a bad checksum
+      }
+    }
+    case 'uint':
+    case 'enum':
+    case 'raw': {
+      const n = integerOf(t);
+      return n !== undefined && n >= 0n ? keyFromWord(type, n) : undefined;
+    }
+    case 'int': {
+      const n = integerOf(t);
+      if (n === undefined || t.startsWith('0x')) return n === undefined ? undefined : keyFromWord(type, n);
+      return n >= -(TWO_256 / 2n) && n < TWO_256 / 2n ? keyFromWord(type, (n + TWO_256) % TWO_256) : undefined;
+    }
+    case 'bool':
+      return /^(true|false)$/i.test(t) ? keyFromWord(type, /^true$/i.test(t) ? 1n : 0n) : undefined;
+    case 'bytesN':
+      if (!/^0x[0-9a-f]*$/i.test(t) || t.length - 2 > kind.size * 2 || t.length % 2) return undefined;
+      return keyFromWord(type, BigInt(`0x${t.slice(2).padEnd(64, '0')}`));
+    case 'function':
+      return undefined;
+  }
+}
+
+/** The most candidate words taken from logs; beyond it the rest are left out, with a warning. */
+export const MAX_CANDIDATE_WORDS = 20_000;
+/** The most keys a user may give. */
+export const MAX_USER_KEYS = 1_000;
+/** The longest key a user may give, in characters. */
+export const MAX_USER_KEY_LENGTH = 1_024;
+
+/** The candidate words of logs: every topic, every whole 32-byte word of data, in order of appearance, once each. */
+export function logWords(logs: readonly { topics?: readonly string[]; data?: string }[], into: Set<bigint> = new Set()): Set<bigint> {
+  for (const log of logs) {
+    for (const topic of log.topics ?? []) if (/^0x[0-9a-f]{1,64}$/i.test(topic)) into.add(BigInt(topic));
+    const data = typeof log.data === 'string' && /^0x[0-9a-f]*$/i.test(log.data) ? log.data.slice(2) : '';
+    for (let i = 0; i + 64 <= data.length; i += 64) into.add(BigInt(`0x${data.slice(i, i + 64)}`));
+  }
+  return into;
+}
+
+/** The keys of one key type: from the log words and the user's texts, once each, in key order. */
+export function keysFor(type: SolcType, words: Iterable<bigint>, userKeys: readonly string[]): MappingKeyCandidate[] {
+  const byEncoding = new Map<string, MappingKeyCandidate>();
+  for (const w of words) {
+    const k = keyFromWord(type, w);
+    if (k && !byEncoding.has(k.encoding)) byEncoding.set(k.encoding, k);
+  }
+  for (const text of userKeys) {
+    const k = keyFromText(type, text);
+    if (k && !byEncoding.has(k.encoding)) byEncoding.set(k.encoding, k);
+  }
+  const sorted = [...byEncoding.values()];
+  const isText = type.encoding === 'bytes';
+  sorted.sort((a, b) => (isText ? (a.text < b.text ? -1 : a.text > b.text ? 1 : 0) : a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+  return sorted;
+}

@@ -1,0 +1,133 @@
+/**
+ * A diff of raw slots, without a layout: which slots changed is asked of the node's state-diff
+ * tracing over the blocks in (FROM, TO] — debug_traceBlockByNumber with the prestateTracer in
+ * diffMode (geth, anvil), else trace_replayBlockTransactions with stateDiff (Erigon, Nethermind,
+ * anvil) — and each slot found is then read at both blocks (a slot may change and change back).
+ * A node with neither (ganache) fails with a message that says so.
+ */
+import { RpcFailure } from '../../rpc/failure';
+import type { RpcCall } from '../../rpc/types';
+import type { BlockInfo } from '../block';
+import { minimalHex, normaliseAddress, parseBlockRef, word } from '../inputs';
+import { isMethodUnavailable } from '../native';
+import type { StorageRpc } from '../types';
+import { StorageDecodeError } from './errors';
+import { checkCode, resolveBlocks } from './index';
+import { SlotReader, type ReaderOptions, type ReadStats } from './read';
+
+/** The most blocks one raw diff traces. */
+export const MAX_TRACED_BLOCKS = 10_000;
+/** Blocks traced per batch. */
+const TRACE_BATCH = 50;
+
+export interface RawSlotChange {
+  slot: string;
+  before: string;
+  after: string;
+}
+
+export interface RawStorageDiff {
+  from: BlockInfo;
+  to: BlockInfo;
+  changes: RawSlotChange[];
+  /** The tracing method that found the slots. */
+  method: 'debug_traceBlockByNumber' | 'trace_replayBlockTransactions';
+  stats: ReadStats;
+}
+
+type Tracer = RawStorageDiff['method'];
+
+function traceCall(method: Tracer, block: number): RpcCall {
+  const n = minimalHex(BigInt(block));
+  return method === 'debug_traceBlockByNumber' ? { method, params: [n, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }] } : { method, params: [n, ['stateDiff']] };
+}
+
+/** A tracing failure that means the node has no such method or tracer (ganache: -32700 "… does not exist/is not available"). */
+function isUnavailable(failure: RpcFailure): boolean {
+  return isMethodUnavailable(failure) || /does not exist|not available|not supported|unknown tracer|tracer .*not found/i.test(failure.message);
+}
+
+/** The slots of `address` (lowercase) a block's traces name. */
+function slotsOf(method: Tracer, result: unknown, address: string, into: Set<bigint>): boolean {
+  if (!Array.isArray(result)) return false;
+  const add = (storage: unknown) => {
+    if (typeof storage !== 'object' || storage === null) return;
+    for (const key of Object.keys(storage)) if (/^(0x)?[0-9a-f]{1,64}$/i.test(key)) into.add(BigInt(key.startsWith('0x') ? key : `0x${key}`));
+  };
+  const pick = (accounts: unknown) => {
+    if (typeof accounts !== 'object' || accounts === null) return undefined;
+    const entry = Object.entries(accounts).find(([a]) => a.toLowerCase() === address);
+    return entry?.[1] as { storage?: unknown } | undefined;
+  };
+  for (const tx of result as { result?: { pre?: unknown; post?: unknown }; stateDiff?: unknown }[]) {
+    if (method === 'debug_traceBlockByNumber') {
+      add(pick(tx?.result?.pre)?.storage);
+      add(pick(tx?.result?.post)?.storage);
+    } else add(pick(tx?.stateDiff)?.storage);
+  }
+  return true;
+}
+
+export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, options: ReaderOptions & { address: string }): Promise<RawStorageDiff> {
+  const address = normaliseAddress(options.address);
+  const stats: ReadStats = { roundTrips: 0, requests: 0, reads: 0 };
+  const [a, b] = await resolveBlocks(rpc, [parseBlockRef(from), parseBlockRef(to)], stats, options.signal);
+  const low = Math.min(a.number, b.number);
+  const high = Math.max(a.number, b.number);
+  if (high - low > MAX_TRACED_BLOCKS) {
+    throw new StorageDecodeError(`blocks ${a.number} and ${b.number} are ${high - low} blocks apart; a diff without --layout traces at most ${MAX_TRACED_BLOCKS}`, 'limit');
+  }
+  const slots = new Set<bigint>();
+  let method: Tracer = 'debug_traceBlockByNumber';
+  const unavailable: string[] = [];
+  for (let start = low + 1; start <= high;) {
+    const blocks = Array.from({ length: Math.min(TRACE_BATCH, high - start + 1) }, (_, i) => start + i);
+    let items;
+    try {
+      stats.requests++;
+      stats.roundTrips++;
+      items = await rpc.batch(
+        blocks.map((n) => traceCall(method, n)),
+        { signal: options.signal },
+      );
+    } catch (err) {
+      if (err instanceof RpcFailure && err.cancelled) throw new StorageDecodeError('Storage diff cancelled', 'cancelled');
+      throw new StorageDecodeError(`tracing blocks ${blocks[0]}–${blocks[blocks.length - 1]} failed: ${err instanceof Error ? err.message : String(err)}`, 'read');
+    }
+    const failed = items.find((item): item is { error: RpcFailure } => 'error' in item);
+    if (failed && isUnavailable(failed.error)) {
+      unavailable.push(`${method}: ${failed.error.message}`);
+      if (method === 'debug_traceBlockByNumber') {
+        method = 'trace_replayBlockTransactions';
+        continue; // the same blocks, the other way
+      }
+      throw new StorageDecodeError(
+        `the node cannot trace state diffs (${unavailable.join('; ')}), which a diff without --layout needs: give --layout FILE to diff the decoded variables, or use a node with the prestateTracer or trace_replayBlockTransactions (anvil, geth, Erigon, Nethermind)`,
+        'trace',
+      );
+    }
+    if (failed) throw new StorageDecodeError(`${method} failed: ${failed.error.message}`, 'read');
+    items.forEach((item, i) => {
+      if (!slotsOf(method, (item as { result: unknown }).result, address.toLowerCase(), slots)) {
+        throw new StorageDecodeError(`${method} of block ${blocks[i]} answered something that is not a list of transaction traces`, 'read');
+      }
+    });
+    start += blocks.length;
+  }
+  const reader = new SlotReader(rpc, address, [a, b], options);
+  const sorted = [...slots].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const codes = await reader.round(
+    sorted,
+    [a, b].map((blk) => ({ method: 'eth_getCode', params: [address, minimalHex(BigInt(blk.number))] })),
+  );
+  checkCode(address, [a, b], codes);
+  stats.roundTrips += reader.stats.roundTrips;
+  stats.requests += reader.stats.requests;
+  stats.reads += reader.stats.reads;
+  const changes: RawSlotChange[] = [];
+  for (const slot of sorted) {
+    const [before, after] = reader.known.get(slot)!;
+    if (before !== after) changes.push({ slot: word(slot), before: word(before), after: word(after) });
+  }
+  return { from: a, to: b, changes, method, stats };
+}

@@ -1,0 +1,174 @@
+/**
+ * One pass of the decoder over a layout: a tree of nodes (value, struct, array, mapping) built
+ * from the words read so far, at one or more blocks at once (a diff reads both of its blocks in
+ * the same round trips). A slot not read yet reads as zero and is put on the list of slots the
+ * next round trip reads; passes repeat until a pass asks for nothing new. So the first pass asks
+ * for every slot of the value types (and mapping entries, once their keys are known), the next
+ * for long string data and dynamic array elements, found from the lengths the first one read.
+ *
+ * Mapping entries are tried for every candidate key of the key's type (every pair of keys for a
+ * nested mapping, and so on) and kept where any slot of the value is non-zero at any block;
+ * dynamic array elements and string data are read up to bounds, with a warning where one cuts.
+ */
+import { keccak256 } from 'ethers';
+import { word } from '../inputs';
+import { bytesOf, slotsOf, staticLength, type SolcType } from '../layout';
+import type { MappingKeyCandidate } from './keys';
+import { bytesHead, bytesValue, decodeValue, longBytes, MAX_BYTES_LENGTH, shortBytes, sliceBits, type DecodedValue } from './values';
+
+/** A node of the decoded tree; `values`/`lengths` hold one entry per block, null where the node does not exist there. */
+export type DecodedNode =
+  | { kind: 'value'; type: string; slot: bigint; offset: number; values: DecodedValue[]; nonZero: boolean }
+  | { kind: 'struct'; type: string; slot: bigint; members: { label: string; node: DecodedNode }[]; nonZero: boolean }
+  | { kind: 'array'; type: string; slot: bigint; lengths?: (string | null)[]; elements: DecodedNode[]; nonZero: boolean }
+  | { kind: 'mapping'; type: string; slot: bigint; entries: { key: string; node: DecodedNode }[]; nonZero: boolean };
+
+/** Bounds of one decode; each says so in a warning where it cuts. */
+export interface DecodeLimits {
+  /** Elements read of one array (static or dynamic). */
+  maxElements: number;
+  /** Keys (or key combinations, for nested mappings) tried under one state variable. */
+  maxKeyTries: number;
+  /** Bytes read of one string or bytes value. */
+  maxBytes: number;
+}
+
+export const DEFAULT_LIMITS: DecodeLimits = { maxElements: 10_000, maxKeyTries: 100_000, maxBytes: MAX_BYTES_LENGTH };
+
+export interface WalkInput {
+  types: Record<string, SolcType>;
+  /** How many blocks are read at once. */
+  states: number;
+  /** The words read so far, one per block; undefined for a slot not read yet. */
+  words(slot: bigint): readonly bigint[] | undefined;
+  /** The candidate keys of a mapping key type (by solc type id). */
+  keys(keyTypeId: string): readonly MappingKeyCandidate[];
+  limits: DecodeLimits;
+  /** Shared across passes: keccak256 results. */
+  hashes: Map<string, bigint>;
+}
+
+const MOD = 1n << 256n;
+
+export class Walk {
+  /** Slots this pass read as zero because they have not been read yet. */
+  readonly needed = new Set<bigint>();
+  readonly warnings = new Set<string>();
+  private readonly zeros: bigint[];
+  private tries = 0;
+
+  constructor(private readonly input: WalkInput) {
+    this.zeros = new Array<bigint>(input.states).fill(0n);
+  }
+
+  /** A state variable of the layout (or any value at a slot). */
+  variable(label: string, typeId: string, slot: bigint, offset: number): DecodedNode {
+    this.tries = 0;
+    return this.node(typeId, slot, offset, new Array<boolean>(this.input.states).fill(true), label);
+  }
+
+  private read(slot: bigint): readonly bigint[] {
+    const w = this.input.words(slot);
+    if (w) return w;
+    this.needed.add(slot);
+    return this.zeros;
+  }
+
+  private hash(hex: string): bigint {
+    let h = this.input.hashes.get(hex);
+    if (h === undefined) {
+      h = BigInt(keccak256(hex));
+      this.input.hashes.set(hex, h);
+    }
+    return h;
+  }
+
+  private dataSlot(slot: bigint): bigint {
+    return this.hash(word(slot));
+  }
+
+  private node(id: string, slot: bigint, offset: number, present: readonly boolean[], path: string): DecodedNode {
+    const t = this.input.types[id];
+    if (!t) throw new Error(`the layout names type ${id} but does not describe it`);
+    if (t.encoding === 'mapping') return this.mapping(t, slot, present, path);
+    if (t.encoding === 'bytes') return this.bytes(t, slot, present, path);
+    if (t.encoding === 'dynamic_array') return this.dynamicArray(t, slot, present, path);
+    if (t.members) {
+      const members = t.members.map((m) => ({ label: m.label, node: this.node(m.type, (slot + BigInt(m.slot)) % MOD, m.offset, present, `${path}.${m.label}`) }));
+      return { kind: 'struct', type: t.label, slot, members, nonZero: members.some((m) => m.node.nonZero) };
+    }
+    if (t.base) {
+      const declared = staticLength(id);
+      const n = this.bound(declared, path);
+      const elements = Array.from({ length: n }, (_, i) => this.element(t.base!, slot, i, present, `${path}[${i}]`));
+      return { kind: 'array', type: t.label, slot, elements, nonZero: elements.some((e) => e.nonZero) };
+    }
+    const words = this.read(slot);
+    const size = Number(t.numberOfBytes);
+    const values = words.map((w, i) => (present[i] ? decodeValue(t, w, offset) : null));
+    return { kind: 'value', type: t.label, slot, offset, values, nonZero: words.some((w, i) => present[i] && sliceBits(w, offset, size) !== 0n) };
+  }
+
+  private bound(length: number, path: string): number {
+    if (length <= this.input.limits.maxElements) return length;
+    this.warnings.add(`${path}: ${length} elements, the first ${this.input.limits.maxElements} read`);
+    return this.input.limits.maxElements;
+  }
+
+  /** Element `i` of an array whose data starts at `base`: small elements share slots, from the right. */
+  private element(baseType: string, base: bigint, i: number, present: readonly boolean[], path: string): DecodedNode {
+    const size = bytesOf(this.input.types, baseType);
+    if (size < 32) {
+      const perSlot = Math.floor(32 / size);
+      return this.node(baseType, (base + BigInt(Math.floor(i / perSlot))) % MOD, (i % perSlot) * size, present, path);
+    }
+    return this.node(baseType, (base + BigInt(i) * slotsOf(this.input.types, baseType)) % MOD, 0, present, path);
+  }
+
+  private dynamicArray(t: SolcType, slot: bigint, present: readonly boolean[], path: string): DecodedNode {
+    const heads = this.read(slot);
+    const lengths = heads.map((h, i) => (present[i] ? h : null));
+    const longest = lengths.reduce<bigint>((m, l) => (l !== null && l > m ? l : m), 0n);
+    const n = this.bound(longest > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(longest), path);
+    const base = n > 0 ? this.dataSlot(slot) : 0n;
+    const elements = Array.from({ length: n }, (_, k) => {
+      const here = lengths.map((l) => l !== null && BigInt(k) < l);
+      return this.element(t.base!, base, k, here, `${path}[${k}]`);
+    });
+    return { kind: 'array', type: t.label, slot, lengths: lengths.map((l) => (l === null ? null : l.toString(10))), elements, nonZero: lengths.some((l) => l !== null && l !== 0n) };
+  }
+
+  private bytes(t: SolcType, slot: bigint, present: readonly boolean[], path: string): DecodedNode {
+    const heads = this.read(slot);
+    const isString = t.label === 'string';
+    const values = heads.map((h, i): DecodedValue => {
+      if (!present[i]) return null;
+      const head = bytesHead(h);
+      if (!head.long) return bytesValue(isString, shortBytes(h, head.length));
+      let length = head.length > BigInt(this.input.limits.maxBytes) ? this.input.limits.maxBytes : Number(head.length);
+      if (BigInt(length) < head.length) this.warnings.add(`${path}: ${head.length} bytes, the first ${length} read`);
+      length = Math.max(0, length);
+      const base = this.dataSlot(slot);
+      const data = Array.from({ length: Math.ceil(length / 32) }, (_, k) => this.read((base + BigInt(k)) % MOD)[i]);
+      return bytesValue(isString, longBytes(data, length));
+    });
+    return { kind: 'value', type: t.label, slot, offset: 0, values, nonZero: heads.some((h, i) => present[i] && h !== 0n) };
+  }
+
+  private mapping(t: SolcType, slot: bigint, present: readonly boolean[], path: string): DecodedNode {
+    const keys = this.input.keys(t.key!);
+    const slotWord = word(slot).slice(2);
+    const entries: { key: string; node: DecodedNode }[] = [];
+    for (const key of keys) {
+      if (this.tries >= this.input.limits.maxKeyTries) {
+        this.warnings.add(`${path.replace(/\[.*$/, '')}: more candidate keys than the ${this.input.limits.maxKeyTries} key combinations tried; name the keys wanted with --keys`);
+        break;
+      }
+      this.tries++;
+      const valueSlot = this.hash(`${key.encoding}${slotWord}`);
+      const node = this.node(t.value!, valueSlot, 0, present, `${path}[${key.text}]`);
+      if (node.nonZero) entries.push({ key: key.text, node });
+    }
+    return { kind: 'mapping', type: t.label, slot, entries, nonZero: entries.length > 0 };
+  }
+}
