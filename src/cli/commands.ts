@@ -3,7 +3,9 @@ import type { CliCommand } from './command';
 import { graphNodeCommand } from './graphNode';
 import { platformCommand } from './platform';
 import { rpcCommand } from './rpc';
+import { storageDecodeCommand } from './storageDecode';
+import { storageDiffCommand } from './storageDiff';
 import { storageRangeCommand } from './storageRange';
 import { validateCommand } from './validate';
 
-export const commands: readonly CliCommand[] = [rpcCommand, platformCommand, storageRangeCommand, validateCommand, graphNodeCommand];
+export const commands: readonly CliCommand[] = [rpcCommand, platformCommand, storageRangeCommand, storageDecodeCommand, storageDiffCommand, validateCommand, graphNodeCommand];

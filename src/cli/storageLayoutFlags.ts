@@ -1,0 +1,89 @@
+/**
+ * What `storage-decode` and `storage-diff` share: their options (the node, the contract, the
+ * layout file and the contract in it, the output format), the layout read from the file, the
+ * one-line messages of their failures with the exit status of each, and the table output.
+ */
+import type { ContractLayout } from '../core/storage/layout';
+import { normaliseAddress, parseBlockRef } from '../core/storage/inputs';
+import { UsageError, type OptionSpec } from './args';
+import type { CliIO } from './command';
+import { ENDPOINT_HELP } from './endpointFlags';
+
+export const FORMATS = ['json', 'table'] as const;
+export type OutputFormat = (typeof FORMATS)[number];
+
+export const LAYOUT_FILE_HELP =
+  'a solc standard-JSON output, a Foundry artifact (out/<File>.sol/<Name>.json, built with --extra-output storageLayout), a Hardhat 2 build-info (artifacts/build-info/<id>.json) or a Hardhat 3 build-info output (<id>.output.json); the compiler must have been asked for storageLayout';
+
+export const sharedOptions = {
+  rpc: { type: 'string', value: 'URL', help: `the node's endpoint (--url is the same). An access key in the path is used.\n${ENDPOINT_HELP}` },
+  url: { type: 'string', aliasOf: 'rpc' },
+  address: { type: 'string', value: 'ADDR', help: 'the contract (any case; a mixed-case address must carry a valid EIP-55 checksum)' },
+  contract: { type: 'string', value: 'NAME', help: 'the contract in FILE, as NAME or PATH:NAME; needed when FILE holds several' },
+  format: { type: 'string', value: 'F', help: 'json (default): one JSON array; table: aligned columns for reading' },
+} satisfies Record<string, OptionSpec>;
+
+/** The address flag, checked: a usage error when it is no address. */
+export function addressFlag(value: string | undefined): string {
+  if (value === undefined) throw new UsageError('--address is required');
+  try {
+    return normaliseAddress(value);
+  } catch (err) {
+    throw new UsageError(`--address: ${(err as Error).message}`);
+  }
+}
+
+/** A block flag, checked (hash, decimal or 0x number, or a tag). */
+export function blockFlag(name: string, value: string | undefined, fallback?: string): string {
+  const v = value ?? fallback;
+  if (v === undefined) throw new UsageError(`--${name} is required`);
+  try {
+    parseBlockRef(v);
+  } catch (err) {
+    throw new UsageError(`--${name}: ${(err as Error).message}`);
+  }
+  return v;
+}
+
+export function formatFlag(value: string | undefined): OutputFormat {
+  const format = FORMATS.find((f) => f === (value ?? 'json'));
+  if (!format) throw new UsageError(`--format is json or table, not '${value}'`);
+  return format;
+}
+
+/** The layout FILE holds for `contract`; a LayoutFileError when it cannot. */
+export async function layoutFromFile(file: string, contract: string | undefined): Promise<ContractLayout> {
+  const { readLayoutFile, selectLayout } = await import('../core/storage/layout');
+  return selectLayout(readLayoutFile(file).layouts, contract, file);
+}
+
+/**
+ * A failure as one line on stderr; its exit status: 2 when only a --contract choice is missing,
+ * 1 otherwise. Nothing goes to stdout.
+ */
+export async function reportFailure(command: string, err: unknown, io: CliIO): Promise<number> {
+  const [{ LayoutFileError }, { StorageRangeError }] = await Promise.all([import('../core/storage/layout'), import('../core/storage/errors')]);
+  const message = err instanceof Error ? err.message : String(err);
+  const detail = err instanceof StorageRangeError && err.detail && !message.includes(err.detail) ? `: ${err.detail}` : '';
+  io.err(`chaindeck ${command}: ${`${message}${detail}`.replace(/\s*\n\s*/g, ' ')}\n`);
+  return err instanceof LayoutFileError && err.reason === 'ambiguous' ? 2 : 1;
+}
+
+const MAX_CELL = 120;
+
+/** A value as a table cell: text as it is (a string type in JSON quotes, so spaces show), the rest as JSON; long cells cut. */
+export function cell(value: unknown, quote = false): string {
+  const text = typeof value === 'string' && !quote ? value : JSON.stringify(value);
+  return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text;
+}
+
+/** Rows as aligned columns under a header, two spaces apart. */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}
