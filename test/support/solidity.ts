@@ -1,0 +1,141 @@
+/**
+ * Compiling our own Solidity test contracts with solc-js (npm `solc`, 0.8.37) and deploying them
+ * on a real node: evmVersion shanghai, so ganache 7.9.2 runs the code too; the storage layout is
+ * asked for, as a project would. Also the artifact files the four toolchains write, built from
+ * that one output: solc's standard-JSON output, a Foundry artifact, a Hardhat 2 build-info and
+ * Hardhat 3's split build-info (the input file and its `.output.json`).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Interface, type InterfaceAbi } from 'ethers';
+import type { RpcClient } from '../../src/core/rpc/client';
+
+const solc = require('solc') as { compile(input: string): string; version(): string };
+
+const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'solidity');
+
+export interface SolcCompiled {
+  input: Record<string, unknown>;
+  output: {
+    contracts: Record<string, Record<string, { abi: InterfaceAbi; metadata: string; storageLayout: unknown; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
+    sources: Record<string, unknown>;
+    errors?: { severity: string; formattedMessage: string }[];
+  };
+}
+
+/** Compiles test/fixtures/solidity/<file> as source `contracts/<file>`; fails on any compiler error. */
+export function compileFixture(file: string): SolcCompiled {
+  const input = {
+    language: 'Solidity',
+    sources: { [`contracts/${file}`]: { content: readFileSync(path.join(FIXTURES, file), 'utf8') } },
+    settings: {
+      evmVersion: 'shanghai',
+      optimizer: { enabled: false, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'metadata', 'storageLayout', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] } },
+    },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcCompiled['output'];
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  if (errors.length) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join('\n')}`);
+  return { input, output };
+}
+
+export function solcLongVersion(): string {
+  return solc.version().replace(/\.Emscripten.*$/, '');
+}
+
+/** The four kinds of artifact file, written under `dir`; returns their paths. */
+export function writeArtifacts(
+  dir: string,
+  compiled: SolcCompiled,
+  source: string,
+  name: string,
+): { solcOutput: string; foundry: string; hardhat2: string; hardhat3: string; hardhat3Input: string } {
+  const long = solcLongVersion();
+  const short = long.replace(/\+.*$/, '');
+  const c = compiled.output.contracts[source][name];
+  const solcOutput = path.join(dir, 'solc-output.json');
+  writeFileSync(solcOutput, JSON.stringify(compiled.output));
+
+  const foundryDir = path.join(dir, 'out', `${path.basename(source)}`);
+  mkdirSync(foundryDir, { recursive: true });
+  const foundry = path.join(foundryDir, `${name}.json`);
+  writeFileSync(
+    foundry,
+    JSON.stringify({
+      abi: c.abi,
+      bytecode: { object: `0x${c.evm.bytecode.object}`, sourceMap: '', linkReferences: {} },
+      deployedBytecode: { object: `0x${c.evm.deployedBytecode.object}`, sourceMap: '', linkReferences: {}, immutableReferences: {} },
+      methodIdentifiers: {},
+      rawMetadata: c.metadata,
+      metadata: JSON.parse(c.metadata),
+      storageLayout: c.storageLayout,
+      id: 0,
+    }),
+  );
+
+  const buildInfo = path.join(dir, 'artifacts', 'build-info');
+  mkdirSync(buildInfo, { recursive: true });
+  const hardhat2 = path.join(buildInfo, '0b7c1a6c6e2f9f7d3c1d2b9a8e7f6a5b.json');
+  writeFileSync(
+    hardhat2,
+    JSON.stringify({ id: '0b7c1a6c6e2f9f7d3c1d2b9a8e7f6a5b', _format: 'hh-sol-build-info-1', solcVersion: short, solcLongVersion: long, input: compiled.input, output: compiled.output }),
+  );
+
+  // Hardhat 3: source names under project/, the input and the output in two files.
+  const id = `solc-${short.replace(/\./g, '_')}-4f1c2a9e8b7d6c5f4e3d2c1b0a998877`;
+  const prefix = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).map(([k, v]) => [`project/${k}`, v]));
+  const hardhat3Input = path.join(buildInfo, `${id}.json`);
+  writeFileSync(
+    hardhat3Input,
+    JSON.stringify({
+      _format: 'hh3-sol-build-info-1',
+      id,
+      solcVersion: short,
+      solcLongVersion: long,
+      userSourceNameMap: { [source]: `project/${source}` },
+      input: { ...compiled.input, sources: prefix(compiled.input.sources as Record<string, unknown>) },
+    }),
+  );
+  const hardhat3 = path.join(buildInfo, `${id}.output.json`);
+  writeFileSync(
+    hardhat3,
+    JSON.stringify({ _format: 'hh3-sol-build-info-output-1', id, output: { ...compiled.output, contracts: prefix(compiled.output.contracts), sources: prefix(compiled.output.sources) } }),
+  );
+  return { solcOutput, foundry, hardhat2, hardhat3, hardhat3Input };
+}
+
+/** Waits for a transaction's receipt (anvil once answered null right after automining). */
+async function receipt(client: RpcClient, hash: string): Promise<{ status: string; contractAddress: string | null; blockNumber: string }> {
+  for (let i = 0; i < 200; i++) {
+    const r = await client.call<{ status: string; contractAddress: string | null; blockNumber: string } | null>('eth_getTransactionReceipt', [hash]);
+    if (r) return r;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no receipt for ${hash}`);
+}
+
+/** A deployed contract, and its functions as transactions from the node's first account. */
+export interface Deployed {
+  address: string;
+  /** Sends a call of `fn(args)`; resolves with the block it was mined in. */
+  send(fn: string, ...args: unknown[]): Promise<number>;
+}
+
+export async function deploy(client: RpcClient, compiled: SolcCompiled, source: string, name: string): Promise<Deployed> {
+  const c = compiled.output.contracts[source][name];
+  const [from] = await client.call<string[]>('eth_accounts');
+  const iface = new Interface(c.abi);
+  const created = await receipt(client, await client.call<string>('eth_sendTransaction', [{ from, data: `0x${c.evm.bytecode.object}`, gas: '0x1c9c380' }]));
+  if (created.status !== '0x1' || !created.contractAddress) throw new Error(`deploying ${name} failed`);
+  const address = created.contractAddress;
+  return {
+    address,
+    async send(fn, ...args) {
+      const data = iface.encodeFunctionData(fn, args);
+      const r = await receipt(client, await client.call<string>('eth_sendTransaction', [{ from, to: address, data, gas: '0x989680' }]));
+      if (r.status !== '0x1') throw new Error(`${fn} reverted`);
+      return Number(BigInt(r.blockNumber));
+    },
+  };
+}
