@@ -46,12 +46,12 @@ export function keysFlag(value: string | undefined): string[] {
 
 export const storageDecodeCommand = defineCommand({
   name: 'storage-decode',
-  summary: "Print a contract's state variables at a block, decoded by its compiler storage layout",
+  summary: "Print a contract's state variables at a block, decoded by its storage layout",
   usage: ['--rpc URL --address ADDR --layout FILE [--contract NAME|PATH:NAME]\n[--block TAG] [--keys KEY,…] [--format json|table] [--timeout MS] [--user NAME]'],
   description: `JSON: one array, one element per state variable in layout order:
   {"label": "total", "type": "uint256", "slot": "0x2", "offset": 0, "value": "42"}
-Integers are decimal strings, bool true/false, addresses EIP-55, bytesN and bytes 0x-hex, enums decimal,
-strings text; arrays are arrays, structs objects by member, mappings objects by key.`,
+Integers and enums are decimal strings, bool true/false, addresses EIP-55, bytesN and bytes
+0x-hex, strings text; arrays are arrays, structs objects by member, mappings objects by key.`,
   options,
   refused: REFUSED_PASSWORD,
   refuseArgument: (word) => `unexpected argument '${word}': every value follows its option, e.g. --address ${word}`,

@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import { helpText } from '../../src/cli/main';
 import { platformCommand } from '../../src/cli/platform';
 import { rpcCommand } from '../../src/cli/rpc';
+import { storageDecodeCommand } from '../../src/cli/storageDecode';
+import { storageDiffCommand } from '../../src/cli/storageDiff';
 import { storageRangeCommand } from '../../src/cli/storageRange';
 import { validateCommand } from '../../src/cli/validate';
 import { DEFAULT_MAX_RESPONSE_MB, responseLimit, setResponseLimitMB } from '../../src/core/rpc/deadline';
@@ -18,11 +20,13 @@ const HELP = `chaindeck: the checks and calls of the Chaindeck VS Code extension
 Usage: chaindeck <command> [options]
 
 Commands:
-  rpc            Call a JSON-RPC method on a node and print the response
-  platform       List the organization, projects, networks, nodes or identities of the platform API
-  storage-range  Print a contract's storage at a block (debug_storageRangeAt, or its emulation)
-  validate       Check subgraph.yaml, its schema, ABIs and mappings
-  graph-node     Run a real graph-node here (gnd, Postgres, a local IPFS endpoint) until Ctrl+C
+  rpc             Call a JSON-RPC method on a node and print the response
+  platform        List the organization, projects, networks, nodes or identities of the platform API
+  storage-range   Print a contract's storage at a block (debug_storageRangeAt, or its emulation)
+  storage-decode  Print a contract's state variables at a block, decoded by its storage layout
+  storage-diff    Print what changed in a contract's storage between two blocks
+  validate        Check subgraph.yaml, its schema, ABIs and mappings
+  graph-node      Run a real graph-node here (gnd, Postgres, a local IPFS endpoint) until Ctrl+C
 
 Run \`chaindeck <command> --help\` for the options of one command.
 
@@ -51,7 +55,7 @@ test('an unknown command: named, then the help, on stderr; exit 2; names are exa
 });
 
 test('a command with --help or -h anywhere: its usage on stdout, exit 0, the command not run', async () => {
-  for (const command of [rpcCommand, platformCommand, storageRangeCommand, validateCommand]) {
+  for (const command of [rpcCommand, platformCommand, storageRangeCommand, storageDecodeCommand, storageDiffCommand, validateCommand]) {
     for (const args of [['--help'], ['-h'], ['--bogus', 'x', '-h']]) {
       const run = await runMain([command.name, ...args]);
       assert.deepEqual(run, { code: 0, out: `${command.usage.trimEnd()}\n`, revealed: '', err: '' }, `${command.name} ${args.join(' ')}`);

@@ -1,0 +1,152 @@
+/**
+ * One layout file as the user names it (--layout FILE): which of the four kinds it is, the
+ * contract chosen by NAME or PATH:NAME (Hardhat 3's project/ prefix included), and a one-line
+ * message naming the file for each way it cannot give a layout. Plus the CLI's own checks of
+ * storage-decode and storage-diff, in-process: usage errors (exit 2) before anything is read or
+ * sent, and a table's columns.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { keysFlag } from '../../src/cli/storageDecode';
+import { renderTable } from '../../src/cli/storageLayoutFlags';
+import { layoutFileKind, LayoutFileError, readLayoutFile, selectLayout, type SolcStorageLayout } from '../../src/core/storage/layout';
+import { runMain } from '../support/cli';
+
+const LAYOUT: SolcStorageLayout = {
+  storage: [{ label: 'x', offset: 0, slot: '0', type: 't_uint256' }],
+  types: { t_uint256: { encoding: 'inplace', label: 'uint256', numberOfBytes: '32' } },
+};
+const EMPTY: SolcStorageLayout = { storage: [], types: null };
+const contracts = { 'contracts/A.sol': { A: { storageLayout: LAYOUT }, IA: { storageLayout: EMPTY } }, 'contracts/B.sol': { B: { storageLayout: LAYOUT } } };
+
+let dir: string;
+const file = (name: string, content: unknown) => {
+  const f = path.join(dir, name);
+  writeFileSync(f, typeof content === 'string' ? content : JSON.stringify(content));
+  return f;
+};
+const failure = (f: () => unknown) => {
+  try {
+    f();
+  } catch (err) {
+    assert.ok(err instanceof LayoutFileError, String(err));
+    assert.ok(!err.message.includes('\n'), 'one line');
+    return err;
+  }
+  assert.fail('no error');
+};
+
+before(() => (dir = mkdtempSync(path.join(os.tmpdir(), 'chaindeck-layoutfile-'))));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the kind of a layout file', () => {
+  test('solc output, Hardhat 2 and 3 build-info, Foundry artifact; a Hardhat 3 input file; anything else', () => {
+    assert.equal(layoutFileKind({ contracts, sources: {} }), 'solc-output');
+    assert.equal(layoutFileKind({ _format: 'hh-sol-build-info-1', input: {}, output: { contracts } }), 'hardhat-build-info');
+    assert.equal(layoutFileKind({ _format: 'hh3-sol-build-info-output-1', id: 'x', output: { contracts } }), 'hardhat3-output');
+    assert.equal(layoutFileKind({ _format: 'hh3-sol-build-info-1', id: 'x', input: {} }), 'hardhat3-input');
+    assert.equal(layoutFileKind({ abi: [], bytecode: { object: '0x' }, storageLayout: LAYOUT }), 'foundry-artifact');
+    assert.equal(layoutFileKind([1, 2]), undefined);
+    assert.equal(layoutFileKind({ name: 'package' }), undefined);
+  });
+
+  test('each kind read from disk gives its layouts', () => {
+    assert.deepEqual(
+      readLayoutFile(file('solc.json', { contracts })).layouts.map((l) => l.contractName),
+      ['A', 'IA', 'B'],
+    );
+    const hh3 = readLayoutFile(file('x.output.json', { _format: 'hh3-sol-build-info-output-1', output: { contracts: { 'project/contracts/A.sol': contracts['contracts/A.sol'] } } }));
+    assert.equal(hh3.kind, 'hardhat3-output');
+    assert.equal(readLayoutFile(file('A.json', { abi: [], storageLayout: LAYOUT, metadata: { settings: { compilationTarget: { 'src/A.sol': 'A' } } } })).layouts[0].contractName, 'A');
+  });
+});
+
+describe('bad files: one line naming the file', () => {
+  test('missing, not JSON, not a compiler output, a Hardhat 3 input, no layout (saying how to ask for one)', () => {
+    const missing = path.join(dir, 'nope.json');
+    assert.equal(failure(() => readLayoutFile(missing)).reason, 'unreadable');
+    assert.match(failure(() => readLayoutFile(missing)).message, new RegExp(missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.match(failure(() => readLayoutFile(file('bad.json', '{"a": '))).message, /bad\.json is not JSON/);
+    assert.match(failure(() => readLayoutFile(file('pkg.json', { name: 'x' }))).message, /pkg\.json is not a compiler output/);
+    const input = file('solc-0_8_28-abc.json', { _format: 'hh3-sol-build-info-1', input: {} });
+    assert.match(failure(() => readLayoutFile(input)).message, /solc-0_8_28-abc\.output\.json/);
+    const none = failure(() => readLayoutFile(file('nolayout.json', { contracts: { 'a.sol': { A: { abi: [] } } } })));
+    assert.equal(none.reason, 'no-layout');
+    assert.match(none.message, /nolayout\.json has no storage layout: none of its contracts \(a\.sol:A\)/);
+    assert.match(none.message, /outputSelection/);
+    assert.match(none.message, /--extra-output storageLayout/);
+    assert.match(failure(() => readLayoutFile(file('art.json', { abi: [], bytecode: { object: '0x' } }))).message, /art\.json has no storage layout/);
+  });
+});
+
+describe('choosing the contract', () => {
+  const layouts = () => readLayoutFile(file('choose.json', { output: { contracts: { ...contracts, 'project/contracts/C.sol': { A: { storageLayout: LAYOUT } } } } })).layouts;
+
+  test('by NAME, by PATH:NAME (a tail of the source, or without project/)', () => {
+    assert.equal(selectLayout(layouts(), 'B', 'f').source, 'contracts/B.sol');
+    assert.equal(selectLayout(layouts(), 'contracts/C.sol:A', 'f').source, 'project/contracts/C.sol');
+    assert.equal(selectLayout(layouts(), 'A.sol:A', 'f').source, 'contracts/A.sol');
+  });
+
+  test('a name in several sources, or several contracts and no name: ambiguous (exit 2), listing them; interfaces left out', () => {
+    const twice = failure(() => selectLayout(layouts(), 'A', 'f'));
+    assert.equal(twice.reason, 'ambiguous');
+    assert.match(twice.message, /contracts\/A\.sol:A, project\/contracts\/C\.sol:A/);
+    const unnamed = failure(() => selectLayout(layouts(), undefined, 'f'));
+    assert.equal(unnamed.reason, 'ambiguous');
+    assert.doesNotMatch(unnamed.message, /IA/);
+    const onlyOne = readLayoutFile(file('one.json', { contracts: { 'contracts/A.sol': contracts['contracts/A.sol'] } })).layouts;
+    assert.equal(selectLayout(onlyOne, undefined, 'f').contractName, 'A', 'the interface does not count');
+  });
+
+  test('a name not in the file: listed what is', () => {
+    const err = failure(() => selectLayout(layouts(), 'Z', 'f.json'));
+    assert.equal(err.reason, 'no-contract');
+    assert.equal(err.message, '--contract Z is not in f.json; it holds: contracts/A.sol:A, contracts/A.sol:IA, contracts/B.sol:B, project/contracts/C.sol:A');
+  });
+});
+
+describe('the CLI of storage-decode and storage-diff, in-process', () => {
+  const address = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+
+  test('usage errors: exit 2, nothing on stdout, nothing sent', async () => {
+    for (const [argv, says] of [
+      [['storage-decode', '--address', address, '--layout', 'x.json'], '--rpc is required'],
+      [['storage-decode', '--rpc', 'http://127.0.0.1:1', '--address', address], '--layout is required'],
+      [['storage-decode', '--rpc', 'http://127.0.0.1:1', '--layout', 'x.json'], '--address is required'],
+      [['storage-decode', '--rpc', 'http://127.0.0.1:1', '--address', address, '--layout', 'x', '--keys', 'a,,b'], "--keys is a comma-separated list of keys without empty ones, not 'a,,b'"],
+      [['storage-decode', '--rpc', 'http://127.0.0.1:1', '--address', address, '--layout', 'x', 'extra'], "unexpected argument 'extra'"],
+      [['storage-diff', '--rpc', 'http://127.0.0.1:1', '--address', address, '--to', 'latest'], '--from is required'],
+      [['storage-diff', '--rpc', 'http://127.0.0.1:1', '--address', address, '--from', '1', '--to', '0xzz'], "--to: Invalid block '0xzz'"],
+      [['storage-diff', '--rpc', 'http://127.0.0.1:1', '--address', address, '--from', '1', '--to', '2', '--contract', 'A'], '--contract names a contract of --layout FILE'],
+      [['storage-diff', '--rpc', 'http://127.0.0.1:1', '--address', address, '--from', '1', '--to', '2', '--format', 'csv'], "--format is json or table, not 'csv'"],
+    ] as const) {
+      const run = await runMain([...argv]);
+      assert.equal(run.code, 2, `${argv.join(' ')}: ${run.err}`);
+      assert.equal(run.out, '');
+      assert.ok(run.err.startsWith(`chaindeck ${argv[0]}: ${says}`), run.err);
+    }
+  });
+
+  test('--keys: at most 1000, each at most 1024 characters; spaces around keys dropped', () => {
+    assert.deepEqual(keysFlag(' 0xab , 7'), ['0xab', '7']);
+    assert.throws(() => keysFlag(Array.from({ length: 1001 }, (_, i) => String(i)).join(',')), /at most 1000 keys/);
+    assert.throws(() => keysFlag('x'.repeat(1025)), /at most 1024 characters/);
+  });
+
+  test('a table: columns aligned under the header, no trailing spaces', () => {
+    assert.equal(
+      renderTable(
+        ['PATH', 'VALUE'],
+        [
+          ['total', '42'],
+          ['balances[0xAb]', '7'],
+        ],
+      ),
+      'PATH            VALUE\ntotal           42\nbalances[0xAb]  7\n',
+    );
+  });
+});
