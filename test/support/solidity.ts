@@ -25,9 +25,14 @@ export interface SolcCompiled {
 
 /** Compiles test/fixtures/solidity/<file> as source `contracts/<file>`; fails on any compiler error. */
 export function compileFixture(file: string): SolcCompiled {
+  return compileSource(`contracts/${file}`, readFileSync(path.join(FIXTURES, file), 'utf8'));
+}
+
+/** Compiles one source text; fails on any compiler error. */
+export function compileSource(source: string, content: string): SolcCompiled {
   const input = {
     language: 'Solidity',
-    sources: { [`contracts/${file}`]: { content: readFileSync(path.join(FIXTURES, file), 'utf8') } },
+    sources: { [source]: { content } },
     settings: {
       evmVersion: 'shanghai',
       optimizer: { enabled: false, runs: 200 },

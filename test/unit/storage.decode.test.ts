@@ -393,6 +393,7 @@ describe('rounds of reads against a node', () => {
       logs,
     );
     const diff = await diffStorage(node.rpc, layout, '5', '6', { address: '0x5fbdb2315678afecb367f032d93f642f64180aa3' });
+    assert.equal(diff.stats.roundTrips, 2, 'by number: the lookup and the value types together, then the second batch');
     assert.deepEqual(diff.changes, [
       { path: 'total', slot: '0x0', before: '42', after: '43' },
       { path: 'list.length', slot: '0x2', before: '2', after: '1' },

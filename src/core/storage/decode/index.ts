@@ -96,13 +96,17 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
   const keyTypes = Object.values(layout.types).flatMap((t) => (t.encoding === 'mapping' && t.key && layout.types[t.key] ? [layout.types[t.key]] : []));
   for (const k of userKeys) if (!keyTypes.some((t) => keyFromText(t, k))) warn(`key '${k}' fits the key type of no mapping of the layout`);
   const stats: ReadStats = { roundTrips: 0, requests: 0, reads: 0 };
-  const blocks = await resolveBlocks(rpc, refs, stats, options.signal);
+  // Blocks given by number: the first reads travel with the lookup, checked against it after.
+  const lookup = resolveBlocks(rpc, refs, stats, options.signal);
+  const early = refs.every((r) => r.kind === 'number' && r.number <= BigInt(Number.MAX_SAFE_INTEGER));
+  let blocks = early ? refs.map((r) => ({ number: Number((r as { number: bigint }).number), hash: '' })) : await lookup;
   const reader = new SlotReader(rpc, address, blocks, options);
 
   // The logs are searched while the first round reads the value types.
   const newest = Math.max(...blocks.map((b) => b.number));
   let logWords: Set<bigint> = new Set();
   const discovery = options.discoverKeys === false ? undefined : discoverLogWords(rpc, address, newest, options.signal);
+  discovery?.catch(() => undefined); // awaited below, unless the lookup fails first
   let keysKnown = discovery === undefined;
   const keyCache = new Map<string, MappingKeyCandidate[]>();
   const keys = (id: string) => {
@@ -128,10 +132,19 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
       return { address, blocks, variables, warnings, stats };
     }
     if (round >= MAX_ROUNDS) throw new StorageDecodeError(`the layout still asked for more slots after ${MAX_ROUNDS} rounds of reads`, 'limit');
-    if (walk.needed.size > 0 || round === 0) {
-      const [codes] = await Promise.all([reader.round([...walk.needed], round === 0 ? codeCalls : [])]);
-      if (round === 0) checkCode(address, blocks, codes);
-    }
+    if (round === 0) {
+      const first = reader.round([...walk.needed], codeCalls, !early);
+      if (early) {
+        const [looked, read] = await Promise.allSettled([lookup, first]);
+        if (looked.status === 'rejected') throw looked.reason;
+        if (read.status === 'rejected') throw read.reason;
+        blocks = looked.value;
+        reader.pin(blocks);
+        stats.roundTrips--; // the lookup and the first reads went out together: one round trip
+
+        checkCode(address, blocks, read.value);
+      } else checkCode(address, blocks, await first);
+    } else if (walk.needed.size > 0) await reader.round([...walk.needed]);
     if (!keysKnown && discovery) {
       const found = await discovery;
       stats.requests += found.requests;

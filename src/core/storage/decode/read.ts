@@ -36,7 +36,10 @@ export const DEFAULT_MAX_READS = 1_000_000;
 
 const cancelled = () => new StorageDecodeError('Storage decode cancelled', 'cancelled');
 
-/** Reads slots at a fixed list of blocks; remembers every word read. */
+/**
+ * Reads slots at a fixed list of blocks; remembers every word read. The blocks' hashes may come
+ * after the first round (pin): a round sent before them, alongside the lookup, is not checked.
+ */
 export class SlotReader {
   readonly known = new Map<bigint, bigint[]>();
   readonly stats: ReadStats = { roundTrips: 0, requests: 0, reads: 0 };
@@ -47,7 +50,7 @@ export class SlotReader {
   constructor(
     private readonly rpc: StorageRpc,
     private readonly address: string,
-    readonly blocks: readonly BlockInfo[],
+    private blocks: readonly BlockInfo[],
     private readonly options: ReaderOptions = {},
   ) {
     this.batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
@@ -55,29 +58,36 @@ export class SlotReader {
     this.maxReads = options.maxReads ?? DEFAULT_MAX_READS;
   }
 
+  /** The blocks' hashes, once looked up: every later round checks them. */
+  pin(blocks: readonly BlockInfo[]): void {
+    this.blocks = blocks;
+  }
+
   /**
    * One round trip: the slots at every block, plus `extra` calls (their results returned, in
-   * order; a failed one as its RpcFailure) and the check of every block's hash.
+   * order; a failed one as its RpcFailure) and, unless `check` is false, the check of every
+   * block's hash.
    */
-  async round(slots: readonly bigint[], extra: readonly RpcCall[] = []): Promise<unknown[]> {
+  async round(slots: readonly bigint[], extra: readonly RpcCall[] = [], check = true): Promise<unknown[]> {
     const reads = slots.length * this.blocks.length;
     if (this.stats.reads + reads > this.maxReads) {
       throw new StorageDecodeError(`the decode needs more than ${this.maxReads} slot reads; name fewer mapping keys with --keys, or decode a smaller contract`, 'limit');
     }
-    const checks: RpcCall[] = this.blocks.map((b) => ({ method: 'eth_getBlockByNumber', params: [minimalHex(BigInt(b.number)), false] }));
+    const checks: RpcCall[] = (check ? this.blocks : []).map((b) => ({ method: 'eth_getBlockByNumber', params: [minimalHex(BigInt(b.number)), false] }));
     const calls: RpcCall[] = [...extra, ...checks];
     for (const slot of slots) for (const b of this.blocks) calls.push({ method: 'eth_getStorageAt', params: [this.address, word(slot), minimalHex(BigInt(b.number))] });
     const results = await this.send(calls);
     this.stats.roundTrips++;
     this.stats.reads += reads;
-    this.blocks.forEach((b, i) => {
-      const answer = results[extra.length + i];
-      const hash = (answer as { hash?: unknown } | null)?.hash;
-      if (answer instanceof RpcFailure) throw new StorageDecodeError(`checking block ${b.number} failed: ${answer.message}`, 'read');
-      if (typeof hash !== 'string' || hash.toLowerCase() !== b.hash) {
-        throw new StorageDecodeError(`block ${b.number} changed while it was read (now ${typeof hash === 'string' ? hash : 'gone'}, was ${b.hash}): a reorganisation; run again`, 'reorg');
-      }
-    });
+    if (check)
+      this.blocks.forEach((b, i) => {
+        const answer = results[extra.length + i];
+        const hash = (answer as { hash?: unknown } | null)?.hash;
+        if (answer instanceof RpcFailure) throw new StorageDecodeError(`checking block ${b.number} failed: ${answer.message}`, 'read');
+        if (typeof hash !== 'string' || hash.toLowerCase() !== b.hash) {
+          throw new StorageDecodeError(`block ${b.number} changed while it was read (now ${typeof hash === 'string' ? hash : 'gone'}, was ${b.hash}): a reorganisation; run again`, 'reorg');
+        }
+      });
     let at = extra.length + checks.length;
     for (const slot of slots) {
       const words = this.blocks.map((b) => {
