@@ -263,13 +263,16 @@ for (const kind of ['anvil', 'ganache'] as const) {
       assert.equal(run.stderr, '');
     });
 
-    test('the same values from the solc output, the Hardhat 2 build-info and the Hardhat 3 .output.json (PATH:NAME)', async () => {
+    test('the same values from the solc output, the Hardhat 2 build-info and the Hardhat 3 .output.json (PATH:NAME), and by block hash', async () => {
       const chain = chains[kind];
       const args = ['--rpc', chain.url, '--address', chain.demo.address, '--block', String(chain.setupBlock)];
       const reference = jsonOf(await decode([...args, '--layout', files.foundry]));
       assert.deepEqual(jsonOf(await decode([...args, '--layout', files.solcOutput, '--contract', NAME])), reference);
       assert.deepEqual(jsonOf(await decode([...args, '--layout', files.hardhat2, '--contract', `${SOURCE}:${NAME}`])), reference);
       assert.deepEqual(jsonOf(await decode([...args, '--layout', files.hardhat3, '--contract', `${SOURCE}:${NAME}`])), reference);
+      // By hash (ganache takes no EIP-1898 block object: the reads go by number, checked against the hash).
+      const { hash } = await client(chain.url).call<{ hash: string }>('eth_getBlockByNumber', [minimal(BigInt(chain.setupBlock)), false]);
+      assert.deepEqual(jsonOf(await decode(['--rpc', chain.url, '--address', chain.demo.address, '--block', hash, '--layout', files.foundry])), reference);
     });
 
     test('storage-diff with a layout across several blocks: each changed leaf in layout order, zeros shown, null for the popped element', async () => {

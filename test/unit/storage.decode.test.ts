@@ -263,6 +263,16 @@ describe('mappings', () => {
     assert.deepEqual([...cut.walk.warnings], ['allowed: more candidate keys than the 3 key combinations tried; name the keys wanted with --keys']);
   });
 
+  test('a layout that loops (a struct inside itself) or names a type it does not describe is refused, naming the variable', () => {
+    const looping = { ...TYPES, 't_struct(L)1_storage': T('struct L', 32, { members: [item('self', 0, 0, 't_struct(L)1_storage')] }) };
+    const walk = new Walk({ types: looping, states: 1, words: () => [0n], keys: () => [], limits: DEFAULT_LIMITS, hashes: new Map() });
+    assert.throws(
+      () => walk.variable('l', 't_struct(L)1_storage', 0n, 0),
+      (err: unknown) => err instanceof StorageDecodeError && /the layout nests types more than 64 deep/.test(err.message),
+    );
+    assert.throws(() => walk.variable('x', 't_nothing', 0n, 0), /x: the layout names type t_nothing but does not describe it/);
+  });
+
   test('a mapping without entries is one leaf {} so a table still shows it', () => {
     const { nodes } = walkOnce([item('balances', 5, 0, 't_mapping(t_address,t_uint256)')], new Map());
     assert.deepEqual(leaves(nodes[0], 'balances'), [{ path: 'balances', type: 'mapping(address => uint256)', slot: '0x5', values: [{}] }]);

@@ -10,7 +10,7 @@ export type StorageDecodeReason =
   | 'reorg'
   /** The node cannot trace state diffs (a diff without a layout). */
   | 'trace'
-  /** A bound of the work was reached. */
+  /** A bound of the work was reached, or the layout cannot be walked (a type it does not describe, a loop). */
   | 'limit'
   | 'cancelled';
 

@@ -13,6 +13,7 @@
 import { keccak256 } from 'ethers';
 import { word } from '../inputs';
 import { bytesOf, slotsOf, staticLength, type SolcType } from '../layout';
+import { StorageDecodeError } from './errors';
 import type { MappingKeyCandidate } from './keys';
 import { bytesHead, bytesValue, decodeValue, longBytes, MAX_BYTES_LENGTH, shortBytes, sliceBits, type DecodedValue } from './values';
 
@@ -49,6 +50,8 @@ export interface WalkInput {
 }
 
 const MOD = 1n << 256n;
+/** How deep types may nest (struct in array in mapping …) before a layout counts as looping. */
+const MAX_DEPTH = 64;
 
 export class Walk {
   /** Slots this pass read as zero because they have not been read yet. */
@@ -56,6 +59,7 @@ export class Walk {
   readonly warnings = new Set<string>();
   private readonly zeros: bigint[];
   private tries = 0;
+  private depth = 0;
 
   constructor(private readonly input: WalkInput) {
     this.zeros = new Array<bigint>(input.states).fill(0n);
@@ -88,8 +92,20 @@ export class Walk {
   }
 
   private node(id: string, slot: bigint, offset: number, present: readonly boolean[], path: string): DecodedNode {
+    // solc's types nest only as deep as the source does; a layout that loops (a struct inside
+    // itself) is refused rather than recursed into without end.
+    if (this.depth >= MAX_DEPTH) throw new StorageDecodeError(`${path}: the layout nests types more than ${MAX_DEPTH} deep`, 'limit');
+    this.depth++;
+    try {
+      return this.nodeOf(id, slot, offset, present, path);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private nodeOf(id: string, slot: bigint, offset: number, present: readonly boolean[], path: string): DecodedNode {
     const t = this.input.types[id];
-    if (!t) throw new Error(`the layout names type ${id} but does not describe it`);
+    if (!t) throw new StorageDecodeError(`${path}: the layout names type ${id} but does not describe it`, 'limit');
     if (t.encoding === 'mapping') return this.mapping(t, slot, present, path);
     if (t.encoding === 'bytes') return this.bytes(t, slot, present, path);
     if (t.encoding === 'dynamic_array') return this.dynamicArray(t, slot, present, path);
