@@ -12,7 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { keysFlag } from '../../src/cli/storageDecode';
 import { renderTable } from '../../src/cli/storageLayoutFlags';
-import { layoutFileKind, LayoutFileError, readLayoutFile, selectLayout, type SolcStorageLayout } from '../../src/core/storage/layout';
+import { mkdirSync } from 'node:fs';
+import { layoutFileKind, LayoutFileError, loadProjectLayouts, readLayoutFile, selectLayout, type SolcStorageLayout } from '../../src/core/storage/layout';
 import { runMain } from '../support/cli';
 
 const LAYOUT: SolcStorageLayout = {
@@ -62,6 +63,21 @@ describe('the kind of a layout file', () => {
     assert.equal(hh3.kind, 'hardhat3-output');
     assert.equal(readLayoutFile(file('A.json', { abi: [], storageLayout: LAYOUT, metadata: { settings: { compilationTarget: { 'src/A.sol': 'A' } } } })).layouts[0].contractName, 'A');
   });
+});
+
+test('the workspace: a Hardhat 3 project gives its layouts from <id>.output.json, its input file none', () => {
+  const root = path.join(dir, 'hh3');
+  const buildInfo = path.join(root, 'artifacts', 'build-info');
+  mkdirSync(buildInfo, { recursive: true });
+  writeFileSync(path.join(buildInfo, 'solc-0_8_28-abc.json'), JSON.stringify({ _format: 'hh3-sol-build-info-1', id: 'solc-0_8_28-abc', input: { sources: {} } }));
+  writeFileSync(
+    path.join(buildInfo, 'solc-0_8_28-abc.output.json'),
+    JSON.stringify({ _format: 'hh3-sol-build-info-output-1', id: 'solc-0_8_28-abc', output: { contracts: { 'project/contracts/B.sol': contracts['contracts/B.sol'] } } }),
+  );
+  assert.deepEqual(
+    loadProjectLayouts(root).map((l) => `${l.source}:${l.contractName}`),
+    ['project/contracts/B.sol:B'],
+  );
 });
 
 describe('bad files: one line naming the file', () => {
