@@ -98,6 +98,7 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
   const stats: ReadStats = { roundTrips: 0, requests: 0, reads: 0 };
   // Blocks given by number: the first reads travel with the lookup, checked against it after.
   const lookup = resolveBlocks(rpc, refs, stats, options.signal);
+  lookup.catch(() => undefined); // awaited below; a failure of the first pass must not leave it unhandled
   const early = refs.every((r) => r.kind === 'number' && r.number <= BigInt(Number.MAX_SAFE_INTEGER));
   let blocks = early ? refs.map((r) => ({ number: Number((r as { number: bigint }).number), hash: '' })) : await lookup;
   const reader = new SlotReader(rpc, address, blocks, options);
@@ -141,7 +142,6 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
         blocks = looked.value;
         reader.pin(blocks);
         stats.roundTrips--; // the lookup and the first reads went out together: one round trip
-
         checkCode(address, blocks, read.value);
       } else checkCode(address, blocks, await first);
     } else if (walk.needed.size > 0) await reader.round([...walk.needed]);
