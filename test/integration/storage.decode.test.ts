@@ -297,6 +297,27 @@ for (const kind of ['anvil', 'ganache'] as const) {
         { path: `allowed[${A}][${B}]`, slot: minimal(mapSlot('address', B, mapSlot('address', A, slotOf('allowed')))), before: '50', after: '0' },
       ]);
       assert.equal(run.stderr, '');
+      const table = await diff([
+        '--rpc',
+        chain.url,
+        '--address',
+        chain.demo.address,
+        '--from',
+        String(chain.setupBlock),
+        '--to',
+        String(chain.later.at(-1)),
+        '--layout',
+        files.foundry,
+        '--format',
+        'table',
+      ]);
+      const rows = table.stdout.trimEnd().split('\n');
+      assert.match(rows[0], /^PATH\s+SLOT\s+BEFORE\s+AFTER$/);
+      assert.match(
+        rows.find((r) => r.startsWith('dynSmall[2] '))!,
+        /\s163\s+null$/,
+      );
+      assert.equal(rows.length, 1 + jsonOf(run).length, 'a row per change');
       const none = await diff(['--rpc', chain.url, '--address', chain.demo.address, '--from', String(chain.later[0]), '--to', String(chain.later[0]), '--layout', files.foundry]);
       assert.deepEqual(jsonOf(none), [], 'a block against itself');
     });

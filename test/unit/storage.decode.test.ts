@@ -426,3 +426,51 @@ describe('rounds of reads against a node', () => {
     );
   });
 });
+
+describe('raw diffs from state-diff tracing', () => {
+  const address = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+  const states = () =>
+    new Map([
+      [5, new Map([[1n, 10n]])],
+      [6, new Map([[1n, 11n]])],
+      [
+        7,
+        new Map([
+          [1n, 10n],
+          [2n, 3n],
+        ]),
+      ],
+    ]);
+
+  test('trace_replayBlockTransactions where the prestateTracer is missing; a slot that changed back is left out', async () => {
+    const node = memoryNode(states());
+    const plain = node.rpc.batch.bind(node.rpc);
+    const seen: string[] = [];
+    node.rpc.batch = async (calls, options) => {
+      const traced = calls.filter((c) => c.method.startsWith('trace_') || c.method.startsWith('debug_'));
+      if (!traced.length) return plain(calls, options);
+      seen.push(...traced.map((c) => c.method));
+      return calls.map((c) => {
+        const n = Number(BigInt((c.params as string[])[0]));
+        if (c.method === 'debug_traceBlockByNumber')
+          return { error: new RpcFailure('rpc', 'JSON-RPC error -32601: the method debug_traceBlockByNumber does not exist/is not available', { code: -32601 }) };
+        const storage = n === 6 ? { [word(1n)]: { '*': { from: word(10n), to: word(11n) } } } : { [word(1n)]: { '*': {} }, [word(2n)]: { '+': word(3n) } };
+        return { result: [{ stateDiff: { [address]: { storage } } }], response: { jsonrpc: '2.0' as const, id: 1 } };
+      });
+    };
+    const { rawStorageDiff } = await import('../../src/core/storage/decode/rawDiff');
+    const diff = await rawStorageDiff(node.rpc, '5', '7', { address });
+    assert.equal(diff.method, 'trace_replayBlockTransactions');
+    assert.deepEqual(diff.changes, [{ slot: word(2n), before: word(0n), after: word(3n) }]);
+    assert.deepEqual(seen, ['debug_traceBlockByNumber', 'debug_traceBlockByNumber', 'trace_replayBlockTransactions', 'trace_replayBlockTransactions']);
+  });
+
+  test('a node with neither tracer: the error says so and what to do', async () => {
+    const node = memoryNode(states());
+    const { rawStorageDiff } = await import('../../src/core/storage/decode/rawDiff');
+    await assert.rejects(
+      rawStorageDiff(node.rpc, '5', '7', { address }),
+      (err: unknown) => err instanceof StorageDecodeError && err.reason === 'trace' && /the node cannot trace state diffs/.test(err.message) && /give --layout FILE/.test(err.message),
+    );
+  });
+});

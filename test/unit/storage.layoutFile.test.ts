@@ -147,6 +147,15 @@ describe('the CLI of storage-decode and storage-diff, in-process', () => {
     }
   });
 
+  test('a layout file that cannot be read fails (exit 1) in one line before the node is called, for storage-diff too', async () => {
+    const missing = path.join(dir, 'absent.json');
+    for (const command of ['storage-decode', 'storage-diff']) {
+      const blocks = command === 'storage-decode' ? [] : ['--from', '1', '--to', '2'];
+      const run = await runMain([command, '--rpc', 'http://127.0.0.1:1', '--address', address, '--layout', missing, ...blocks]);
+      assert.deepEqual(run, { code: 1, out: '', revealed: '', err: `chaindeck ${command}: ${missing} does not exist\n` });
+    }
+  });
+
   test('--keys: at most 1000, each at most 1024 characters; spaces around keys dropped', () => {
     assert.deepEqual(keysFlag(' 0xab , 7'), ['0xab', '7']);
     assert.throws(() => keysFlag(Array.from({ length: 1001 }, (_, i) => String(i)).join(',')), /at most 1000 keys/);

@@ -9,6 +9,7 @@ import { RpcFailure } from '../../rpc/failure';
 import type { RpcCall } from '../../rpc/types';
 import type { BlockInfo } from '../block';
 import { minimalHex, normaliseAddress, parseBlockRef, word } from '../inputs';
+import { isSizeRefusal } from '../emulate';
 import { isMethodUnavailable } from '../native';
 import type { StorageRpc } from '../types';
 import { StorageDecodeError } from './errors';
@@ -17,7 +18,7 @@ import { SlotReader, type ReaderOptions, type ReadStats } from './read';
 
 /** The most blocks one raw diff traces. */
 export const MAX_TRACED_BLOCKS = 10_000;
-/** Blocks traced per batch. */
+/** Blocks traced per batch at first; halved while the node finds the answer or the batch too large. */
 const TRACE_BATCH = 50;
 
 export interface RawSlotChange {
@@ -80,8 +81,9 @@ export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, 
   const slots = new Set<bigint>();
   let method: Tracer = 'debug_traceBlockByNumber';
   const unavailable: string[] = [];
+  let batchSize = TRACE_BATCH;
   for (let start = low + 1; start <= high;) {
-    const blocks = Array.from({ length: Math.min(TRACE_BATCH, high - start + 1) }, (_, i) => start + i);
+    const blocks = Array.from({ length: Math.min(batchSize, high - start + 1) }, (_, i) => start + i);
     let items;
     try {
       stats.requests++;
@@ -92,6 +94,10 @@ export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, 
       );
     } catch (err) {
       if (err instanceof RpcFailure && err.cancelled) throw new StorageDecodeError('Storage diff cancelled', 'cancelled');
+      if (err instanceof RpcFailure && (err.kind === 'too-large' || isSizeRefusal(err)) && blocks.length > 1) {
+        batchSize = Math.max(1, Math.floor(blocks.length / 2));
+        continue; // the same blocks, fewer at a time
+      }
       throw new StorageDecodeError(`tracing blocks ${blocks[0]}–${blocks[blocks.length - 1]} failed: ${err instanceof Error ? err.message : String(err)}`, 'read');
     }
     const failed = items.find((item): item is { error: RpcFailure } => 'error' in item);
