@@ -246,13 +246,14 @@ describe('how the fast scan treats a failed batch', () => {
     assert.equal(result.emulation?.strategy, 'concurrent');
   });
 
-  test('a scan starting one by one waits for the block lookup: a failed lookup fails it, nothing recorded', async () => {
-    const lookupFailed = new StorageRangeError('Failed to get block: block 16 not found', 'block');
-    const ready = Promise.reject(lookupFailed);
-    ready.catch(() => {});
+  test('a failed lookup fails the page with its error: the reads beside it are dropped unrecorded, nothing more is sent', async () => {
+    const node = new Node(filled(0n, 3), { eth_getBlockByNumber: () => null });
     const seen: StorageProgress[] = [];
-    await assert.rejects(scanFast(new Node(filled(0n, 3)), params(0n, 3), { onProgress: (p) => seen.push(p) }, { strategy: 'one-by-one' }, ready), (err) => err === lookupFailed);
-    assert.deepEqual(seen, []);
+    const warned: string[] = [];
+    node.batchSlotErrors.set(1n, new RpcFailure('rpc', 'slot unreadable', { code: -32000 }));
+    const err = await storageError(storageRange(node, { block: 16, address: ADDRESS, mode: 'emulate', onProgress: (p) => seen.push(p), onWarning: (l) => warned.push(l) }));
+    assert.equal(err.message, 'Failed to get block: block 16 (0x10) not found');
+    assert.deepEqual([seen, warned, node.log], [[], [], ['batch 102']]);
   });
 });
 
@@ -308,7 +309,8 @@ describe('the native method', () => {
     const node = new Node();
     node.methods.eth_getBlockByNumber = () => ({ number: '0x1fffffffffffff', hash: HASH });
     await storageRange(node, { block: Number.MAX_SAFE_INTEGER, address: ADDRESS, mode: 'emulate' });
-    assert.deepEqual(node.log.slice(0, 3), ['call eth_getBlockByNumber', 'batch 10', 'answered eth_getBlockByNumber']);
+    // The lookup, the page's 100 reads and the check of the block at that number.
+    assert.deepEqual(node.log, ['batch 102']);
   });
 });
 

@@ -7,6 +7,7 @@
 import { RpcFailure } from '../rpc/failure';
 import { BLOCK_FAILED_PREFIX, cancelledError, CONNECT_FAILED, StorageRangeError } from './errors';
 import { describeBlock, minimalHex, type BlockRef } from './inputs';
+import type { BatchItem } from '../rpc/jsonrpc';
 import type { RpcCall } from '../rpc/types';
 import type { StorageRpc } from './types';
 
@@ -61,4 +62,29 @@ export async function lookupBlock(rpc: StorageRpc, ref: BlockRef, signal?: Abort
     throw blockFailure(err);
   }
   return blockFromResult(ref, block);
+}
+
+/**
+ * Reads pinned to a block by hash (EIP-1898), refused when the block is not canonical so that they
+ * equal reads at its number. anvil takes it; ganache answers every such read with an error.
+ */
+export function pinByHash(hash: string): { blockHash: string; requireCanonical: true } {
+  return { blockHash: hash, requireCanonical: true };
+}
+
+/** The call that checks, in the same batch as reads at a block's number, that the block there is still the one looked up. */
+export function blockCheckCall(block: BlockInfo): RpcCall {
+  return blockCall({ kind: 'number', number: BigInt(block.number) });
+}
+
+/**
+ * The check's answer: the block at that number must still have the looked-up hash, or the reads
+ * beside it may be of another block (a reorganisation, or a hash that is not on the chain).
+ */
+export function checkBlock(block: BlockInfo, item: BatchItem): void {
+  const answer = 'error' in item ? undefined : (item.result as { hash?: unknown } | null);
+  const now = typeof answer?.hash === 'string' ? answer.hash.toLowerCase() : undefined;
+  if (now === block.hash) return;
+  const seen = 'error' in item ? `the check failed: ${item.error.message}` : `it is now ${now ?? 'gone'}`;
+  throw new StorageRangeError(`Block ${block.number} changed while its storage was read (${seen}; looked up as ${block.hash}), a chain reorganisation: read the page again`, 'reorg');
 }

@@ -20,7 +20,9 @@
  * entries), nextKey is null as step 7 says, even if slots above were never read.
  */
 import { RpcFailure } from '../rpc/failure';
+import type { BatchItem } from '../rpc/jsonrpc';
 import type { RpcCall } from '../rpc/types';
+import { blockCheckCall, checkBlock, type BlockInfo } from './block';
 import { cancelledError, timeUpError } from './errors';
 import { MAX_SLOT, minimalHex, word } from './inputs';
 import type { ReadStrategy, ScanHooks, StorageEntry, StorageRpc } from './types';
@@ -58,6 +60,12 @@ export interface FastScanOptions {
   concurrency?: number;
   /** Start from a later strategy (tests use it to exercise each one). */
   strategy?: ReadStrategy;
+  /** Slots in the first window (default: the entries wanted); within the budget and the batch cap. */
+  firstWindow?: number;
+  /** The outcomes of the first slots from the start, already read (beside the block lookup): recorded as the first window. */
+  prefetched?: ReadOutcome[];
+  /** The looked-up block: every later batch also asks for the block at its number, which must still have this hash. */
+  check?: BlockInfo;
 }
 
 export const DEFAULT_MAX_BATCH = 200;
@@ -68,9 +76,14 @@ export function readBudget(maxResults: number): number {
   return 10 * maxResults;
 }
 
-/** The eth_getStorageAt call for one slot: 32-byte key, block as a hex quantity. */
-export function readCall(p: ScanParams, slot: bigint): RpcCall {
-  return { method: 'eth_getStorageAt', params: [p.address, word(slot), minimalHex(BigInt(p.blockNumber))] };
+/** The eth_getStorageAt call for one slot: 32-byte key, block as a hex quantity (or `at`, an EIP-1898 block object). */
+export function readCall(p: ScanParams, slot: bigint, at: unknown = minimalHex(BigInt(p.blockNumber))): RpcCall {
+  return { method: 'eth_getStorageAt', params: [p.address, word(slot), at] };
+}
+
+/** A batch's answer to a read. */
+export function batchOutcome(item: BatchItem): ReadOutcome {
+  return 'error' in item ? failed(item.error) : interpretRead(item.result);
 }
 
 /** The outcome of reading one slot: its value (32 bytes, lower case) or why it failed. */
@@ -96,7 +109,8 @@ export function warningLine(slot: bigint, reason: string): string {
   return `Warning: failed to read slot ${minimalHex(slot)}: ${reason}; skipped`;
 }
 
-function failed(err: unknown): ReadOutcome {
+/** A failed read: the node's answer about that call (a JSON-RPC error, no answer); cancels and the deadline end the scan. */
+export function failed(err: unknown): ReadOutcome {
   if (err instanceof RpcFailure) {
     if (err.cancelled) throw cancelledError();
     if (err.outOfTime) throw timeUpError(err);
@@ -185,7 +199,7 @@ export function isSizeRefusal(failure: RpcFailure): boolean {
  * no connection, timeout, no answer in the batch) or asked to slow down. The fast scan reads such
  * a slot again a slower way, so its warnings are only ever those the reference would print.
  */
-function isTransient(outcome: ReadOutcome): boolean {
+export function isTransient(outcome: ReadOutcome): boolean {
   if (outcome.ok || !outcome.failure) return false;
   const f = outcome.failure;
   return f.kind !== 'rpc' || f.code === -32005 || /rate.?limit|too many requests|capacity/i.test(f.message);
@@ -209,11 +223,10 @@ async function readConcurrently(rpc: StorageRpc, p: ScanParams, slots: bigint[],
  * The fast scan: same output as scanOneByOne, in few round trips. Falls back batch →
  * concurrent → one-by-one (the reference, continuing from the current state).
  *
- * `ready`, when given, is awaited before any read is recorded (so before any warning or
- * progress): storageRange passes the block lookup, letting the first reads travel with it when
- * the block number is known in advance; if the lookup fails, those reads are simply dropped.
+ * storageRange reads the first window beside the block lookup and passes its outcomes
+ * (`prefetched`); with `check`, every later batch also checks that the block is unchanged.
  */
-export async function scanFast(rpc: StorageRpc, p: ScanParams, hooks: ScanHooks = {}, options: FastScanOptions = {}, ready?: Promise<unknown>): Promise<ScanResult> {
+export async function scanFast(rpc: StorageRpc, p: ScanParams, hooks: ScanHooks = {}, options: FastScanOptions = {}): Promise<ScanResult> {
   const state = freshState(p);
   const budget = readBudget(p.maxResults);
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
@@ -221,28 +234,38 @@ export async function scanFast(rpc: StorageRpc, p: ScanParams, hooks: ScanHooks 
   let strategy: ReadStrategy = options.strategy ?? 'batch';
   let found = 0;
   let observed = 0;
+  let prefetched = options.prefetched;
 
   while (canRead(state, p.maxResults)) {
     if (strategy === 'one-by-one') {
-      if (ready) await ready;
       return scanOneByOne(rpc, p, hooks, state);
     }
     if (hooks.signal?.aborted) throw cancelledError();
 
     const keysLeft = MAX_SLOT - state.slot + 1n;
     const readsLeft = Number(keysLeft < BigInt(budget - state.reads) ? keysLeft : BigInt(budget - state.reads));
-    const size = windowSize(found, observed, p.maxResults - state.entries.length, readsLeft, strategy === 'batch' ? cap : readsLeft);
+    const limit = strategy === 'batch' ? cap : readsLeft;
+    const wanted = p.maxResults - state.entries.length;
+    const size = observed === 0 && options.firstWindow !== undefined ? Math.max(1, Math.min(options.firstWindow, readsLeft, limit)) : windowSize(found, observed, wanted, readsLeft, limit);
     const slots = Array.from({ length: size }, (_, k) => state.slot + BigInt(k));
 
     let outcomes: ReadOutcome[] = [];
     let refusal: RpcFailure | undefined;
-    if (strategy === 'batch') {
+    if (prefetched) {
+      outcomes = prefetched;
+      prefetched = undefined;
+    } else if (strategy === 'batch') {
       try {
-        const items = await rpc.batch(
-          slots.map((s) => readCall(p, s)),
-          { signal: hooks.signal },
-        );
-        outcomes = items.map((item) => ('error' in item ? failed(item.error) : interpretRead(item.result)));
+        const check = options.check;
+        const items = await rpc.batch([...slots.map((s) => readCall(p, s)), ...(check ? [blockCheckCall(check)] : [])], { signal: hooks.signal });
+        outcomes = items.slice(0, slots.length).map(batchOutcome);
+        // The check is read before any read of this batch is recorded. Unanswered (a flaky
+        // gateway, a rate limit): the window is read again without batches, so unchecked.
+        if (check) {
+          const answer = items[slots.length];
+          if ('error' in answer && isTransient(failed(answer.error))) outcomes = [failed(answer.error)];
+          else checkBlock(check, answer);
+        }
       } catch (err) {
         if (!(err instanceof RpcFailure)) throw err;
         if (err.cancelled) throw cancelledError();
@@ -251,11 +274,6 @@ export async function scanFast(rpc: StorageRpc, p: ScanParams, hooks: ScanHooks 
       }
     } else {
       outcomes = await readConcurrently(rpc, p, slots, concurrency, hooks.signal);
-    }
-    // Only the first window may be sent before `ready`; a failed lookup ends the scan here.
-    if (ready) {
-      await ready;
-      ready = undefined;
     }
     if (refusal) {
       // The node refused the batch as a whole: smaller batches if it said "too large",

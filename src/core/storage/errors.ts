@@ -21,6 +21,8 @@ export type StorageErrorReason =
   | 'connect'
   /** The block lookup failed or found no block. */
   | 'block'
+  /** The block at the number read is no longer the block looked up (a reorganisation mid-page). */
+  | 'reorg'
   /** debug_storageRangeAt is not implemented by the node (mode 'native' only; 'auto' falls back). */
   | 'native-unavailable'
   /** debug_storageRangeAt answered with a real error, or with something that is not a range. */

@@ -6,14 +6,33 @@
  * toSpecOutput turns a result, or any failure, into the spec's JSON-RPC output form.
  *
  * Auto mode remembers, per client object, a node found without the native method, so paging
- * asks it only once. Every mode looks the block up first (step 1); when the emulation reads a
- * block given by number, its first batch is sent alongside the lookup and used only once the
- * lookup has succeeded: the output is the same, a page takes one round trip less.
+ * asks it only once. Every mode looks the block up first (step 1). The fast emulation sends its
+ * first window of reads in the same JSON-RPC batch as the lookup, so a page is one HTTP request:
+ * given a number, reads at that number followed by the block at that number again, whose hash
+ * must be the looked-up one (else the page is read again, at most MAX_ATTEMPTS times); given a
+ * hash, reads pinned to it by an EIP-1898 block object (anvil), or, where the node refuses those
+ * (ganache), reads at its number in a second request, checked against the hash the same way.
+ * Later batches carry the same check. A tag is looked up on its own first.
  */
-import { lookupBlock, type BlockInfo } from './block';
-import { emulationOutput, scanFast, scanOneByOne, type FastScanOptions, type ScanParams, type ScanResult } from './emulate';
-import { StorageRangeError, STORAGE_ERROR_CODE } from './errors';
-import { checkMaxResults, checkTxIndex, normaliseAddress, parseBlockRef, parseStartKey, word } from './inputs';
+import { RpcFailure } from '../rpc/failure';
+import type { RpcCall } from '../rpc/types';
+import { blockCall, blockFailure, blockFromResult, checkBlock, lookupBlock, pinByHash, type BlockInfo } from './block';
+import {
+  batchOutcome,
+  DEFAULT_MAX_BATCH,
+  emulationOutput,
+  isTransient,
+  readBudget,
+  readCall,
+  scanFast,
+  scanOneByOne,
+  type FastScanOptions,
+  type ReadOutcome,
+  type ScanParams,
+  type ScanResult,
+} from './emulate';
+import { cancelledError, StorageRangeError, STORAGE_ERROR_CODE, timeUpError } from './errors';
+import { checkMaxResults, checkTxIndex, MAX_SLOT, normaliseAddress, parseBlockRef, parseStartKey, word, type BlockRef } from './inputs';
 import { nativeRange } from './native';
 import type { ReadStrategy, ScanHooks, StorageEntry, StorageMode, StorageModeChoice, StorageRpc } from './types';
 
@@ -68,14 +87,7 @@ export async function storageRange(rpc: StorageRpc, options: StorageRangeOptions
   const known = mode === 'auto' ? nativeMissing.get(rpc) : undefined;
   const emulateOnly = mode === 'emulate' || known !== undefined;
   const fast = options.emulation !== 'one-by-one';
-  if (emulateOnly && fast && ref.kind === 'number' && ref.number <= BigInt(Number.MAX_SAFE_INTEGER)) {
-    // The block number is known in advance: the first reads travel with the lookup (step 1)
-    // and count only once it has succeeded, so a page takes one round trip less.
-    const lookup = lookupBlock(rpc, ref, options.signal);
-    const params: ScanParams = { address, blockNumber: Number(ref.number), start, maxResults };
-    const [block, scan] = await Promise.all([lookup, scanFast(rpc, params, options, options.fast, lookup)]);
-    return emulated(block, scan, known);
-  }
+  if (emulateOnly && fast) return emulated(...(await fastPage(rpc, ref, { address, start, maxResults }, options)), known);
 
   // Step 1: the block is looked up first.
   const block = await lookupBlock(rpc, ref, options.signal);
@@ -94,11 +106,76 @@ export async function storageRange(rpc: StorageRpc, options: StorageRangeOptions
 
   // Steps 2–8: tx index ignored, reads at the looked-up block's number.
   const params: ScanParams = { address, blockNumber: block.number, start, maxResults };
-  const scan = fast ? await scanFast(rpc, params, options, options.fast) : await scanOneByOne(rpc, params, options);
+  const scan = fast ? await scanFast(rpc, params, options, fastOptions(block, options)) : await scanOneByOne(rpc, params, options);
   return emulated(block, scan, nativeUnavailable);
 }
 
-function emulated(block: BlockInfo, scan: ScanResult, nativeUnavailable: string | undefined): StorageRangeResult {
+/** Lookups and page reads tried when the block at the number read keeps changing under them. */
+export const MAX_ATTEMPTS = 3;
+
+/** Per client: nodes that refused reads pinned by an EIP-1898 block object (ganache). */
+const blockObjectsRefused = new WeakSet<object>();
+
+/** The fast scan's options once the block is known: the first window as large as the page may read, later batches checked. */
+function fastOptions(block: BlockInfo, options: StorageRangeOptions, prefetched?: ReadOutcome[]): FastScanOptions {
+  return { ...options.fast, firstWindow: Number.MAX_SAFE_INTEGER, check: block, prefetched };
+}
+
+/**
+ * The fast emulation of one page, its first window read in the lookup's batch (see the top).
+ * A batch the node refuses as a whole falls back to the lookup alone, then the scan's own
+ * fallbacks; a failed lookup is step 1's error whatever the reads beside it answered.
+ */
+async function fastPage(rpc: StorageRpc, ref: BlockRef, page: Omit<ScanParams, 'blockNumber'>, options: StorageRangeOptions): Promise<[BlockInfo, ScanResult]> {
+  const byNumber = ref.kind === 'number' && ref.number <= BigInt(Number.MAX_SAFE_INTEGER);
+  const byHash = ref.kind === 'hash' && !blockObjectsRefused.has(rpc);
+  if (!byNumber && !byHash) {
+    const block = await lookupBlock(rpc, ref, options.signal);
+    return [block, await scanFast(rpc, { ...page, blockNumber: block.number }, options, fastOptions(block, options))];
+  }
+  // As many reads as the page may make, within the batch cap and the key space.
+  const keysLeft = MAX_SLOT - page.start + 1n;
+  const window = Math.min(readBudget(page.maxResults), Math.max(1, options.fast?.maxBatch ?? DEFAULT_MAX_BATCH), keysLeft < 1_000_000n ? Number(keysLeft) : Infinity);
+  for (let attempt = 1; ; attempt++) {
+    const params: ScanParams = { ...page, blockNumber: byNumber ? Number(ref.number) : 0 };
+    const reads = Array.from({ length: window }, (_, k) => readCall(params, page.start + BigInt(k), byNumber ? undefined : pinByHash((ref as { hash: string }).hash)));
+    // By number, the block at that number again after the reads: both must be the same block.
+    const calls: RpcCall[] = [blockCall(ref), ...reads, ...(byNumber ? [blockCall(ref)] : [])];
+    let items;
+    try {
+      items = await rpc.batch(calls, { signal: options.signal });
+    } catch (err) {
+      if (!(err instanceof RpcFailure)) throw err;
+      if (err.cancelled) throw cancelledError();
+      if (err.outOfTime) throw timeUpError(err);
+      // Refused as a whole (no batches, or too large): the lookup alone, then the scan's fallbacks.
+      const block = await lookupBlock(rpc, ref, options.signal);
+      return [block, await scanFast(rpc, { ...page, blockNumber: block.number }, options, fastOptions(block, options))];
+    }
+    const [lookup, ...answers] = items;
+    if ('error' in lookup) throw blockFailure(lookup.error);
+    const block = blockFromResult(ref, lookup.result);
+    params.blockNumber = block.number;
+    let outcomes = answers.slice(0, reads.length).map(batchOutcome);
+    if (byNumber) {
+      try {
+        checkBlock(block, answers[reads.length] ?? { error: new RpcFailure('rpc', 'no answer') });
+      } catch (err) {
+        if (attempt < MAX_ATTEMPTS && err instanceof StorageRangeError && err.reason === 'reorg') continue;
+        throw err;
+      }
+    } else if (outcomes.some((o) => !o.ok)) {
+      // Pinned reads refused (ganache takes no block object, or the block is not canonical):
+      // the spec's way, at the number, checked. Every read refused: the node takes no objects.
+      if (outcomes.every((o) => !o.ok && !isTransient(o))) blockObjectsRefused.add(rpc);
+      outcomes = [];
+    }
+    const scan = await scanFast(rpc, params, options, fastOptions(block, options, outcomes.length > 0 ? outcomes : undefined));
+    return [block, scan];
+  }
+}
+
+function emulated(block: BlockInfo, scan: ScanResult, nativeUnavailable?: string): StorageRangeResult {
   return {
     mode: 'emulate',
     block,
