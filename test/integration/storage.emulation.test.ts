@@ -296,30 +296,40 @@ describe('emulation on anvil, step by step', () => {
     assert.deepEqual(warnings.fast, warnings['one-by-one']);
   });
 
-  test('round trips: a block number lets the first batch travel with the lookup', async () => {
+  test('round trips: by number or hash the lookup and the page go in one request; a tag is looked up first', async () => {
     const via = clientFor(proxy.url);
-    for (const ref of [block.number, block.hash, 'latest']) {
+    const reads = (n: number) => Array<string>(n).fill('eth_getStorageAt').join(',');
+    const expectedRequests = {
+      // The lookup, the page's reads (10 × max) and the block at that number again, to check it.
+      number: [`eth_getBlockByNumber,${reads(20)},eth_getBlockByNumber`],
+      // anvil takes reads pinned by an EIP-1898 block hash: nothing to check.
+      hash: [`eth_getBlockByHash,${reads(20)}`],
+      latest: ['eth_getBlockByNumber', `${reads(20)},eth_getBlockByNumber`],
+    };
+    for (const [kind, ref] of [
+      ['number', block.number],
+      ['hash', block.hash],
+      ['latest', 'latest'],
+    ] as const) {
       proxy.clear();
       const r = await run({ block: ref, maxResults: 2 }, via);
       assert.deepEqual(Object.keys(r.storage), ['0x0', '0x1']);
-      const sent = proxy.requests.map((q) => q.methods.join(',')).sort();
       assert.deepEqual(
-        sent,
-        ['eth_getStorageAt,eth_getStorageAt', typeof ref === 'number' || ref === 'latest' ? 'eth_getBlockByNumber' : 'eth_getBlockByHash'].sort(),
-        `${ref}: one lookup, one batch`,
+        proxy.requests.map((q) => q.methods.join(',')),
+        expectedRequests[kind],
+        `${ref}`,
       );
     }
-    // Sent together: by number, the batch does not wait for the lookup's answer.
     const slow = await startProxy({ target: ANVIL, delayMs: 400 });
     try {
-      const started = Date.now();
-      await run({ block: block.number, maxResults: 2 }, clientFor(slow.url));
-      const byNumber = Date.now() - started;
-      const started2 = Date.now();
-      await run({ block: block.hash, maxResults: 2 }, clientFor(slow.url));
-      const byHash = Date.now() - started2;
+      const timed = async (ref: number | string) => {
+        const started = Date.now();
+        await run({ block: ref, maxResults: 2 }, clientFor(slow.url));
+        return Date.now() - started;
+      };
+      const [byNumber, byHash, latest] = [await timed(block.number), await timed(block.hash), await timed('latest')];
       // 400 ms per request: one round trip ends well before 800 ms, two cannot.
-      assert.ok(byNumber < 700 && byHash >= 800, `by number ${byNumber} ms (one round trip), by hash ${byHash} ms (two)`);
+      assert.ok(byNumber < 700 && byHash < 700 && latest >= 800, `by number ${byNumber} ms, by hash ${byHash} ms (one round trip each), latest ${latest} ms (two)`);
     } finally {
       await slow.close();
     }

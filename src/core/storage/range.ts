@@ -21,6 +21,7 @@ import {
   batchOutcome,
   DEFAULT_MAX_BATCH,
   emulationOutput,
+  isSizeRefusal,
   isTransient,
   readBudget,
   readCall,
@@ -148,9 +149,10 @@ async function fastPage(rpc: StorageRpc, ref: BlockRef, page: Omit<ScanParams, '
       if (!(err instanceof RpcFailure)) throw err;
       if (err.cancelled) throw cancelledError();
       if (err.outOfTime) throw timeUpError(err);
-      // Refused as a whole (no batches, or too large): the lookup alone, then the scan's fallbacks.
+      // Refused as a whole: the lookup alone, then smaller batches if the node said "too large", else none.
       const block = await lookupBlock(rpc, ref, options.signal);
-      return [block, await scanFast(rpc, { ...page, blockNumber: block.number }, options, fastOptions(block, options))];
+      const fallback: FastScanOptions = isSizeRefusal(err) && calls.length > 2 ? { maxBatch: Math.floor(calls.length / 2) } : { strategy: 'concurrent' };
+      return [block, await scanFast(rpc, { ...page, blockNumber: block.number }, options, { ...fastOptions(block, options), ...fallback })];
     }
     const [lookup, ...answers] = items;
     if ('error' in lookup) throw blockFailure(lookup.error);
