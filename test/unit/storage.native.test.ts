@@ -269,7 +269,7 @@ describe('storageRange modes', () => {
     }
   });
 
-  test('the fast emulation at a block number sends the lookup and the page\'s reads in one batch', async () => {
+  test("the fast emulation at a block number sends the lookup and the page's reads in one batch", async () => {
     const early = chain();
     await storageRange(early, { block: 16, address: ADDRESS, mode: 'emulate' });
     // The lookup, 100 reads (10 × max) and the check of the block at that number.
