@@ -128,10 +128,15 @@ function resolveTarget(url: string, user: string | undefined, env: NodeJS.Proces
  * here, when a command calls a node, not when the CLI starts.
  */
 export async function withNodeClient<T>(target: NodeTarget, timeoutMs: number | undefined, work: (client: RpcClient | WsRpcClient) => Promise<T>): Promise<T> {
-  const [{ closeIdleConnections }, { RpcClient }, { WsRpcClient }] = await Promise.all([import('../core/rpc/http'), import('../core/rpc/client'), import('../core/rpc/ws')]);
+  // The WebSocket client (and the ws package) only for a ws:// or wss:// endpoint.
+  const [{ closeIdleConnections }, { RpcClient }, wsModule] = await Promise.all([
+    import('../core/rpc/http'),
+    import('../core/rpc/client'),
+    target.isWs ? import('../core/rpc/ws') : undefined,
+  ]);
   // The deadline starts once the clients are loaded: loading is not the node's time.
   const options = { timeoutMs, deadline: commandDeadline(timeoutMs), hints: CLI_HINTS };
-  const ws = target.isWs ? new WsRpcClient(target.endpoint, { ...options, pingIntervalMs: 0 }) : undefined;
+  const ws = wsModule ? new wsModule.WsRpcClient(target.endpoint, { ...options, pingIntervalMs: 0 }) : undefined;
   const client = ws ?? new RpcClient(target.endpoint, options);
   try {
     return await work(client);

@@ -7,7 +7,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { inertJson } from '../core/inert';
-import { GND_BINDS_ALL_INTERFACES, GND_VERSION } from '../core/localnode/gnd';
+import { GND_BINDS_ALL_INTERFACES, GND_VERSION } from '../core/localnode/gndVersion';
 import type { LocalGraphNode, LocalNodePorts } from '../core/localnode/supervisor';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand, type CliIO } from './command';

@@ -13,12 +13,9 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import { GND_VERSION } from './gndVersion';
 
-export const GND_VERSION = '0.45.0';
-
-/** What the user must be told where gnd is started. */
-export const GND_BINDS_ALL_INTERFACES =
-  'gnd listens on every network interface (graph-node has no option to listen on 127.0.0.1 only): its GraphQL, admin, index-node and metrics ports can be reached from other machines unless a firewall blocks them. Postgres and the IPFS endpoint listen on 127.0.0.1 only.';
+export { GND_BINDS_ALL_INTERFACES, GND_VERSION } from './gndVersion';
 
 /** The npm package of each platform that has one, with its tarball's digest (npm's dist.integrity). */
 export const GND_NPM_PACKAGES: Readonly<Record<string, { name: string; integrity: string }>> = {
