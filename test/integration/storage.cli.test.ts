@@ -186,6 +186,34 @@ describe('chaindeck storage-range on ganache (native)', () => {
   });
 });
 
+describe('chaindeck storage-range --mode emulate: HTTP requests per page, counted at the proxy', () => {
+  test('anvil: one request by number and by hash; ganache: one by number, two by hash (it takes no EIP-1898 block object)', async () => {
+    const ganache = new RpcClient(resolveEndpoint({ id: 'g', name: 'g', protocol: 'evm', url: GANACHE, auth: 'none' }, {}));
+    const from = (await ganache.call<string[]>('eth_accounts'))[9]; // an account no other test sends from
+    // Creation code: SSTORE 0x2a at slot 3 and 0x2b at slot 40, return a one-byte runtime.
+    const tx = await ganache.call<string>('eth_sendTransaction', [{ from, data: `0x602a600355602b602855600160` + '00f3', gas: '0x100000' }]);
+    const receipt = await ganache.call<{ contractAddress: string; blockNumber: string; blockHash: string }>('eth_getTransactionReceipt', [tx]);
+    const anvilHash = (await anvil().call<{ hash: string }>('eth_getBlockByNumber', [`0x${anvilBlock.toString(16)}`, false])).hash;
+    const cases = [
+      { target: ANVIL, address: ADDRESS, block: String(anvilBlock), requests: 1, storage: ['0x0', '0x2', '0x3', '0x28'] },
+      { target: ANVIL, address: ADDRESS, block: anvilHash, requests: 1, storage: ['0x0', '0x2', '0x3', '0x28'] },
+      { target: GANACHE, address: receipt.contractAddress, block: String(Number(BigInt(receipt.blockNumber))), requests: 1, storage: ['0x3', '0x28'] },
+      { target: GANACHE, address: receipt.contractAddress, block: receipt.blockHash, requests: 2, storage: ['0x3', '0x28'] },
+    ];
+    for (const c of cases) {
+      const proxy = await startProxy({ target: c.target });
+      try {
+        const run = await cli(['--rpc', proxy.url, '--block', c.block, '--address', c.address, '--mode', 'emulate']);
+        assert.equal(run.code, 0, run.stderr);
+        assert.deepEqual(Object.keys(oneObject(run).result!.storage), c.storage);
+        assert.equal(proxy.requests.length, c.requests, `${c.target === ANVIL ? 'anvil' : 'ganache'}, block ${c.block}: ${proxy.requests.map((q) => q.methods.length).join(', ')} calls`);
+      } finally {
+        await proxy.close();
+      }
+    }
+  });
+});
+
 describe('chaindeck storage-range keeps keys and passwords out of its output', () => {
   let keyed: Proxy;
   let basic: Proxy;
