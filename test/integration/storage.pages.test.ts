@@ -211,6 +211,25 @@ describe('the block changing under a page', () => {
     assert.deepEqual(warned, []);
   });
 
+  test('a check the node did not answer (a rate limit): the page is read again, checked, and succeeds', async () => {
+    const layout = await anvilLayout(direct, 19, 'baa1');
+    proxy.clear();
+    let blockCalls = 0;
+    // The second eth_getBlockByNumber of the page is the check after the reads.
+    proxy.failCalls((call) => (call.method === 'eth_getBlockByNumber' && ++blockCalls === 2 ? { code: -32005, message: 'rate limit reached' } : undefined));
+    const r = await storageRange(clientFor(proxy.url), { block: layout.block.number, address: layout.address, mode: 'emulate', maxResults: MAX });
+    assert.deepEqual({ storage: r.storage, nextKey: r.nextKey }, expected(layout.values, 0n));
+    assert.deepEqual(r.warnings, []);
+    assert.deepEqual(
+      proxy.requests.map((q) => [q.methods[0], q.methods.length]),
+      [
+        ['eth_getBlockByNumber', 10 * MAX + 2],
+        ['eth_getStorageAt', 10 * MAX + 1],
+      ],
+    );
+    proxy.clear();
+  });
+
   test('a real reorganisation (anvil_reorg) between the lookup of latest and the reads: refused, not mixed in', async () => {
     const layout = await anvilLayout(direct, 18, 'baa0');
     proxy.clear();

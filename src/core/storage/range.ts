@@ -21,6 +21,7 @@ import {
   batchOutcome,
   DEFAULT_MAX_BATCH,
   emulationOutput,
+  failed,
   isSizeRefusal,
   isTransient,
   readBudget,
@@ -159,9 +160,13 @@ async function fastPage(rpc: StorageRpc, ref: BlockRef, page: Omit<ScanParams, '
     const block = blockFromResult(ref, lookup.result);
     params.blockNumber = block.number;
     let outcomes = answers.slice(0, reads.length).map(batchOutcome);
-    if (byNumber) {
+    const check = answers[reads.length];
+    if (byNumber && check && 'error' in check && isTransient(failed(check.error))) {
+      // The check went unanswered (a rate limit, a flaky gateway): the reads are read again, checked.
+      outcomes = [];
+    } else if (byNumber) {
       try {
-        checkBlock(block, answers[reads.length] ?? { error: new RpcFailure('rpc', 'no answer') });
+        checkBlock(block, check ?? { error: new RpcFailure('rpc', 'no answer') });
       } catch (err) {
         if (attempt < MAX_ATTEMPTS && err instanceof StorageRangeError && err.reason === 'reorg') continue;
         throw err;
