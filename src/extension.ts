@@ -10,6 +10,7 @@ import { registerPlatform } from './editor/platform';
 import type { PlatformFeature } from './editor/platform/feature';
 import { Secrets } from './editor/secrets';
 import { registerStorage } from './editor/storage';
+import type { ContractStorageView } from './editor/storage/contractStorage';
 import { registerSubgraph } from './editor/subgraph';
 import { stopLocalGraphNode } from './editor/subgraph/localnode/commands';
 import type { SubgraphsFeature } from './editor/subgraph/feature';
@@ -19,6 +20,7 @@ export interface TestApi {
   nodes: NodesFeature;
   platform: PlatformFeature;
   subgraphs: SubgraphsFeature;
+  contractStorage: ContractStorageView;
   logUri: vscode.Uri;
 }
 
@@ -34,12 +36,12 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const editor: EditorContext = { extension: context, log, secrets: new Secrets(context.secrets), settings };
   const nodes = registerNodes(editor);
   const withNodes = { ...editor, nodes };
-  registerStorage(withNodes);
+  const contractStorage = registerStorage(withNodes);
   const platform = registerPlatform(withNodes);
   const subgraphs = registerSubgraph(withNodes);
   log.info(`Chaindeck ${context.extension.packageJSON.version} activated`);
   // Extension-host tests reach the node store through the extension's exports, and only they.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, platform, subgraphs, logUri: context.logUri } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { nodes, platform, subgraphs, contractStorage, logUri: context.logUri } : undefined;
 }
 
 /** Stops what the extension started that outlives its disposables' synchronous end: the local graph-node (bounded). */

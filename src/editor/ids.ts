@@ -34,6 +34,22 @@ export const COMMANDS = {
     eip1967Slots: 'chaindeck.storage.eip1967Slots',
     readSlot: 'chaindeck.storage.readSlot',
   },
+  /** The Contract Storage view: a contract's variables decoded by its compiler layout. */
+  contractStorage: {
+    decode: 'chaindeck.contractStorage.decode',
+    refresh: 'chaindeck.contractStorage.refresh',
+    diffWithBlock: 'chaindeck.contractStorage.diffWithBlock',
+    clearDiff: 'chaindeck.contractStorage.clearDiff',
+    showChangedOnly: 'chaindeck.contractStorage.showChangedOnly',
+    showAll: 'chaindeck.contractStorage.showAll',
+    addKey: 'chaindeck.contractStorage.addKey',
+    watch: 'chaindeck.contractStorage.watch',
+    unwatch: 'chaindeck.contractStorage.unwatch',
+    copyPath: 'chaindeck.contractStorage.copyPath',
+    copySlot: 'chaindeck.contractStorage.copySlot',
+    copyValue: 'chaindeck.contractStorage.copyValue',
+    loadMore: 'chaindeck.contractStorage.loadMore',
+  },
   platform: {
     setApiKey: 'chaindeck.platform.setApiKey',
     forgetApiKey: 'chaindeck.platform.forgetApiKey',
@@ -75,18 +91,24 @@ export const COMMANDS = {
 } as const;
 
 /** Commands that quick fixes run with arguments only they have: registered, not contributed. */
-export const INTERNAL_COMMANDS: readonly string[] = [COMMANDS.subgraph.revealFix];
+export const INTERNAL_COMMANDS: readonly string[] = [COMMANDS.subgraph.revealFix, COMMANDS.contractStorage.loadMore];
 
 export const VIEWS = {
   nodes: 'chaindeck.nodes',
   subgraphs: 'chaindeck.subgraphs',
   platform: 'chaindeck.platform',
+  contractStorage: 'chaindeck.contractStorage',
 } as const;
 
 /** Context keys the extension sets (`setContext`) for package.json's `when` clauses. */
 export const CONTEXT_KEYS = {
   /** Whether a platform API key is stored: the Platform view's title buttons depend on it. */
   platformHasKey: 'chaindeck.platform.hasKey',
+  /** Whether the Contract Storage view shows a contract: its title buttons depend on it. */
+  contractStorageShown: 'chaindeck.contractStorage.shown',
+  /** Whether it shows a diff with an earlier block, and whether only the changed leaves. */
+  contractStorageDiffing: 'chaindeck.contractStorage.diffing',
+  contractStorageChangedOnly: 'chaindeck.contractStorage.changedOnly',
 } as const;
 
 /** The view types of the webview panels. */

@@ -1,18 +1,23 @@
 /**
  * The Storage feature: "Browse Storage…" (a panel with the query form, the table of entries,
- * paging, export) and the slot tools (mapping, nested mapping and array element slots, EIP-1967
- * slots, reading one slot).
+ * paging, export), the slot tools (mapping, nested mapping and array element slots, EIP-1967
+ * slots, reading one slot), and the Contract Storage view (variables decoded by the compiler
+ * layout, opened from the palette, a node, or a Solidity contract's CodeLens).
  */
-import { COMMANDS } from '../ids';
+import * as vscode from 'vscode';
+import { COMMANDS, VIEWS } from '../ids';
 import { registerCommand } from '../kit/commands';
 import type { EditorContextWithNodes } from '../kit/context';
 import { reportError } from '../kit/errors';
 import { browse, Panels } from './browse';
+import { StorageCodeLens } from './codeLens';
+import { ContractStorageView } from './contractStorage';
+import { DecodeCommands } from './decodeCommands';
 import type { StorageFeature } from './feature';
 import { Layouts } from './layouts';
 import { arraySlotCommand, eip1967Command, mappingSlotCommand, readSlotCommand } from './slotTools';
 
-export function registerStorage({ extension, log, settings, nodes }: EditorContextWithNodes): void {
+export function registerStorage({ extension, log, settings, nodes }: EditorContextWithNodes): ContractStorageView {
   const layouts = new Layouts(nodes.store);
   const f: StorageFeature = {
     extensionUri: extension.extensionUri,
@@ -24,6 +29,9 @@ export function registerStorage({ extension, log, settings, nodes }: EditorConte
     report: (doing, error) => reportError(log, doing, error),
   };
   const panels = new Panels();
+  const view = new ContractStorageView(f, VIEWS.contractStorage);
+  const decode = new DecodeCommands(f, view, extension.workspaceState);
+  const cs = COMMANDS.contractStorage;
   // What a command resolves with is for callers passing options (tests, other extensions).
   const command = (id: string, run: (arg?: unknown) => Promise<unknown>) => registerCommand(log, id, run);
   extension.subscriptions.push(
@@ -34,5 +42,21 @@ export function registerStorage({ extension, log, settings, nodes }: EditorConte
     command(COMMANDS.storage.arraySlot, (arg) => arraySlotCommand(f, arg)),
     command(COMMANDS.storage.eip1967Slots, (arg) => eip1967Command(f, arg)),
     command(COMMANDS.storage.readSlot, (arg) => readSlotCommand(f, arg)),
+    view,
+    command(cs.decode, (arg) => decode.decode(arg)),
+    command(cs.refresh, () => decode.refresh()),
+    command(cs.diffWithBlock, (arg) => decode.diffWithBlock(arg)),
+    command(cs.clearDiff, async () => (view.clearDiff(), decode.summary())),
+    command(cs.showChangedOnly, async () => view.setChangedOnly(true)),
+    command(cs.showAll, async () => view.setChangedOnly(false)),
+    command(cs.addKey, (arg) => decode.addKey(arg)),
+    command(cs.watch, async (arg) => decode.watch(arg, true)),
+    command(cs.unwatch, async (arg) => decode.watch(arg, false)),
+    command(cs.copyPath, (arg) => decode.copy(arg, 'path')),
+    command(cs.copySlot, (arg) => decode.copy(arg, 'slot')),
+    command(cs.copyValue, (arg) => decode.copy(arg, 'value')),
+    command(cs.loadMore, async (arg) => typeof arg === 'string' && view.loadMore(arg)),
+    vscode.languages.registerCodeLensProvider([{ language: 'solidity' }, { scheme: 'file', pattern: '**/*.sol' }], new StorageCodeLens(layouts)),
   );
+  return view;
 }

@@ -5,10 +5,20 @@
  */
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
+import { toSlot } from '../../core/storage/slots';
 import { layoutsForAddress, parseFoundryArtifact, parseHardhatBuildInfo, slotLabeller, type ContractLayout } from '../../core/storage/layout';
 import type { NodeStore } from '../nodes/store';
 import { FILE_CAPS } from '../../core/files';
 import { readWorkspaceText } from '../readFile';
+
+/** How a layout is named to the user: "Token (contracts/Token.sol)". */
+export function layoutTitle(layout: Pick<ContractLayout, 'contractName' | 'source'>): string {
+  return `${layout.contractName} (${layout.source})`;
+}
+
+function contractKey(node: NodeConfig, address: string): string {
+  return `${node.id}:${address.toLowerCase()}`;
+}
 
 const HARDHAT = '**/artifacts/build-info/*.json';
 const FOUNDRY = '**/out/*.sol/*.json';
@@ -21,7 +31,12 @@ export interface MatchedLayout {
 }
 
 export class Layouts implements vscode.Disposable {
-  private all: Promise<ContractLayout[]> | undefined;
+  private loaded: Promise<ContractLayout[]> | undefined;
+  /** By node and address: what the last decode of that contract explained (mapping entries too). */
+  private readonly decoded = new Map<string, MatchedLayout>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when artifacts change on disk: the layouts are read again when next asked for. */
+  readonly onDidChange = this.changed.event;
   /** By node and address: code does not change between pages, so eth_getCode is asked once. */
   private readonly matched = new Map<string, Promise<MatchedLayout | undefined>>();
   private readonly watchers: vscode.FileSystemWatcher[];
@@ -38,8 +53,33 @@ export class Layouts implements vscode.Disposable {
   }
 
   /** The layout of the contract at `address` on `node`, when a workspace artifact has its code. */
-  labelsFor(node: NodeConfig, address: string): Promise<MatchedLayout | undefined> {
-    const key = `${node.id}:${address.toLowerCase()}`;
+  async labelsFor(node: NodeConfig, address: string): Promise<MatchedLayout | undefined> {
+    const key = contractKey(node, address);
+    const decoded = this.decoded.get(key);
+    const matched = await this.matchedFor(key, node, address).catch((error: unknown) => {
+      if (!decoded) throw error;
+      return undefined; // the decode's names still serve
+    });
+    if (!decoded) return matched;
+    // The decode's names add mapping entries (and anything of a layout not in the workspace).
+    return { name: matched?.name ?? decoded.name, label: (slot) => matched?.label(slot) ?? decoded.label(slot) };
+  }
+
+  /** What a decode of the contract at `address` on `node` named, for the raw table's Variable column. */
+  remember(node: NodeConfig, address: string, layout: ContractLayout, slotNames: ReadonlyMap<string, string>): void {
+    const plain = slotLabeller(layout);
+    this.decoded.set(contractKey(node, address), {
+      name: layoutTitle(layout),
+      label: (slot) => plain(slot) ?? slotNames.get(`0x${toSlot(slot).toString(16)}`),
+    });
+  }
+
+  /** Every layout of the workspace's artifacts. */
+  all(): Promise<ContractLayout[]> {
+    return (this.loaded ??= this.load());
+  }
+
+  private matchedFor(key: string, node: NodeConfig, address: string): Promise<MatchedLayout | undefined> {
     let found = this.matched.get(key);
     if (!found) {
       found = this.match(node, address);
@@ -51,12 +91,12 @@ export class Layouts implements vscode.Disposable {
   }
 
   private async match(node: NodeConfig, address: string): Promise<MatchedLayout | undefined> {
-    const layouts = await (this.all ??= this.load());
+    const layouts = await this.all();
     if (!layouts.length) return undefined;
     const [layout] = await layoutsForAddress(await this.store.client(node), address, layouts);
     if (!layout) return undefined;
     const label = slotLabeller(layout);
-    return { name: `${layout.contractName} (${layout.source})`, label };
+    return { name: layoutTitle(layout), label };
   }
 
   private async load(): Promise<ContractLayout[]> {
@@ -78,11 +118,13 @@ export class Layouts implements vscode.Disposable {
   }
 
   private forget(): void {
-    this.all = undefined;
+    this.loaded = undefined;
     this.matched.clear();
+    this.changed.fire();
   }
 
   dispose(): void {
     for (const w of this.watchers) w.dispose();
+    this.changed.dispose();
   }
 }
