@@ -26,7 +26,14 @@ export class StorageCodeLens implements vscode.CodeLensProvider {
       const layout = layoutOf(all, d.name, relative);
       if (!layout) return [];
       const range = new vscode.Range(d.line, d.character, d.line, d.character + 'contract'.length);
-      return [new vscode.CodeLens(range, { title: 'Decode Storage…', tooltip: `Decode a deployed ${d.name}'s storage by its layout`, command: COMMANDS.contractStorage.decode, arguments: [{ contract: layoutName(layout) }] })];
+      return [
+        new vscode.CodeLens(range, {
+          title: 'Decode Storage…',
+          tooltip: `Decode a deployed ${d.name}'s storage by its layout`,
+          command: COMMANDS.contractStorage.decode,
+          arguments: [{ contract: layoutName(layout) }],
+        }),
+      ];
     });
   }
 }

@@ -113,7 +113,8 @@ export class DecodeCommands {
     const s = this.require();
     const options = (arg ?? {}) as { path?: string; key?: string };
     const element = isElement(arg) ? arg : options.path ? this.view.find(options.path) : undefined;
-    if (!element || element.kind !== 'item' || element.item.kind !== 'mapping') throw new Error(options.path ? `No mapping at '${options.path}' in the view.` : 'Choose a mapping in the Contract Storage view.');
+    if (!element || element.kind !== 'item' || element.item.kind !== 'mapping')
+      throw new Error(options.path ? `No mapping at '${options.path}' in the view.` : 'Choose a mapping in the Contract Storage view.');
     const keyType = mappingKeyType(s.layout.types, element.item);
     if (!keyType) throw new Error(`The layout does not describe the key type of ${element.item.type}.`);
     const text =
@@ -191,7 +192,13 @@ export class DecodeCommands {
 
   private askAddress(title: string): Thenable<string | undefined> {
     return vscode.window
-      .showInputBox({ title, prompt: 'The contract address (0x followed by 40 hex digits)', value: this.f.lastAddress, ignoreFocusOut: true, validateInput: (t) => problemOf(() => normaliseAddress(t)) })
+      .showInputBox({
+        title,
+        prompt: 'The contract address (0x followed by 40 hex digits)',
+        value: this.f.lastAddress,
+        ignoreFocusOut: true,
+        validateInput: (t) => problemOf(() => normaliseAddress(t)),
+      })
       .then((t) => (t === undefined ? undefined : normaliseAddress(t)));
   }
 
@@ -206,13 +213,17 @@ export class DecodeCommands {
     }
     const pool = options.contract ? all.filter((l) => l.contractName === options.contract || layoutName(l) === options.contract) : all;
     const matched = pool.length
-      ? await withProgress(`Matching ${address} on ${node.name} with the workspace's artifacts`, async (signal) => layoutsForAddress(await this.f.store.client(node), address, pool, 'latest', signal))
+      ? await withProgress(`Matching ${address} on ${node.name} with the workspace's artifacts`, async (signal) =>
+          layoutsForAddress(await this.f.store.client(node), address, pool, 'latest', signal),
+        )
       : [];
     if (matched.length === 1) return matched[0];
     type Item = vscode.QuickPickItem & { layout?: ContractLayout; file?: boolean };
     const items: Item[] = [
       ...matched.map((layout) => ({ label: layoutTitle(layout), description: 'matches the deployed code', layout })),
-      ...pool.filter((l) => !matched.includes(l) && l.storage.length > 0).map((layout) => ({ label: layoutTitle(layout), description: layout.artifact ? vscode.workspace.asRelativePath(layout.artifact) : undefined, layout })),
+      ...pool
+        .filter((l) => !matched.includes(l) && l.storage.length > 0)
+        .map((layout) => ({ label: layoutTitle(layout), description: layout.artifact ? vscode.workspace.asRelativePath(layout.artifact) : undefined, layout })),
       { label: '$(file) Choose a Layout File…', detail: 'A solc standard-JSON output, a Foundry artifact, or a Hardhat build-info with the storage layout', file: true },
     ];
     const chosen = await pickOne(items, { title, placeholder: `The layout of ${address}` });
@@ -235,9 +246,7 @@ export class DecodeCommands {
     const reading = await withProgress(`Decoding ${what}`, async (signal) =>
       readStorage(await this.f.store.client(node), layout, blocks, { address, keys, signal, onWarning: (line) => this.f.log.warn(`Decoding ${what}: ${line}`) }),
     );
-    this.f.log.info(
-      `Decoded ${what} at block ${reading.blocks.map((b) => b.number).join(' and ')}: ${reading.stats.reads} slot reads in ${reading.stats.roundTrips} round trip(s)`,
-    );
+    this.f.log.info(`Decoded ${what} at block ${reading.blocks.map((b) => b.number).join(' and ')}: ${reading.stats.reads} slot reads in ${reading.stats.roundTrips} round trip(s)`);
     return reading;
   }
 

@@ -153,7 +153,12 @@ function summary(node: DecodedNode, state: number): string {
 /** Whether every leaf under a node is its zero at `state`: a mapping entry whose value is zero there is not shown as present. */
 function isZero(node: DecodedNode, state: number): boolean {
   const zero = (v: DecodedValue): boolean =>
-    v === null || v === false || v === '' || v === '0x' || (typeof v === 'string' && /^(0|0x0*)$/.test(v)) || (Array.isArray(v) ? v.every(zero) : typeof v === 'object' && v !== null ? Object.values(v).every(zero) : false);
+    v === null ||
+    v === false ||
+    v === '' ||
+    v === '0x' ||
+    (typeof v === 'string' && /^(0|0x0*)$/.test(v)) ||
+    (Array.isArray(v) ? v.every(zero) : typeof v === 'object' && v !== null ? Object.values(v).every(zero) : false);
   return zero(valueAt(node, state));
 }
 
