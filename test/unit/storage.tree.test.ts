@@ -211,8 +211,19 @@ test('the slots a decode explains: packed values share a name, mapping entries a
     { label: 'paused', node: value('bool', 0n, [true], 20) },
     { label: 'list', node: { kind: 'array', type: 'uint256[]', slot: 1n, lengths: ['1'], elements: [value('uint256', 0xabcn, ['4'])], nonZero: true } },
     { label: 'balances', node: { kind: 'mapping', type: 'mapping(address => uint256)', slot: 2n, nonZero: true, entries: [{ key: BOB, node: value('uint256', 0xdefn, ['8']) }] } },
+    { label: 'notes', node: { kind: 'mapping', type: 'mapping(address => string)', slot: 3n, nonZero: true, entries: [{ key: BOB, node: value('string', 0x10n, ['y'.repeat(40)]) }] } },
   ]);
-  assert.deepEqual(Object.fromEntries(names), { '0x0': 'owner, paused', '0x1': 'list.length', '0xabc': 'list[0]', '0xdef': `balances[${BOB}]` });
+  // keccak256(pad32(0x10)), where the 40 bytes of notes[Bob] are kept, in two words.
+  const data = 0x1b6847dc741a1b0cd08d278845f9d819d87b734759afb55fe2de5cb82a9ae672n;
+  assert.deepEqual(Object.fromEntries(names), {
+    '0x0': 'owner, paused',
+    '0x1': 'list.length',
+    '0xabc': 'list[0]',
+    '0xdef': `balances[${BOB}]`,
+    '0x10': `notes[${BOB}]`,
+    [`0x${data.toString(16)}`]: `notes[${BOB}] (data 0)`,
+    [`0x${(data + 1n).toString(16)}`]: `notes[${BOB}] (data 1)`,
+  });
 });
 
 test('contract declarations: contracts and abstract contracts at line start, not in comments or strings, not interfaces or libraries', () => {

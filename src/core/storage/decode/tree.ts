@@ -10,7 +10,8 @@
  * strings quoted with their escapes) and bounded; the copy value is the value as decoded.
  */
 import { inertText } from '../../inert';
-import { minimalHex } from '../inputs';
+import { keccak256 } from 'ethers';
+import { minimalHex, word } from '../inputs';
 import type { SolcType } from '../layout';
 import { keyFromText } from './keys';
 import type { DecodedValue } from './values';
@@ -22,6 +23,9 @@ export const MAX_SHOWN_VALUE = 120;
 export const MAX_TOOLTIP_VALUE = 2_000;
 /** Array elements and mapping entries shown at first, and added by each "Load more". */
 export const CHILD_PAGE = 50;
+
+/** Data slots named per long string or bytes value. */
+const MAX_DATA_SLOTS_NAMED = 1_024;
 
 /** Which of a node's blocks is shown, and which (if any) it is compared with. */
 export interface TreeStates {
@@ -263,6 +267,7 @@ export function decodedSlotNames(variables: readonly { label: string; node: Deco
     switch (node.kind) {
       case 'value':
         add(node.slot, path);
+        if (node.type === 'string' || node.type === 'bytes') dataSlots(node, path);
         break;
       case 'struct':
         for (const m of node.members) walk(m.node, `${path}.${m.label}`);
@@ -275,6 +280,13 @@ export function decodedSlotNames(variables: readonly { label: string; node: Deco
         for (const e of node.entries) walk(e.node, `${path}[${e.key}]`);
         break;
     }
+  };
+  // A long string or bytes keeps its data from keccak256(slot): named as the layout names them, `note (data 0)`.
+  const dataSlots = (node: Extract<DecodedNode, { kind: 'value' }>, path: string) => {
+    const length = Math.max(...node.values.map((v) => (typeof v !== 'string' ? 0 : node.type === 'bytes' ? (v.length - 2) / 2 : Buffer.byteLength(v, 'utf8'))));
+    if (length < 32) return;
+    const base = BigInt(keccak256(word(node.slot)));
+    for (let k = 0; k < Math.min(Math.ceil(length / 32), MAX_DATA_SLOTS_NAMED); k++) add((base + BigInt(k)) % (1n << 256n), `${path} (data ${k})`);
   };
   for (const v of variables) walk(v.node, v.label);
   return new Map([...out].map(([slot, paths]) => [slot, paths.join(', ')]));
