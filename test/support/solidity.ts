@@ -5,14 +5,21 @@
  * that one output: solc's standard-JSON output, a Foundry artifact, a Hardhat 2 build-info and
  * Hardhat 3's split build-info (the input file and its `.output.json`).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Interface, type InterfaceAbi } from 'ethers';
 import type { RpcClient } from '../../src/core/rpc/client';
 
 const solc = require('solc') as { compile(input: string): string; version(): string };
 
-const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'solidity');
+/** test/fixtures/solidity, found from here (test/support) or from the workbench build (out/test/support). */
+const FIXTURES = (() => {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'test', 'fixtures', 'solidity');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return path.resolve(__dirname, '..', 'fixtures', 'solidity');
+  }
+})();
 
 export interface SolcCompiled {
   input: Record<string, unknown>;
