@@ -34,6 +34,7 @@ test('values: numbers and addresses bare, strings quoted with escapes, controls 
   assert.equal(valueText('12', MAX_SHOWN_VALUE, true), '"12"', 'a string that looks like a number is quoted');
   assert.equal(valueText('a\nb "c"', MAX_SHOWN_VALUE, true), '"a\\nb \\"c\\""');
   const hostile = valueText('pay \u202eexe.txt \x1b]8;;https://evil.example\x07[x](command:workbench.action.quit)', MAX_SHOWN_VALUE, true);
+  // eslint-disable-next-line no-control-regex -- the test looks for exactly these
   assert.doesNotMatch(hostile, /[\u202e\x1b\x07]/);
   assert.ok(hostile.includes('[x](command:workbench.action.quit)'), 'shown as text, not dropped (the view never renders markdown)');
   const long = valueText('x'.repeat(10_000), MAX_SHOWN_VALUE, true);
