@@ -28,6 +28,7 @@ const CAROL = '0x00000000000000000000000000000000000c4a01';
 const CAROL_SUM = '0x00000000000000000000000000000000000C4A01';
 
 const CS = 'chaindeck.contractStorage';
+const VIEW = 'chaindeck.contractStorage';
 
 const client = { call: (method: string, params?: unknown[]) => anvil(method, params ?? []) } as unknown as RpcClient;
 
@@ -180,11 +181,19 @@ describe('storageDecode', () => {
   });
 
   it('watches a variable: a new block brings its new value, marked with the old one', async function () {
-    this.timeout(30_000);
+    this.timeout(60_000);
     await vscode.commands.executeCommand(`${CS}.watch`, await element('total'));
     assert.equal(row(await element('total')).contextValue, 'storage:value:variable:watched');
     await demo.send('setWords', '0xdeadbeef', ALICE, 3n, `0x${'11'.repeat(32)}`, -5n, 777n);
     await until('total read again after the new block', async () => ((await description('total')).startsWith('777 · was 0') ? true : undefined), 20_000);
+    // Hidden, the view stops polling; shown again, it catches up.
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await until('the view hidden', () => (view().view.visible ? undefined : true));
+    await demo.send('setWords', '0xdeadbeef', ALICE, 3n, `0x${'11'.repeat(32)}`, -5n, 888n);
+    await new Promise((r) => setTimeout(r, 3 * 2_000));
+    assert.match(await description('total'), /^777 · was 0/, 'no reads while the view is hidden');
+    await vscode.commands.executeCommand(`${VIEW}.focus`);
+    await until('total read again once the view shows', async () => ((await description('total')).startsWith('888 · was 777') ? true : undefined), 20_000);
     await vscode.commands.executeCommand(`${CS}.unwatch`, await element('total'));
     assert.equal(row(await element('total')).contextValue, 'storage:value:variable');
   });

@@ -13,6 +13,7 @@ import { inertText } from '../../inert';
 import { keccak256 } from 'ethers';
 import { minimalHex, word } from '../inputs';
 import type { SolcType } from '../layout';
+import { nodeValue } from './index';
 import { keyFromText } from './keys';
 import type { DecodedValue } from './values';
 import type { DecodedNode } from './walk';
@@ -88,24 +89,6 @@ export function bounded(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** The value of `node` at block `state`, as JSON; null where the node does not exist there. */
-export function valueAt(node: DecodedNode, state: number): DecodedValue {
-  switch (node.kind) {
-    case 'value':
-      return node.values[state] ?? null;
-    case 'struct':
-      return Object.fromEntries(node.members.map((m) => [m.label, valueAt(m.node, state)]));
-    case 'array': {
-      const length = node.lengths?.[state];
-      if (length === null) return null;
-      const n = length === undefined ? node.elements.length : Math.min(node.elements.length, Number(length));
-      return node.elements.slice(0, n).map((e) => valueAt(e, state));
-    }
-    case 'mapping':
-      return Object.fromEntries(node.entries.filter((e) => existsAt(e.node, state)).map((e) => [e.key, valueAt(e.node, state)]));
-  }
-}
-
 /** Whether a node has a value at block `state` (an array element past the length there, or a mapping entry all zero there, has not). */
 export function existsAt(node: DecodedNode, state: number): boolean {
   switch (node.kind) {
@@ -122,7 +105,7 @@ export function existsAt(node: DecodedNode, state: number): boolean {
 
 /** Whether anything under `node` differs between blocks `a` and `b`. */
 export function differs(node: DecodedNode, a: number, b: number): boolean {
-  return JSON.stringify(valueAt(node, a)) !== JSON.stringify(valueAt(node, b));
+  return JSON.stringify(nodeValue(node, a)) !== JSON.stringify(nodeValue(node, b));
 }
 
 function changeOf(node: DecodedNode, states: TreeStates, present: { a: boolean; b: boolean }): ItemChange | undefined {
@@ -130,7 +113,7 @@ function changeOf(node: DecodedNode, states: TreeStates, present: { a: boolean; 
   if (present.b && !present.a) return { kind: 'added' };
   if (present.a && !present.b) return { kind: 'removed' };
   if (!differs(node, states.before, states.shown)) return undefined;
-  return node.kind === 'value' ? { kind: 'changed', before: valueText(valueAt(node, states.before), MAX_SHOWN_VALUE, isTextType(node)) } : { kind: 'inside' };
+  return node.kind === 'value' ? { kind: 'changed', before: valueText(nodeValue(node, states.before), MAX_SHOWN_VALUE, isTextType(node)) } : { kind: 'inside' };
 }
 
 function count(n: number, one: string, many: string): string {
@@ -140,7 +123,7 @@ function count(n: number, one: string, many: string): string {
 function summary(node: DecodedNode, state: number): string {
   switch (node.kind) {
     case 'value':
-      return valueText(valueAt(node, state), MAX_SHOWN_VALUE, isTextType(node));
+      return valueText(nodeValue(node, state), MAX_SHOWN_VALUE, isTextType(node));
     case 'struct':
       return node.type;
     case 'array': {
@@ -163,18 +146,18 @@ function isZero(node: DecodedNode, state: number): boolean {
     v === '0x' ||
     (typeof v === 'string' && /^(0|0x0*)$/.test(v)) ||
     (Array.isArray(v) ? v.every(zero) : typeof v === 'object' && v !== null ? Object.values(v).every(zero) : false);
-  return zero(valueAt(node, state));
+  return zero(nodeValue(node, state));
 }
 
 /** The item of one node at `path`, labelled `label`. */
 export function storageItem(node: DecodedNode, path: string, label: string, states: TreeStates, present = { a: true, b: true }): StorageItem {
   const shownState = present.b || states.before === undefined ? states.shown : states.before;
-  const value = valueAt(node, shownState);
+  const value = nodeValue(node, shownState);
   const change = changeOf(node, states, present);
   const offset = node.kind === 'value' ? node.offset : 0;
   const full = node.kind === 'value' ? valueText(value, MAX_TOOLTIP_VALUE, isTextType(node)) : bounded(inertText(JSON.stringify(value) ?? 'null'), MAX_TOOLTIP_VALUE);
   const lines = [oneLine(path), `type: ${node.type}`, `slot: ${minimalHex(node.slot)}${offset ? `, offset ${offset}` : ''}`, `value: ${full}`];
-  if (change?.kind === 'changed') lines.push(`was: ${valueText(valueAt(node, states.before!), MAX_TOOLTIP_VALUE, isTextType(node))}`);
+  if (change?.kind === 'changed') lines.push(`was: ${valueText(nodeValue(node, states.before!), MAX_TOOLTIP_VALUE, isTextType(node))}`);
   if (change?.kind === 'added') lines.push('added since the earlier block');
   if (change?.kind === 'removed') lines.push('gone since the earlier block');
   return {
