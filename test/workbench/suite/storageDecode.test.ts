@@ -66,6 +66,21 @@ describe('storageDecode', () => {
     await demo.send('transfer', ALICE, BOB, 100n);
     await demo.send('approve', ALICE, BOB, 7n);
     await demo.send('setPos', 5n, 6n, true, BOB);
+    // 60 elements: more than one page of the tree.
+    await demo.send(
+      'setArrays',
+      [1, 2, 3, 4, 5],
+      [1n, 2n, 3n],
+      [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+      Array.from({ length: 60 }, (_, i) => 1000 + i),
+      [7n],
+    );
+    // A note from outside: controls, a bidi override, markdown with a command link, and length.
+    await demo.send('setNote', BOB, `evil \u202e\x1b[31m [x](command:workbench.action.quit) ${'z'.repeat(500)}`);
     earlier = await demo.send('credit', CAROL, 42n);
     // After the earlier block: Bob gets 50 more, the position changes, a long text is shortened.
     await demo.send('transfer', ALICE, BOB, 50n);
@@ -108,6 +123,39 @@ describe('storageDecode', () => {
     const since = row(await element('pos.since'));
     assert.match(String(since.tooltip), /^pos\.since\ntype: uint64\nslot: 0x\w+, offset 16\nvalue: 6$/);
     assert.equal(await description('shortName'), '"hi"');
+  });
+
+  it('pages a long array with "Load more"', async () => {
+    const list = await element('dynSmall');
+    assert.equal(row(list).description, 'uint32[], 60 elements');
+    const first = view().getChildren(list);
+    assert.equal(first.length, 51);
+    const more = first[50];
+    assert.equal(more.kind, 'more');
+    assert.equal(row(more).description, '10 more');
+    assert.equal(row(first[49]).description, '1049');
+    const command = row(more).command!;
+    await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+    const all = view().getChildren(list);
+    assert.equal(all.length, 60);
+    assert.deepEqual([row(all[0]).label, row(all[0]).description, row(all[59]).label, row(all[59]).description], ['[0]', '1000', '[59]', '1059']);
+  });
+
+  it("shows a node's text inert and bounded, and the tooltip as plain text", async () => {
+    const note = row(await element(`notes[${BOB}]`));
+    const shown = String(note.description);
+    assert.ok(!shown.includes('\u202e') && !shown.includes('\x1b'), 'no bidi override, no escape');
+    assert.ok(shown.startsWith('"evil'), shown);
+    assert.ok(shown.length <= 120, `${shown.length} characters`);
+    assert.equal(typeof note.tooltip, 'string', 'a string tooltip is never rendered as markdown');
+    assert.ok(!String(note.tooltip).includes('\u202e') && !String(note.tooltip).includes('\x1b'));
+  });
+
+  it('refuses an address without code in one message, leaving the view as it was', async () => {
+    const before = view().session;
+    const none = await vscode.commands.executeCommand(`${CS}.decode`, { node: 'Local anvil', address: '0x000000000000000000000000000000000000dEaD', contract: 'StorageDemo' });
+    assert.equal(none, undefined);
+    assert.equal(view().session, before);
   });
 
   it('adds a mapping key by hand, checked by its type, and remembers it for the contract', async () => {
