@@ -12,7 +12,7 @@
 import { resolveEndpoint } from '../src/core/nodes/endpoint';
 import { RpcClient } from '../src/core/rpc/client';
 import { closeIdleConnections } from '../src/core/rpc/http';
-import { decodeStorage, decodedJson, type StorageReading } from '../src/core/storage/decode/index';
+import { decodeStorage, decodedJson, type StorageReading } from '../src/core/storage/decode/decode';
 import { parseHardhatBuildInfo } from '../src/core/storage/layout';
 import { benchAnvil } from '../test/support/devnets';
 import { startProxy } from '../test/support/proxy';

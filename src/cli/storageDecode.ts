@@ -83,7 +83,7 @@ Integers and enums are decimal strings, bool true/false, addresses EIP-55, bytes
   async work(args, io) {
     try {
       const layout = await layoutFromFile(args.layout, args.contract);
-      const { decodeStorage, decodedJson, leaves } = await import('../core/storage/decode/index');
+      const { decodeStorage, decodedJson, leaves } = await import('../core/storage/decode/decode');
       const reading = await withNodeClient(args.target, args.timeoutMs, (client) =>
         decodeStorage(client, layout, args.block, { address: args.address, keys: args.keys, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
       );

@@ -69,7 +69,7 @@ export const storageDiffCommand = defineCommand({
     try {
       if (args.layout !== undefined) {
         const layout = await layoutFromFile(args.layout, args.contract);
-        const { diffStorage } = await import('../core/storage/decode/index');
+        const { diffStorage } = await import('../core/storage/decode/decode');
         const diff = await withNodeClient(args.target, args.timeoutMs, (client) =>
           diffStorage(client, layout, args.from, args.to, { address: args.address, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
         );

@@ -11,7 +11,7 @@ import { AbiCoder, keccak256, toUtf8Bytes, concat, getAddress } from 'ethers';
 import { RpcFailure } from '../../src/core/rpc/failure';
 import type { RpcCall } from '../../src/core/rpc/types';
 import type { SolcStorageItem, SolcType } from '../../src/core/storage/layout';
-import { decodedJson, diffStorage, leaves, readStorage } from '../../src/core/storage/decode/index';
+import { decodedJson, diffStorage, leaves, readStorage } from '../../src/core/storage/decode/decode';
 import { keyFromText, keyFromWord, keysFor, logWords } from '../../src/core/storage/decode/keys';
 import { decodeValue, zeroValue } from '../../src/core/storage/decode/values';
 import { DEFAULT_LIMITS, Walk, type DecodeLimits } from '../../src/core/storage/decode/walk';

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DecodedNode } from '../../src/core/storage/decode';
+import type { DecodedNode } from '../../src/core/storage/decode/decode';
 import {
   CHILD_PAGE,
   childItems,

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
 import type { BlockInfo } from '../../core/storage/block';
-import { readStorage, type DecodedNode, type StorageReading } from '../../core/storage/decode';
+import { readStorage, type DecodedNode, type StorageReading } from '../../core/storage/decode/decode';
 import { CHILD_PAGE, childItems, decodedSlotNames, oneLine, variableItems, type StorageItem, type TreeStates } from '../../core/storage/decode/tree';
 import type { ContractLayout } from '../../core/storage/layout';
 import { CONTEXT_KEYS, COMMANDS } from '../ids';

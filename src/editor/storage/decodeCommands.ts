@@ -6,7 +6,7 @@
  * other extensions) so that nothing is asked.
  */
 import * as vscode from 'vscode';
-import { decodedJson, readStorage, type StorageReading } from '../../core/storage/decode';
+import { decodedJson, readStorage, type StorageReading } from '../../core/storage/decode/decode';
 import { MAX_USER_KEYS, keyFromText } from '../../core/storage/decode/keys';
 import { mappingKeyProblem, mappingKeyType } from '../../core/storage/decode/tree';
 import { normaliseAddress, parseBlockRef } from '../../core/storage/inputs';

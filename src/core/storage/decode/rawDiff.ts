@@ -13,7 +13,7 @@ import { isSizeRefusal } from '../emulate';
 import { isMethodUnavailable } from '../native';
 import type { StorageRpc } from '../types';
 import { StorageDecodeError } from './errors';
-import { checkCode, resolveBlocks } from './index';
+import { checkCode, resolveBlocks } from './decode';
 import { SlotReader, type ReaderOptions, type ReadStats } from './read';
 
 /** The most blocks one raw diff traces. */

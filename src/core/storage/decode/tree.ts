@@ -13,7 +13,7 @@ import { inertText } from '../../inert';
 import { keccak256 } from 'ethers';
 import { minimalHex, word } from '../inputs';
 import type { SolcType } from '../layout';
-import { nodeValue } from './index';
+import { nodeValue } from './decode';
 import { keyFromText } from './keys';
 import type { DecodedValue } from './values';
 import type { DecodedNode } from './walk';
