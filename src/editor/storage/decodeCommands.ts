@@ -205,18 +205,23 @@ export class DecodeCommands {
   /** The layout: from the file given, else the workspace's artifact whose code is deployed there, else the user's choice. */
   private async layoutFor(node: NodeConfig, address: string, options: DecodeOptions, title: string): Promise<ContractLayout | undefined> {
     if (options.layoutFile) return selectLayout(readLayoutFile(options.layoutFile).layouts, options.contract, options.layoutFile);
-    const all = await this.f.layouts.all();
+    let all = await this.f.layouts.all();
+    const isNamed = (l: ContractLayout) => l.contractName === options.contract || layoutName(l) === options.contract;
+    if (options.contract && !all.some(isNamed)) all = await this.f.layouts.reload();
     if (options.contract) {
-      const named = all.filter((l) => l.contractName === options.contract || layoutName(l) === options.contract);
+      const named = all.filter(isNamed);
       if (named.length === 0) throw new Error(`No layout of a contract named '${options.contract}' in the workspace's artifacts (out/, artifacts/build-info/).`);
       if (named.length === 1) return named[0];
     }
-    const pool = options.contract ? all.filter((l) => l.contractName === options.contract || layoutName(l) === options.contract) : all;
-    const matched = pool.length
-      ? await withProgress(`Matching ${address} on ${node.name} with the workspace's artifacts`, async (signal) =>
-          layoutsForAddress(await this.f.store.client(node), address, pool, 'latest', signal),
-        )
-      : [];
+    const match = async (pool: ContractLayout[]) =>
+      pool.length
+        ? await withProgress(`Matching ${address} on ${node.name} with the workspace's artifacts`, async (signal) =>
+            layoutsForAddress(await this.f.store.client(node), address, pool, 'latest', signal),
+          )
+        : [];
+    let pool = options.contract ? all.filter(isNamed) : all;
+    let matched = await match(pool);
+    if (matched.length === 0 && !options.contract) matched = await match((pool = await this.f.layouts.reload()));
     if (matched.length === 1) return matched[0];
     type Item = vscode.QuickPickItem & { layout?: ContractLayout; file?: boolean };
     const items: Item[] = [

@@ -79,6 +79,12 @@ export class Layouts implements vscode.Disposable {
     return (this.loaded ??= this.load());
   }
 
+  /** The artifacts read again: for an explicit request that found nothing, as a build may have written files no watcher reported. */
+  reload(): Promise<ContractLayout[]> {
+    this.forget();
+    return this.all();
+  }
+
   private matchedFor(key: string, node: NodeConfig, address: string): Promise<MatchedLayout | undefined> {
     let found = this.matched.get(key);
     if (!found) {
