@@ -388,7 +388,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     const args = ['dev', '--manifests', manifest, '--ipfs', `127.0.0.1:${this.ipfs.port}`];
     args.push('--http-port', String(ports.graphql), '--admin-port', String(ports.admin), '--index-node-port', String(ports.indexNode), '--metrics-port', String(ports.metrics));
     // The RPC URL (which may hold a key) and the Postgres URL (a password) go by gnd's environment variables, not the command line other users can read.
-    const gndEnv = { GRAPH_LOG: 'info', ...env, POSTGRES_URL: postgresUrl!, ETHEREUM_RPC: `${network}:${o.rpcUrl}` };
+    // A devnet on this machine answers at once: poll it for new blocks every 200 ms, not graph-node's 500 ms, so a new block's records are there sooner.
+    const gndEnv = { GRAPH_LOG: 'info', ETHEREUM_POLLING_INTERVAL: '200', ...env, POSTGRES_URL: postgresUrl!, ETHEREUM_RPC: `${network}:${o.rpcUrl}` };
     const child = spawn(gnd.path, args, { cwd: filesDir, env: gndEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     this.gnd = child;
     this.gndExit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
