@@ -98,6 +98,51 @@ describe('bad files: one line naming the file', () => {
   });
 });
 
+describe('a malformed layout: one line naming the file, the contract and the culprit, before anything is read', () => {
+  const withLayout = (name: string, edit: (l: { storage: unknown[]; types: Record<string, unknown> }) => void) => {
+    const layout = JSON.parse(JSON.stringify(LAYOUT)) as { storage: unknown[]; types: Record<string, unknown> };
+    edit(layout);
+    return file(name, { contracts: { 'contracts/A.sol': { A: { storageLayout: layout } } } });
+  };
+  const cases: [string, (l: { storage: unknown[]; types: Record<string, unknown> }) => void, RegExp][] = [
+    ['slot-text', (l) => l.storage.push({ label: 'bad', offset: 0, slot: 'abc', type: 't_uint256' }), /storage\[1\] \(bad\): slot "abc" is not a decimal number below 2\^256/],
+    ['slot-negative', (l) => l.storage.push({ label: 'neg', offset: 0, slot: '-5', type: 't_uint256' }), /storage\[1\] \(neg\): slot "-5"/],
+    ['slot-2^256', (l) => l.storage.push({ label: 'far', offset: 0, slot: (1n << 256n).toString(), type: 't_uint256' }), /storage\[1\] \(far\): slot "1157920892/],
+    ['offset-large', (l) => l.storage.push({ label: 'off', offset: 1e9, slot: '1', type: 't_uint256' }), /storage\[1\] \(off\): offset 1000000000 is not a byte offset from 0 to 31/],
+    ['item-null', (l) => l.storage.push(null), /storage\[1\] is null, not an entry/],
+    ['size-exponent', (l) => ((l.types.t_uint256 as { numberOfBytes: string }).numberOfBytes = '1e400'), /type t_uint256: numberOfBytes "1e400" is not a positive decimal number/],
+    ['size-zero', (l) => ((l.types.t_uint256 as { numberOfBytes: string }).numberOfBytes = '0'), /type t_uint256: numberOfBytes "0"/],
+    ['encoding', (l) => ((l.types.t_uint256 as { encoding: string }).encoding = 'weird'), /type t_uint256: encoding "weird" is none of inplace, mapping, dynamic_array, bytes/],
+    [
+      'member',
+      (l) => (l.types['t_struct(S)1_storage'] = { encoding: 'inplace', label: 'struct S', numberOfBytes: '32', members: [{ label: 'm', offset: 40, slot: '0', type: 't_uint256' }] }),
+      /type t_struct\(S\)1_storage member 0 \(m\): offset 40/,
+    ],
+  ];
+  for (const [name, edit, says] of cases) {
+    test(name, () => {
+      const f = withLayout(`${name}.json`, edit);
+      const err = failure(() => readLayoutFile(f));
+      assert.equal(err.reason, 'malformed');
+      assert.ok(err.message.startsWith(`${f}: the storage layout of contracts/A.sol:A is malformed: `), err.message);
+      assert.match(err.message, says);
+    });
+  }
+
+  test('the workspace leaves a malformed layout out instead of failing', () => {
+    const root = path.join(dir, 'malformed-project');
+    mkdirSync(path.join(root, 'out', 'A.sol'), { recursive: true });
+    const bad = JSON.parse(JSON.stringify(LAYOUT)) as { storage: unknown[] };
+    bad.storage.push({ label: 'bad', offset: 0, slot: 'abc', type: 't_uint256' });
+    writeFileSync(path.join(root, 'out', 'A.sol', 'A.json'), JSON.stringify({ abi: [], storageLayout: bad }));
+    writeFileSync(path.join(root, 'out', 'A.sol', 'B.json'), JSON.stringify({ abi: [], storageLayout: LAYOUT }));
+    assert.deepEqual(
+      loadProjectLayouts(root).map((l) => l.contractName),
+      ['B'],
+    );
+  });
+});
+
 describe('choosing the contract', () => {
   const layouts = () => readLayoutFile(file('choose.json', { output: { contracts: { ...contracts, 'project/contracts/C.sol': { A: { storageLayout: LAYOUT } } } } })).layouts;
 

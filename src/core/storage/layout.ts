@@ -91,9 +91,63 @@ function toVariables(layout: SolcStorageLayout): LayoutVariable[] {
   }));
 }
 
+const ENCODINGS: readonly string[] = ['inplace', 'mapping', 'dynamic_array', 'bytes'];
+const DECIMAL = /^\d{1,78}$/;
+const SLOT_LIMIT = 1n << 256n;
+
+/** A value of a layout as it reads in a message: JSON, cut short. */
+const shown = (v: unknown) => (JSON.stringify(v) ?? String(v)).slice(0, 40);
+
+const isDecimal = (v: unknown) => (typeof v === 'string' && DECIMAL.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
+
+/** What is wrong with one storage item or struct member, or undefined. */
+function itemProblem(item: unknown, where: string): string | undefined {
+  if (typeof item !== 'object' || item === null) return `${where} is ${shown(item)}, not an entry`;
+  const i = item as Record<string, unknown>;
+  if (typeof i.label !== 'string') return `${where} has no label`;
+  const at = `${where} (${i.label.slice(0, 60)})`;
+  if (typeof i.type !== 'string') return `${at} has no type`;
+  if (!isDecimal(i.slot) || BigInt(i.slot as string | number) >= SLOT_LIMIT) return `${at}: slot ${shown(i.slot)} is not a decimal number below 2^256`;
+  if (typeof i.offset !== 'number' || !Number.isInteger(i.offset) || i.offset < 0 || i.offset > 31) return `${at}: offset ${shown(i.offset)} is not a byte offset from 0 to 31`;
+  return undefined;
+}
+
+/**
+ * What is wrong with a storageLayout, or undefined when it has solc's shape: slots decimal and
+ * below 2^256, offsets 0–31, every type with a known encoding and a decimal size. A file edited
+ * by hand or written by another tool must fail here with its culprit named, not deep in a decode.
+ */
+export function layoutProblem(v: unknown): string | undefined {
+  const l = v as { storage?: unknown; types?: unknown } | null;
+  if (typeof l !== 'object' || l === null || !Array.isArray(l.storage)) return 'it has no storage list';
+  for (const [k, item] of l.storage.entries()) {
+    const problem = itemProblem(item, `storage[${k}]`);
+    if (problem) return problem;
+  }
+  if (l.types === null || l.types === undefined) return undefined;
+  if (typeof l.types !== 'object' || Array.isArray(l.types)) return `types is ${shown(l.types)}, not an object`;
+  for (const [id, type] of Object.entries(l.types as Record<string, unknown>)) {
+    const where = `type ${id.slice(0, 80)}`;
+    if (typeof type !== 'object' || type === null) return `${where} is ${shown(type)}, not a type`;
+    const t = type as Record<string, unknown>;
+    if (typeof t.encoding !== 'string' || !ENCODINGS.includes(t.encoding)) return `${where}: encoding ${shown(t.encoding)} is none of ${ENCODINGS.join(', ')}`;
+    if (typeof t.label !== 'string') return `${where} has no label`;
+    if (!isDecimal(t.numberOfBytes) || /^0+$/.test(String(t.numberOfBytes))) return `${where}: numberOfBytes ${shown(t.numberOfBytes)} is not a positive decimal number`;
+    for (const ref of ['base', 'key', 'value'] as const) if (t[ref] !== undefined && typeof t[ref] !== 'string') return `${where}: ${ref} ${shown(t[ref])} is not a type id`;
+    if (t.members !== undefined) {
+      if (!Array.isArray(t.members)) return `${where}: members is ${shown(t.members)}, not a list`;
+      for (const [k, m] of t.members.entries()) {
+        const problem = itemProblem(m, `${where} member ${k}`);
+        if (problem) return problem;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A storageLayout in solc's shape (see layoutProblem); a malformed one counts as none. */
 function isStorageLayout(v: unknown): v is SolcStorageLayout {
-  const l = v as SolcStorageLayout | null;
-  return typeof l === 'object' && l !== null && Array.isArray(l.storage);
+  return layoutProblem(v) === undefined;
 }
 
 /** Immutable references ({astId: [{start, length}]}) and link references ({file: {lib: [{start, length}]}}) as ranges. */
@@ -243,7 +297,7 @@ export class LayoutFileError extends Error {
   override readonly name = 'LayoutFileError';
   constructor(
     message: string,
-    readonly reason: 'unreadable' | 'not-json' | 'not-a-layout-file' | 'no-layout' | 'no-contract' | 'ambiguous',
+    readonly reason: 'unreadable' | 'not-json' | 'not-a-layout-file' | 'no-layout' | 'malformed' | 'no-contract' | 'ambiguous',
   ) {
     super(message);
   }
@@ -263,6 +317,16 @@ export function layoutFileKind(json: unknown): LayoutFileKind | 'hardhat3-input'
   if (contractsOf(j.contracts)) return 'solc-output';
   if ('storageLayout' in j || 'deployedBytecode' in j || ('abi' in j && 'bytecode' in j)) return 'foundry-artifact';
   return undefined;
+}
+
+/** The storageLayout values a file holds, by contract name ("source:Name"), well formed or not. */
+function layoutsIn(json: unknown, kind: LayoutFileKind, file: string): [string, unknown][] {
+  if (kind === 'foundry-artifact') return [[contractNames(json, kind, file)[0], (json as { storageLayout?: unknown }).storageLayout]];
+  const j = json as { contracts?: unknown; output?: { contracts?: unknown } };
+  const contracts = contractsOf(kind === 'solc-output' ? j.contracts : j.output?.contracts) ?? {};
+  return Object.entries(contracts).flatMap(([source, byName]) =>
+    Object.entries(byName ?? {}).map(([name, c]): [string, unknown] => [`${source}:${name}`, (c as { storageLayout?: unknown } | null)?.storageLayout]),
+  );
 }
 
 /** Every contract a file names, with or without a layout: "source:Name". */
@@ -300,6 +364,10 @@ export function readLayoutFile(file: string): { kind: LayoutFileKind; layouts: C
       `${file} is not a compiler output: expected a solc standard-JSON output, a Foundry artifact (out/<File>.sol/<Name>.json) or a Hardhat build-info (build-info/<id>.json, or <id>.output.json for Hardhat 3)`,
       'not-a-layout-file',
     );
+  }
+  for (const [name, layout] of layoutsIn(json, kind, file)) {
+    const problem = layout === undefined ? undefined : layoutProblem(layout);
+    if (problem) throw new LayoutFileError(`${file}: the storage layout of ${name} is malformed: ${problem}`, 'malformed');
   }
   const layouts =
     kind === 'foundry-artifact'
