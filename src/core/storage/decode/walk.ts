@@ -53,6 +53,9 @@ const MOD = 1n << 256n;
 /** How deep types may nest (struct in array in mapping …) before a layout counts as looping. */
 const MAX_DEPTH = 64;
 
+/** A path as a message names it: a looping layout makes paths of 64 steps, cut so the message stays one readable line. */
+const pathInMessage = (path: string) => (path.length > 120 ? `${path.slice(0, 119)}…` : path);
+
 export class Walk {
   /** Slots this pass read as zero because they have not been read yet. */
   readonly needed = new Set<bigint>();
@@ -94,7 +97,7 @@ export class Walk {
   private node(id: string, slot: bigint, offset: number, present: readonly boolean[], path: string): DecodedNode {
     // solc's types nest only as deep as the source does; a layout that loops (a struct inside
     // itself) is refused rather than recursed into without end.
-    if (this.depth >= MAX_DEPTH) throw new StorageDecodeError(`${path}: the layout nests types more than ${MAX_DEPTH} deep`, 'limit');
+    if (this.depth >= MAX_DEPTH) throw new StorageDecodeError(`${pathInMessage(path)}: the layout nests types more than ${MAX_DEPTH} deep`, 'limit');
     this.depth++;
     try {
       return this.nodeOf(id, slot, offset, present, path);
@@ -105,7 +108,7 @@ export class Walk {
 
   private nodeOf(id: string, slot: bigint, offset: number, present: readonly boolean[], path: string): DecodedNode {
     const t = this.input.types[id];
-    if (!t) throw new StorageDecodeError(`${path}: the layout names type ${id} but does not describe it`, 'limit');
+    if (!t) throw new StorageDecodeError(`${pathInMessage(path)}: the layout names type ${id} but does not describe it`, 'limit');
     if (t.encoding === 'mapping') return this.mapping(t, slot, present, path);
     if (t.encoding === 'bytes') return this.bytes(t, slot, present, path);
     if (t.encoding === 'dynamic_array') return this.dynamicArray(t, slot, present, path);
