@@ -16,6 +16,7 @@ import { keyFromText, keyFromWord, keysFor, logWords } from '../../src/core/stor
 import { decodeValue, zeroValue } from '../../src/core/storage/decode/values';
 import { DEFAULT_LIMITS, Walk, type DecodeLimits } from '../../src/core/storage/decode/walk';
 import { StorageDecodeError } from '../../src/core/storage/decode/errors';
+import { StorageRangeError } from '../../src/core/storage/errors';
 import type { StorageRpc } from '../../src/core/storage/types';
 
 const T = (label: string, numberOfBytes: number | string, extra: Partial<SolcType> = {}): SolcType => ({ encoding: 'inplace', label, numberOfBytes: String(numberOfBytes), ...extra });
@@ -410,6 +411,18 @@ describe('rounds of reads against a node', () => {
       { path: 'list[1]', slot: `0x${BigInt(keccak256(word(2n))).toString(16)}`, before: '8', after: null },
       { path: `balances[${getAddress(who)}]`, slot: `0x${mapSlot(abiWord('address', who), 3n).toString(16)}`, before: '0', after: '100' },
     ]);
+  });
+
+  test('a block that cannot be had is named as the user wrote it (not found, or the node refusing it)', async () => {
+    const node = memoryNode(new Map([[5, state(42n, [7n], 0n)]]), logs);
+    const address = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+    const hash = `0x${'AB'.repeat(32)}`;
+    for (const [blocks, says] of [
+      [['0xF423F'], 'Failed to get block: block 0xF423F not found'],
+      [['5', hash], `Failed to get block: block ${hash}: no eth_getBlockByHash`],
+    ] as const) {
+      await assert.rejects(readStorage(node.rpc, layout, blocks, { address }), (err: unknown) => err instanceof StorageRangeError && err.reason === 'block' && err.message === says);
+    }
   });
 
   test('a block whose hash changes under the reads fails, saying so', async () => {

@@ -40,15 +40,15 @@ export function blockFailure(err: unknown): unknown {
   return new StorageRangeError(`${BLOCK_FAILED_PREFIX}${err.message}`, 'block');
 }
 
-/** The block in a lookup's answer; no block (null), or one without number and hash, is an error. */
-export function blockFromResult(ref: BlockRef, block: unknown): BlockInfo {
+/** The block in a lookup's answer; no block (null), or one without number and hash, is an error naming the block (as `given`, when known). */
+export function blockFromResult(ref: BlockRef, block: unknown, given?: string): BlockInfo {
   if (block === null || block === undefined) {
-    throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}block ${describeBlock(ref)} not found`, 'block');
+    throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}block ${given ?? describeBlock(ref)} not found`, 'block');
   }
   const b = block as { number?: unknown; hash?: unknown };
   if (typeof b.number !== 'string' || !/^0x[0-9a-f]+$/i.test(b.number) || typeof b.hash !== 'string' || !/^0x[0-9a-f]{64}$/i.test(b.hash)) {
     // e.g. a pending block, whose number and hash are null
-    throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}the node's answer for block ${describeBlock(ref)} has no number and hash: ${JSON.stringify(block).slice(0, 120)}`, 'block');
+    throw new StorageRangeError(`${BLOCK_FAILED_PREFIX}the node's answer for block ${given ?? describeBlock(ref)} has no number and hash: ${JSON.stringify(block).slice(0, 120)}`, 'block');
   }
   return { number: Number(BigInt(b.number)), hash: b.hash.toLowerCase() };
 }

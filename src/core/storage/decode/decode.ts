@@ -11,7 +11,8 @@
  */
 import { RpcFailure } from '../../rpc/failure';
 import { blockCall, blockFailure, blockFromResult, type BlockInfo } from '../block';
-import { minimalHex, normaliseAddress, parseBlockRef, type BlockRef } from '../inputs';
+import { BLOCK_FAILED_PREFIX, StorageRangeError } from '../errors';
+import { minimalHex, normaliseAddress, parseBlockRef } from '../inputs';
 import type { ContractLayout } from '../layout';
 import type { StorageRpc } from '../types';
 import { StorageDecodeError } from './errors';
@@ -64,8 +65,9 @@ export function checkUserKeys(keys: readonly string[]): string[] {
   return [...keys];
 }
 
-/** The blocks, looked up in one round trip, in the order given. */
-export async function resolveBlocks(rpc: StorageRpc, refs: readonly BlockRef[], stats: ReadStats, signal?: AbortSignal): Promise<BlockInfo[]> {
+/** The blocks, looked up in one round trip, in the order given; one that cannot be had is named as the user wrote it. */
+export async function resolveBlocks(rpc: StorageRpc, given: readonly string[], stats: ReadStats, signal?: AbortSignal): Promise<BlockInfo[]> {
+  const refs = given.map((g) => parseBlockRef(g));
   let items;
   try {
     stats.requests++;
@@ -76,8 +78,12 @@ export async function resolveBlocks(rpc: StorageRpc, refs: readonly BlockRef[], 
   }
   return refs.map((ref, i) => {
     const item = items[i];
-    if ('error' in item) throw blockFailure(item.error);
-    return blockFromResult(ref, item.result);
+    const name = given[i].trim();
+    if ('error' in item) {
+      const failure = blockFailure(item.error);
+      throw failure instanceof StorageRangeError && failure.reason === 'block' ? new StorageRangeError(`${BLOCK_FAILED_PREFIX}block ${name}: ${item.error.message}`, 'block') : failure;
+    }
+    return blockFromResult(ref, item.result, name);
   });
 }
 
@@ -97,7 +103,7 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
   for (const k of userKeys) if (!keyTypes.some((t) => keyFromText(t, k))) warn(`key '${k}' fits the key type of no mapping of the layout`);
   const stats: ReadStats = { roundTrips: 0, requests: 0, reads: 0 };
   // Blocks given by number: the first reads travel with the lookup, checked against it after.
-  const lookup = resolveBlocks(rpc, refs, stats, options.signal);
+  const lookup = resolveBlocks(rpc, blockRefs, stats, options.signal);
   lookup.catch(() => undefined); // awaited below; a failure of the first pass must not leave it unhandled
   const early = refs.every((r) => r.kind === 'number' && r.number <= BigInt(Number.MAX_SAFE_INTEGER));
   let blocks = early ? refs.map((r) => ({ number: Number((r as { number: bigint }).number), hash: '' })) : await lookup;

@@ -8,7 +8,7 @@
 import { RpcFailure } from '../../rpc/failure';
 import type { RpcCall } from '../../rpc/types';
 import type { BlockInfo } from '../block';
-import { minimalHex, normaliseAddress, parseBlockRef, word } from '../inputs';
+import { minimalHex, normaliseAddress, word } from '../inputs';
 import { isSizeRefusal } from '../emulate';
 import { isMethodUnavailable } from '../native';
 import type { StorageRpc } from '../types';
@@ -72,7 +72,7 @@ function slotsOf(method: Tracer, result: unknown, address: string, into: Set<big
 export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, options: ReaderOptions & { address: string }): Promise<RawStorageDiff> {
   const address = normaliseAddress(options.address);
   const stats: ReadStats = { roundTrips: 0, requests: 0, reads: 0 };
-  const [a, b] = await resolveBlocks(rpc, [parseBlockRef(from), parseBlockRef(to)], stats, options.signal);
+  const [a, b] = await resolveBlocks(rpc, [from, to], stats, options.signal);
   const low = Math.min(a.number, b.number);
   const high = Math.max(a.number, b.number);
   if (high - low > MAX_TRACED_BLOCKS) {
