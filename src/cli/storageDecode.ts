@@ -81,16 +81,18 @@ Integers and enums are decimal strings, bool true/false, addresses EIP-55, bytes
   },
 
   async work(args, io) {
+    // The values are the contract's data, shown whole (a base URI keeps its path); the endpoint's secrets are registered and still masked.
+    const print = (text: string) => (io.outRevealed ? io.outRevealed(text) : io.out(text));
     try {
       const layout = await layoutFromFile(args.layout, args.contract);
       const { decodeStorage, decodedJson, leaves } = await import('../core/storage/decode/decode');
       const reading = await withNodeClient(args.target, args.timeoutMs, (client) =>
         decodeStorage(client, layout, args.block, { address: args.address, keys: args.keys, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
       );
-      if (args.format === 'json') io.out(`${inertJson(decodedJson(reading))}\n`);
+      if (args.format === 'json') print(`${inertJson(decodedJson(reading))}\n`);
       else {
         const rows = reading.variables.flatMap((v) => leaves(v.node, v.label).map((l) => [l.path, l.type, l.slot, cell(l.values[0], l.type === 'string')]));
-        io.out(renderTable(['PATH', 'TYPE', 'SLOT', 'VALUE'], rows));
+        print(renderTable(['PATH', 'TYPE', 'SLOT', 'VALUE'], rows));
       }
       return 0;
     } catch (err) {

@@ -66,6 +66,8 @@ export const storageDiffCommand = defineCommand({
   },
 
   async work(args, io) {
+    // The values are the contract's data, shown whole (a base URI keeps its path); the endpoint's secrets are registered and still masked.
+    const print = (text: string) => (io.outRevealed ? io.outRevealed(text) : io.out(text));
     try {
       if (args.layout !== undefined) {
         const layout = await layoutFromFile(args.layout, args.contract);
@@ -73,9 +75,9 @@ export const storageDiffCommand = defineCommand({
         const diff = await withNodeClient(args.target, args.timeoutMs, (client) =>
           diffStorage(client, layout, args.from, args.to, { address: args.address, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
         );
-        if (args.format === 'json') io.out(`${inertJson(diff.changes)}\n`);
+        if (args.format === 'json') print(`${inertJson(diff.changes)}\n`);
         else
-          io.out(
+          print(
             renderTable(
               ['PATH', 'SLOT', 'BEFORE', 'AFTER'],
               diff.changes.map((c) => [c.path, c.slot, cell(c.before), cell(c.after)]),
@@ -85,9 +87,9 @@ export const storageDiffCommand = defineCommand({
       }
       const { rawStorageDiff } = await import('../core/storage/decode/rawDiff');
       const diff = await withNodeClient(args.target, args.timeoutMs, (client) => rawStorageDiff(client, args.from, args.to, { address: args.address }));
-      if (args.format === 'json') io.out(`${inertJson(diff.changes)}\n`);
+      if (args.format === 'json') print(`${inertJson(diff.changes)}\n`);
       else
-        io.out(
+        print(
           renderTable(
             ['SLOT', 'BEFORE', 'AFTER'],
             diff.changes.map((c) => [c.slot, c.before, c.after]),
