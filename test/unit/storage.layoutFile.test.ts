@@ -129,6 +129,14 @@ describe('a malformed layout: one line naming the file, the contract and the cul
     });
   }
 
+  test('a slot nested deeper than the stack goes: named by its kind, not a stack overflow', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const f = file('deep.json', `{"contracts": {"a.sol": {"A": {"storageLayout": {"storage": [{"label": "deep", "offset": 0, "type": "t", "slot": ${deep}}], "types": {}}}}}}`);
+    const err = failure(() => readLayoutFile(f));
+    assert.equal(err.reason, 'malformed');
+    assert.match(err.message, /storage\[0\] \(deep\): slot a list is not a decimal number/);
+  });
+
   test('the workspace leaves a malformed layout out instead of failing', () => {
     const root = path.join(dir, 'malformed-project');
     mkdirSync(path.join(root, 'out', 'A.sol'), { recursive: true });

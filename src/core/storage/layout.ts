@@ -95,8 +95,8 @@ const ENCODINGS: readonly string[] = ['inplace', 'mapping', 'dynamic_array', 'by
 const DECIMAL = /^\d{1,78}$/;
 const SLOT_LIMIT = 1n << 256n;
 
-/** A value of a layout as it reads in a message: JSON, cut short. */
-const shown = (v: unknown) => (JSON.stringify(v) ?? String(v)).slice(0, 40);
+/** A value of a layout as it reads in a message: a primitive as JSON, cut short; a list or an object by its kind (it may nest past the stack). */
+const shown = (v: unknown) => (Array.isArray(v) ? 'a list' : typeof v === 'object' && v !== null ? 'an object' : (JSON.stringify(v) ?? String(v)).slice(0, 40));
 
 const isDecimal = (v: unknown) => (typeof v === 'string' && DECIMAL.test(v)) || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
 
