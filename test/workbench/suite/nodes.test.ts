@@ -48,8 +48,22 @@ describe('nodes', () => {
     const blockInTree = async () => String((await tree.getChildren(element)).map((e) => tree.getTreeItem(e)).find((i) => i.label === 'Latest block')?.description).split(' ')[0];
     const blockInBar = () => /#(\d+)$/.exec(statusBar.shown().text)?.[1];
 
-    statusBar.update();
-    const first = await until('the status bar block', blockInBar);
+    /** Waits until the bar shows block `target`, asking it again each second (a poll already under way may land short of it, and the timed poll waits for window focus). */
+    const barShows = (target: string) => {
+      let asked = 0;
+      return until(`block ${target} in the status bar`, () => {
+        if (blockInBar() === target) return target;
+        if (Date.now() - asked > 1000) {
+          asked = Date.now();
+          statusBar.update();
+        }
+        return undefined;
+      }).catch((err: Error) => {
+        throw new Error(`${err.message}; it shows "${statusBar.shown().text}"`);
+      });
+    };
+    // The chain's head, not what the bar showed before (an earlier suite moved the chain on).
+    const first = await barShows(String(BigInt((await rpc('eth_blockNumber', [])) as string)));
     assert.equal(await blockInTree(), first);
 
     // New blocks; the status bar's next poll sees them, and the tree follows without a refresh of its own.
@@ -63,19 +77,7 @@ describe('nodes', () => {
         }
       });
     });
-    statusBar.update();
-    // A poll already under way (another feature asking the node's facts) may land before or between
-    // the two blocks, and the next timed poll waits for window focus: ask again until the second shows.
-    const target = String(BigInt(first) + 2n);
-    let asked = Date.now();
-    const later = await until('both new blocks in the status bar', () => {
-      if (blockInBar() === target) return target;
-      if (Date.now() - asked > 1000) {
-        asked = Date.now();
-        statusBar.update();
-      }
-      return undefined;
-    });
+    const later = await barShows(String(BigInt(first) + 2n));
     await redrawn;
     assert.equal(await blockInTree(), later, 'the tree kept its older block');
     assert.match(String(tree.getTreeItem(element).description), new RegExp(`· #${later}$`), 'the collapsed node shows the block too');
