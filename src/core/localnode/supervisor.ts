@@ -153,6 +153,9 @@ export async function chainHead(rpcUrl: string): Promise<number> {
  */
 const STOP_GRACE_MS = 5000;
 
+/** How long gnd's exit waits to see whether Postgres ended first (and is the cause). */
+const POSTGRES_END_GRACE_MS = 1000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends SIGINT (gnd ignores SIGTERM; it is Postgres's fast shutdown too), then SIGKILL after `graceMs`; resolves once the pid is gone. */
@@ -470,8 +473,14 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   private gndExited(code: number | null, sig: NodeJS.Signals | null): void {
     // A start in progress reports it itself; a stop expects it. gnd ends by itself when its Postgres ended first: that is the cause.
     const postgres = this.postgres;
-    if (postgres && postgres.pid > 0 && !isAlive(postgres.pid)) this.failWhileReady(this.postgresGone(postgres));
-    else this.failWhileReady(`gnd exited unexpectedly (${sig ?? `status ${code}`}): ${this.lastLines()}`);
+    const gndReason = `gnd exited unexpectedly (${sig ?? `status ${code}`}): ${this.lastLines()}`;
+    // Killed by a signal, gnd did not end for want of its database.
+    if (!postgres || postgres.pid <= 0 || sig) return this.failWhileReady(gndReason);
+    // A killed postmaster closes its files (its backends, then gnd, see that) before it is seen to end: give it a moment.
+    void (async () => {
+      for (let waited = 0; waited < POSTGRES_END_GRACE_MS && isAlive(postgres.pid); waited += 50) await sleep(50);
+      this.failWhileReady(isAlive(postgres.pid) ? gndReason : this.postgresGone(postgres));
+    })();
   }
 
   private processControl(): ProcessControl {
