@@ -29,7 +29,7 @@ case "${1:-}" in
 esac
 [ $# -le 1 ] || { printf 'usage: npm run demo [-- --smoke]\n' >&2; exit 2; }
 
-command -v node >/dev/null || die "Node.js 20 or newer is required (https://nodejs.org)"
+command -v node >/dev/null || die "Node.js 20.19 or newer is required (https://nodejs.org)"
 # Started by `npm run demo`: drop npm's variables, so the installs, vsce and code-server (and
 # the terminals in it) behave as if run by hand.
 eval "$(node scripts/clean-env.mjs --shell)"
