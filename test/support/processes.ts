@@ -1,5 +1,5 @@
 /** What runs on this machine, from /proc: the tests of the local graph-node check that nothing of theirs is left. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Pids of every process (but this one) whose command line names `text`, e.g. a data folder. */
 export function processesUsing(text: string): number[] {
@@ -24,4 +24,19 @@ export function killProcessesUsing(text: string): void {
       // already gone
     }
   }
+}
+
+/** Pids of every process (but this one) whose working folder is `dir` or inside it. */
+export function processesIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+    .filter((p) => {
+      try {
+        const cwd = readlinkSync(`/proc/${p}/cwd`);
+        return cwd === dir || cwd.startsWith(`${dir}/`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

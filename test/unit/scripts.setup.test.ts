@@ -7,9 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { runnerProject } from '../support/runnerProject';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -80,23 +81,7 @@ test('clean-env.mjs keeps a PATH with quotes intact, and is a usage error (2) wi
   assert.match(usage.stderr, /usage: eval "\$\(node scripts\/clean-env\.mjs --shell\)"/);
 });
 
-/**
- * A copy of the test runner in a temporary project: scripts/setup.sh records its environment in
- * setup-ran.json and fails; test/unit holds one passing test. `withModules` links node_modules.
- */
-function project(withModules: boolean): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'chaindeck-runner-'));
-  mkdirSync(path.join(dir, 'scripts'));
-  mkdirSync(path.join(dir, 'test', 'unit'), { recursive: true });
-  for (const f of ['test.mjs', 'clean-env.mjs']) copyFileSync(path.join(root, 'scripts', f), path.join(dir, 'scripts', f));
-  copyFileSync(path.join(root, 'package-lock.json'), path.join(dir, 'package-lock.json'));
-  const setup = path.join(dir, 'scripts', 'setup.sh');
-  writeFileSync(setup, `#!/usr/bin/env bash\nnode -e 'process.stdout.write(JSON.stringify(process.env))' > "$(dirname "$0")/../setup-ran.json"\nexit 1\n`);
-  chmodSync(setup, 0o755);
-  writeFileSync(path.join(dir, 'test', 'unit', 'one.test.ts'), "import { test } from 'node:test';\ntest('one', () => {});\n");
-  if (withModules) symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
-  return dir;
-}
+const project = (withModules: boolean) => runnerProject(withModules);
 
 test('the unit layer installs nothing: it runs with node_modules as it is', async () => {
   const dir = project(true);
