@@ -18,7 +18,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-say() { printf '\033[1m[demo]\033[0m %s\n' "$*"; }
+# Bold only on a terminal: a log file or CI gets plain text, no escape codes.
+if [ -t 1 ]; then say() { printf '\033[1m[demo]\033[0m %s\n' "$*"; }; else say() { printf '[demo] %s\n' "$*"; }; fi
 die() { printf '[demo] ERROR: %s\n' "$*" >&2; exit 1; }
 
 SMOKE=

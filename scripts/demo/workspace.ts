@@ -32,7 +32,8 @@ const AIRDROP = 1000;
 const SYNC_TIMEOUT_MS = 120_000;
 
 const run = promisify(execFile);
-const say = (text: string) => process.stderr.write(`\x1b[1m[demo]\x1b[0m ${text}\n`);
+// Bold only on a terminal: a log file or CI gets plain text, no escape codes.
+const say = (text: string) => process.stderr.write(process.stderr.isTTY ? `\x1b[1m[demo]\x1b[0m ${text}\n` : `[demo] ${text}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface NodeUrls {
