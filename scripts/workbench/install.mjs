@@ -1,6 +1,7 @@
 // Installs the pinned real VS Code workbench (code-server, with the Node 24 it requires) into a
 // cache folder outside the repository, once per machine. The project's shared notes on the real
-// VS Code workbench say why each flag is there.
+// VS Code workbench say why each flag is there. npm's and the compilers' output (hundreds of
+// lines) goes to a log beside the install, named on screen; see long-step.mjs.
 //
 //   node scripts/workbench/install.mjs        # install if missing, print the paths
 //   import { ensureWorkbench } from './install.mjs'
@@ -140,8 +141,8 @@ async function install() {
   const args = ['install', '--no-audit', '--no-fund', '--foreground-scripts', `--nodedir=${p.nodeRoot}`, `code-server@${CODE_SERVER_VERSION}`];
   await longStep({
     tag,
-    what: `installing code-server ${CODE_SERVER_VERSION} and compiling its native modules (sqlite3 takes longest)`,
-    about: '5 minutes on 2 cores',
+    what: `installing code-server ${CODE_SERVER_VERSION}`,
+    about: '5 minutes on 2 cores, most of it compiling native modules, sqlite3 the longest',
     log: installLog,
     cmd: 'npm',
     args,
