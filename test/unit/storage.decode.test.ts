@@ -220,6 +220,10 @@ describe('arrays and structs', () => {
     const { nodes, walk } = walkOnce([item('dyn', 1, 0, 't_array(t_uint32)dyn_storage')], new Map([[1n, [1000n]]]), [], [], { maxElements: 10 });
     assert.equal(nodes[0].kind === 'array' && nodes[0].elements.length, 10);
     assert.deepEqual([...walk.warnings], ['dyn: 1000 elements, the first 10 read']);
+    // A length past 2^53 is named exactly, not as Number.MAX_SAFE_INTEGER.
+    const huge = walkOnce([item('dyn', 1, 0, 't_array(t_uint32)dyn_storage')], new Map([[1n, [1n << 64n]]]), [], [], { maxElements: 10 });
+    assert.deepEqual([...huge.walk.warnings], ['dyn: 18446744073709551616 elements, the first 10 read']);
+    assert.deepEqual(leaves(huge.nodes[0], 'dyn')[0], { path: 'dyn.length', type: 'uint256', slot: '0x1', values: ['18446744073709551616'] });
   });
 });
 

@@ -12,7 +12,7 @@
 import { inertText } from '../../inert';
 import { keccak256 } from 'ethers';
 import { minimalHex, word } from '../inputs';
-import type { SolcType } from '../layout';
+import { typeOf, type SolcType } from '../layout';
 import { nodeValue } from './decode';
 import { keyFromText } from './keys';
 import type { DecodedValue } from './values';
@@ -229,7 +229,7 @@ export function mappingKeyProblem(keyType: SolcType, text: string): string | und
 /** The key type of the mapping `node` of a layout, by its type string, when the layout describes it. */
 export function mappingKeyType(types: Record<string, SolcType>, mapping: { type: string }): SolcType | undefined {
   const entry = Object.values(types).find((t) => t.encoding === 'mapping' && t.label === mapping.type);
-  return entry?.key ? types[entry.key] : undefined;
+  return entry?.key ? typeOf(types, entry.key) : undefined;
 }
 
 /**
