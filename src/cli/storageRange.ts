@@ -21,7 +21,11 @@ const options = {
     value: 'KEY',
     help: "start key, hex with or without 0x (default 32 zero bytes). Emulation: the first slot number; native: a hashed key (use the previous page's nextKey)",
   },
-  max: { type: 'string', value: 'N', help: `entries wanted, 1 to ${MAX_RESULTS_LIMIT} (default 10); the emulation reads at most 10 × N slots. For more, read the next page from nextKey` },
+  max: {
+    type: 'string',
+    value: 'N',
+    help: `entries wanted, 1 to ${MAX_RESULTS_LIMIT} (default 10); at most N are printed, also from a node that sends more, and the emulation reads at most 10 × N slots. For more, read the next page from nextKey`,
+  },
   'tx-index': { type: 'string', value: 'N', help: 'native only: state before transaction N of the block (default 0); the emulation ignores it and reads the state at the end of the block' },
   mode: { type: 'string', value: 'M', help: 'auto (default): native debug_storageRangeAt where the node has it, the emulation where it does not; native; or emulate' },
   timeout: TIMEOUT_OPTION,

@@ -160,6 +160,24 @@ describe('chaindeck storage-range: results (exit 0)', () => {
     assert.equal(node.calls.length, 2);
   });
 
+  test('native on a node that ignores --max and sends junk: at most --max entries printed, then nextKey; a non-hex key or a null entry is an error', async () => {
+    const flood = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [word(i + 1), { key: null, value: word(i) }]));
+    node.methods.debug_storageRangeAt = { result: { storage: flood, nextKey: null } };
+    const run = await storage([...base(), '--mode', 'native', '--max', '5']);
+    assert.equal(run.code, 0, run.err);
+    const result = oneObject(run).result!;
+    assert.deepEqual(Object.keys(result.storage), [1, 2, 3, 4, 5].map(word));
+    assert.equal(result.nextKey, word(6));
+    for (const junk of [{ 'not hex': { key: null, value: word(1) } }, { [word(1)]: null }]) {
+      node.methods.debug_storageRangeAt = { result: { storage: junk, nextKey: null } };
+      const bad = await storage([...base(), '--mode', 'native', '--max', '5']);
+      assert.equal(bad.code, 1);
+      const message = `debug_storageRangeAt answered an entry that is not a storage entry: ${JSON.stringify(junk)}`;
+      assert.deepEqual(oneObject(bad).error, { code: -32000, message });
+      assert.equal(bad.err, `chaindeck storage-range: ${message}\n`);
+    }
+  });
+
   test('--max and --tx-index take surrounding spaces', async () => {
     node.methods.debug_storageRangeAt = { result: { storage: {}, nextKey: null } };
     const run = await storage([...base(), '--max', ' 7 ', '--tx-index', ' 0 ', '--mode', 'native']);

@@ -220,6 +220,10 @@ describe('arrays and structs', () => {
     const { nodes, walk } = walkOnce([item('dyn', 1, 0, 't_array(t_uint32)dyn_storage')], new Map([[1n, [1000n]]]), [], [], { maxElements: 10 });
     assert.equal(nodes[0].kind === 'array' && nodes[0].elements.length, 10);
     assert.deepEqual([...walk.warnings], ['dyn: 1000 elements, the first 10 read']);
+    // A length past 2^53 is named exactly, not as Number.MAX_SAFE_INTEGER.
+    const huge = walkOnce([item('dyn', 1, 0, 't_array(t_uint32)dyn_storage')], new Map([[1n, [1n << 64n]]]), [], [], { maxElements: 10 });
+    assert.deepEqual([...huge.walk.warnings], ['dyn: 18446744073709551616 elements, the first 10 read']);
+    assert.deepEqual(leaves(huge.nodes[0], 'dyn')[0], { path: 'dyn.length', type: 'uint256', slot: '0x1', values: ['18446744073709551616'] });
   });
 });
 
@@ -476,6 +480,37 @@ describe('raw diffs from state-diff tracing', () => {
     assert.equal(diff.method, 'trace_replayBlockTransactions');
     assert.deepEqual(diff.changes, [{ slot: word(2n), before: word(0n), after: word(3n) }]);
     assert.deepEqual(seen, ['debug_traceBlockByNumber', 'debug_traceBlockByNumber', 'trace_replayBlockTransactions', 'trace_replayBlockTransactions']);
+  });
+
+  test('a prestateTracer that ignores diffMode (no pre and post) is no diff: the other way is tried, and without it an error, never "nothing changed"', async () => {
+    const prestate = (traced: readonly RpcCall[]) =>
+      traced.map((c) =>
+        c.method === 'debug_traceBlockByNumber'
+          ? { result: [{ txHash: word(9n), result: { [address]: { balance: '0x0', nonce: 1, storage: { [word(1n)]: word(10n) } } } }], response: { jsonrpc: '2.0' as const, id: 1 } }
+          : { error: new RpcFailure('rpc', `JSON-RPC error -32601: no ${c.method}`, { code: -32601 }) },
+      );
+    const node = memoryNode(states());
+    const plain = node.rpc.batch.bind(node.rpc);
+    node.rpc.batch = async (calls, options) => (calls.some((c) => c.method.startsWith('trace_') || c.method.startsWith('debug_')) ? prestate(calls) : plain(calls, options));
+    const { rawStorageDiff } = await import('../../src/core/storage/decode/rawDiff');
+    await assert.rejects(
+      rawStorageDiff(node.rpc, '5', '7', { address }),
+      (err: unknown) =>
+        err instanceof StorageDecodeError &&
+        err.reason === 'trace' &&
+        err.message.startsWith(
+          'the node cannot trace state diffs (debug_traceBlockByNumber: block 6 answered traces that are not state diffs (no pre and post: the prestateTracer ignored diffMode); trace_replayBlockTransactions: JSON-RPC error -32601: no trace_replayBlockTransactions), which a diff without --layout needs',
+        ),
+    );
+    // With trace_replayBlockTransactions beside it, that is used.
+    node.rpc.batch = async (calls, options) => {
+      if (!calls.some((c) => c.method.startsWith('trace_') || c.method.startsWith('debug_'))) return plain(calls, options);
+      if (calls[0].method === 'debug_traceBlockByNumber') return prestate(calls);
+      return calls.map(() => ({ result: [{ stateDiff: { [address]: { storage: { [word(2n)]: { '+': word(3n) } } } } }], response: { jsonrpc: '2.0' as const, id: 1 } }));
+    };
+    const diff = await rawStorageDiff(node.rpc, '5', '7', { address });
+    assert.equal(diff.method, 'trace_replayBlockTransactions');
+    assert.deepEqual(diff.changes, [{ slot: word(2n), before: word(0n), after: word(3n) }]);
   });
 
   test('a node with neither tracer: the error says so and what to do', async () => {

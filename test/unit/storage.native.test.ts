@@ -114,7 +114,6 @@ describe('nativeRange', () => {
             '0x9': { key: '0x1', value: word(1) },
             '0x00000a': { key: '0x3', value: word(3) },
             '0xff': { key: null, value: word(4) },
-            zz: { key: null, value: word(5) },
           },
           nextKey: word(0x100),
         };
@@ -122,8 +121,8 @@ describe('nativeRange', () => {
     });
     const range = await nativeRange(rpc, params);
     assert.deepEqual(sent, [HASH, 3, ADDRESS, word(0), 7]);
-    // Not hex sorts as 0; equal numbers keep a stable textual order.
-    assert.deepEqual(Object.keys(range.storage), ['zz', '0x9', '0x00000a', '0x0A', '0xff']);
+    // Equal numbers keep a stable textual order.
+    assert.deepEqual(Object.keys(range.storage), ['0x9', '0x00000a', '0x0A', '0xff']);
     assert.deepEqual(range.storage['0x0A'], { key: '0x2', value: word(2) });
     assert.equal(range.nextKey, word(0x100));
   });
@@ -181,18 +180,57 @@ describe('nativeRange', () => {
   });
 
   test('an answer that is not a storage range is refused, quoting at most 120 characters of it', async () => {
-    const wrong: unknown[] = [{ storage: null }, { storage: [] }, { storage: 'x' }, { nextKey: null }, { storage: {}, nextKey: 5 }, 42, 'text', { storage: {}, nextKey: 'x'.repeat(300) }];
-    for (const answer of wrong.slice(0, -1)) {
+    const wrong: unknown[] = [
+      { storage: null },
+      { storage: [] },
+      { storage: 'x' },
+      { nextKey: null },
+      { storage: {}, nextKey: 5 },
+      42,
+      'text',
+      { storage: {}, nextKey: 'x'.repeat(300) },
+      { storage: {}, nextKey: `0x${'1'.repeat(65)}` },
+    ];
+    for (const answer of wrong) {
       const err = await storageError(nativeRange(new ScriptedRpc({ debug_storageRangeAt: () => answer }), params));
       assert.equal(err.reason, 'native', JSON.stringify(answer));
       assert.equal(err.message, `debug_storageRangeAt answered something that is not a storage range: ${JSON.stringify(answer).slice(0, 120)}`);
     }
-    // A string nextKey, however long, is a nextKey.
-    const range = await nativeRange(new ScriptedRpc({ debug_storageRangeAt: () => wrong.at(-1) }), params);
-    assert.equal(range.nextKey, 'x'.repeat(300));
     const long = { storage: [], pad: 'y'.repeat(500) };
     const err = await storageError(nativeRange(new ScriptedRpc({ debug_storageRangeAt: () => long }), params));
     assert.ok(err.message.endsWith(JSON.stringify(long).slice(0, 120)) && err.message.length < 200, err.message);
+  });
+
+  test('an entry that is not hex of at most 32 bytes, or not an entry, is refused, naming it', async () => {
+    const k = `0x${'1'.repeat(64)}`;
+    const entries: Record<string, unknown>[] = [
+      { zz: { key: null, value: word(1) } },
+      { [k]: null },
+      { [k]: 'text' },
+      { [k]: { key: null } },
+      { [k]: { key: null, value: 'zz' } },
+      { [k]: { key: 5, value: word(1) } },
+      { [k]: { key: `0x${'2'.repeat(66)}`, value: word(1) } },
+      { [`0x${'3'.repeat(65)}`]: { key: null, value: word(1) } },
+    ];
+    for (const storage of entries) {
+      const err = await storageError(
+        nativeRange(new ScriptedRpc({ debug_storageRangeAt: () => ({ storage: { [word(5)]: { key: null, value: word(5) }, ...storage }, nextKey: null }) }), params),
+      );
+      assert.equal(err.reason, 'native', JSON.stringify(storage));
+      assert.equal(err.message, `debug_storageRangeAt answered an entry that is not a storage entry: ${JSON.stringify(storage).slice(0, 120)}`);
+    }
+  });
+
+  test('a node that ignores maxResult: only the first maxResult entries, nextKey the first one left out', async () => {
+    const storage = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [word(50_000 - i), { key: word(i), value: word(1), extra: 'x' }]));
+    const range = await nativeRange(new ScriptedRpc({ debug_storageRangeAt: () => ({ storage, nextKey: null }) }), params);
+    assert.deepEqual(Object.keys(range.storage), [1, 2, 3, 4, 5, 6, 7].map(word));
+    assert.deepEqual(range.storage[word(1)], { key: word(49_999), value: word(1) }, 'only key and value');
+    assert.equal(range.nextKey, word(8));
+    // Exactly maxResult: the node's own nextKey stands.
+    const seven = Object.fromEntries(Object.entries(storage).slice(-7));
+    assert.equal((await nativeRange(new ScriptedRpc({ debug_storageRangeAt: () => ({ storage: seven, nextKey: word(8) }) }), params)).nextKey, word(8));
   });
 });
 

@@ -258,16 +258,16 @@ describe('how the fast scan treats a failed batch', () => {
 });
 
 describe('the native method', () => {
-  test('keys equal in value but not in spelling sort by spelling; keys that are not hex sort as zero', async () => {
+  test('keys equal in value but not in spelling sort by spelling (keys that are not hex are refused: storage.native.test.ts)', async () => {
     const orders = [
       ['0xab', '0xAB'],
       ['0xAB', '0xab'],
-      ['0x02', 'k0x1', '0x1k', '0x01'],
+      ['0x02', '0x0001', '0x01'],
     ];
     const expected = [
       ['0xAB', '0xab'],
       ['0xAB', '0xab'],
-      ['0x1k', 'k0x1', '0x01', '0x02'],
+      ['0x0001', '0x01', '0x02'],
     ];
     for (const [i, keys] of orders.entries()) {
       const storage = Object.fromEntries(keys.map((k) => [k, { key: null, value: word(1n) }]));

@@ -149,6 +149,11 @@ test('arrays: pages of elements with the count left; elements past the length at
     ],
   );
   assert.equal(storageItem(grown, 'g', 'g', states).description, 'uint32[], 2 elements');
+  // Lengths past 2^53, read or declared, are shown exactly, not as the elements read.
+  const huge: DecodedNode = { kind: 'array', type: 'uint32[]', slot: 4n, lengths: ['18446744073709551616', '1'], elements: grown.elements, nonZero: true };
+  assert.equal(storageItem(huge, 'h', 'h', { shown: 0, before: 1 }).description, 'uint32[], 18446744073709551616 elements');
+  const declared: DecodedNode = { kind: 'array', type: 'uint8[3125000000000000000000000000]', slot: 4n, elements: grown.elements, nonZero: true };
+  assert.equal(storageItem(declared, 'd', 'd', states).description, 'uint8[3125000000000000000000000000], 3125000000000000000000000000 elements');
   const shrunk: DecodedNode = {
     kind: 'array',
     type: 'uint32[]',

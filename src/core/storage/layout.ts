@@ -79,15 +79,20 @@ export interface ContractLayout {
   artifact?: string;
 }
 
+/** The type with id `id`, only if the layout describes it (an id like "constructor" is no Object method). */
+export function typeOf(types: Record<string, SolcType>, id: string): SolcType | undefined {
+  return Object.hasOwn(types, id) ? types[id] : undefined;
+}
+
 function toVariables(layout: SolcStorageLayout): LayoutVariable[] {
   const types = layout.types ?? {};
   return layout.storage.map((s) => ({
     label: s.label,
     slot: String(s.slot),
     offset: s.offset,
-    type: types[s.type]?.label ?? s.type,
+    type: typeOf(types, s.type)?.label ?? s.type,
     typeId: s.type,
-    numberOfBytes: Number(types[s.type]?.numberOfBytes ?? 32),
+    numberOfBytes: bytesOf(types, s.type),
   }));
 }
 
@@ -133,6 +138,10 @@ export function layoutProblem(v: unknown): string | undefined {
     if (typeof t.encoding !== 'string' || !ENCODINGS.includes(t.encoding)) return `${where}: encoding ${shown(t.encoding)} is none of ${ENCODINGS.join(', ')}`;
     if (typeof t.label !== 'string') return `${where} has no label`;
     if (!isDecimal(t.numberOfBytes) || /^0+$/.test(String(t.numberOfBytes))) return `${where}: numberOfBytes ${shown(t.numberOfBytes)} is not a positive decimal number`;
+    // A value type lies within one slot; only arrays and structs span more.
+    if (t.encoding === 'inplace' && t.base === undefined && t.members === undefined && BigInt(t.numberOfBytes as string | number) > 32n) {
+      return `${where}: numberOfBytes ${shown(t.numberOfBytes)} is more than the 32 bytes of a value type`;
+    }
     for (const ref of ['base', 'key', 'value'] as const) if (t[ref] !== undefined && typeof t[ref] !== 'string') return `${where}: ${ref} ${shown(t[ref])} is not a type id`;
     if (t.members !== undefined) {
       if (!Array.isArray(t.members)) return `${where}: members is ${shown(t.members)}, not a list`;
@@ -424,7 +433,7 @@ const DYNAMIC_SPAN = 1n << 48n;
 
 /** Bytes a value of type `id` takes (solc's numberOfBytes; 32 when unknown). */
 export function bytesOf(types: Record<string, SolcType>, id: string): number {
-  return Number(types[id]?.numberOfBytes ?? 32);
+  return Number(typeOf(types, id)?.numberOfBytes ?? 32);
 }
 
 /** Whole slots a value of type `id` takes. */
@@ -432,14 +441,14 @@ export function slotsOf(types: Record<string, SolcType>, id: string): bigint {
   return BigInt(Math.max(1, Math.ceil(bytesOf(types, id) / 32)));
 }
 
-/** Static array length from solc's type id, e.g. t_array(t_uint256)3_storage → 3. */
-export function staticLength(id: string): number {
+/** Static array length from solc's type id, e.g. t_array(t_uint256)3_storage → 3n (exact, however long). */
+export function staticLength(id: string): bigint {
   const m = /\)(\d+)_storage$/.exec(id);
-  return m ? Number(m[1]) : 0;
+  return m ? BigInt(m[1]) : 0n;
 }
 
 /** Names of the element(s) at relative slot `rel` of an array whose elements are of type `base`. */
-function elementLabels(types: Record<string, SolcType>, name: string, base: string, rel: bigint, length: number | undefined): string[] {
+function elementLabels(types: Record<string, SolcType>, name: string, base: string, rel: bigint, length: bigint | undefined): string[] {
   const b = bytesOf(types, base);
   if (b <= 16) {
     // Small elements pack several to a slot.
@@ -447,20 +456,20 @@ function elementLabels(types: Record<string, SolcType>, name: string, base: stri
     const first = rel * perSlot;
     let last = first + perSlot - 1n;
     if (length !== undefined) {
-      if (first >= BigInt(length)) return [];
-      if (last >= BigInt(length)) last = BigInt(length) - 1n;
+      if (first >= length) return [];
+      if (last >= length) last = length - 1n;
     }
     return [first === last ? `${name}[${first}]` : `${name}[${first}..${last}]`];
   }
   const per = slotsOf(types, base);
   const index = rel / per;
-  if (length !== undefined && index >= BigInt(length)) return [];
+  if (length !== undefined && index >= length) return [];
   return labelsWithin(types, `${name}[${index}]`, base, rel % per);
 }
 
 /** Names of what lies at relative slot `rel` inside a value of type `id` named `name`. */
 function labelsWithin(types: Record<string, SolcType>, name: string, id: string, rel: bigint): string[] {
-  const t = types[id];
+  const t = typeOf(types, id);
   if (!t) return [name];
   if (t.encoding === 'inplace' && t.members) return labelsAt(types, t.members, rel, `${name}.`);
   if (t.encoding === 'inplace' && t.base) return elementLabels(types, name, t.base, rel, staticLength(id));
@@ -497,7 +506,7 @@ function collectRegions(types: Record<string, SolcType>, items: readonly SolcSto
 }
 
 function walkType(types: Record<string, SolcType>, id: string, slot: bigint, name: string, out: DynamicRegion[]): void {
-  const t = types[id];
+  const t = typeOf(types, id);
   if (!t) return;
   const data = () => BigInt(keccak256(word(slot)));
   if (t.encoding === 'dynamic_array') out.push({ base: data(), name, element: t.base });
@@ -505,7 +514,7 @@ function walkType(types: Record<string, SolcType>, id: string, slot: bigint, nam
   else if (t.encoding === 'inplace' && t.members) collectRegions(types, t.members, slot, `${name}.`, out);
   else if (t.encoding === 'inplace' && t.base && bytesOf(types, t.base) > 16) {
     const per = slotsOf(types, t.base);
-    const n = Math.min(staticLength(id), MAX_EXPANDED);
+    const n = Math.min(Number(staticLength(id)), MAX_EXPANDED);
     for (let i = 0; i < n && out.length <= MAX_EXPANDED; i++) walkType(types, t.base, slot + BigInt(i) * per, `${name}[${i}]`, out);
   }
 }

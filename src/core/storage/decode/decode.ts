@@ -13,7 +13,7 @@ import { RpcFailure } from '../../rpc/failure';
 import { blockCall, blockFailure, blockFromResult, type BlockInfo } from '../block';
 import { BLOCK_FAILED_PREFIX, StorageRangeError } from '../errors';
 import { minimalHex, normaliseAddress, parseBlockRef } from '../inputs';
-import type { ContractLayout } from '../layout';
+import { typeOf, type ContractLayout } from '../layout';
 import type { StorageRpc } from '../types';
 import { StorageDecodeError } from './errors';
 import { keyFromText, keysFor, MAX_USER_KEYS, MAX_USER_KEY_LENGTH, type MappingKeyCandidate } from './keys';
@@ -99,7 +99,10 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
     warnings.push(line);
     options.onWarning?.(line);
   };
-  const keyTypes = Object.values(layout.types).flatMap((t) => (t.encoding === 'mapping' && t.key && layout.types[t.key] ? [layout.types[t.key]] : []));
+  const keyTypes = Object.values(layout.types).flatMap((t) => {
+    const key = t.encoding === 'mapping' && t.key ? typeOf(layout.types, t.key) : undefined;
+    return key ? [key] : [];
+  });
   for (const k of userKeys) if (!keyTypes.some((t) => keyFromText(t, k))) warn(`key '${k}' fits the key type of no mapping of the layout`);
   const stats: ReadStats = { roundTrips: 0, requests: 0, reads: 0 };
   // Blocks given by number: the first reads travel with the lookup, checked against it after.
@@ -119,7 +122,7 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
   const keys = (id: string) => {
     let list = keyCache.get(id);
     if (!list) {
-      const type = layout.types[id];
+      const type = typeOf(layout.types, id);
       list = type ? keysFor(type, logWords, userKeys) : [];
       keyCache.set(id, list);
     }

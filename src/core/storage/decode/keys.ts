@@ -120,11 +120,14 @@ export const MAX_USER_KEYS = 1_000;
 export const MAX_USER_KEY_LENGTH = 1_024;
 
 /** The candidate words of logs: every topic, every whole 32-byte word of data, in order of appearance, once each. */
-export function logWords(logs: readonly { topics?: readonly string[]; data?: string }[], into: Set<bigint> = new Set()): Set<bigint> {
+export function logWords(logs: readonly unknown[], into: Set<bigint> = new Set()): Set<bigint> {
   for (const log of logs) {
-    for (const topic of log.topics ?? []) if (/^0x[0-9a-f]{1,64}$/i.test(topic)) into.add(BigInt(topic));
-    const data = typeof log.data === 'string' && /^0x[0-9a-f]*$/i.test(log.data) ? log.data.slice(2) : '';
-    for (let i = 0; i + 64 <= data.length; i += 64) into.add(BigInt(`0x${data.slice(i, i + 64)}`));
+    // A node's list may hold anything: what is not a log holds no words.
+    if (typeof log !== 'object' || log === null) continue;
+    const { topics, data } = log as { topics?: unknown; data?: unknown };
+    for (const topic of Array.isArray(topics) ? topics : []) if (typeof topic === 'string' && /^0x[0-9a-f]{1,64}$/i.test(topic)) into.add(BigInt(topic));
+    const hex = typeof data === 'string' && /^0x[0-9a-f]*$/i.test(data) ? data.slice(2) : '';
+    for (let i = 0; i + 64 <= hex.length; i += 64) into.add(BigInt(`0x${hex.slice(i, i + 64)}`));
   }
   return into;
 }

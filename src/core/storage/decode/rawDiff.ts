@@ -48,25 +48,35 @@ function isUnavailable(failure: RpcFailure): boolean {
   return isMethodUnavailable(failure) || /does not exist|not available|not supported|unknown tracer|tracer .*not found/i.test(failure.message);
 }
 
-/** The slots of `address` (lowercase) a block's traces name. */
-function slotsOf(method: Tracer, result: unknown, address: string, into: Set<bigint>): boolean {
-  if (!Array.isArray(result)) return false;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Adds the slots of `address` (lowercase) a block's traces name; or says why the answer is no
+ * state diff: not a list, or (a prestateTracer that ignores diffMode) traces without pre and post.
+ */
+function slotsOf(method: Tracer, result: unknown, address: string, into: Set<bigint>): 'not-list' | 'not-diff' | undefined {
+  if (!Array.isArray(result)) return 'not-list';
   const add = (storage: unknown) => {
-    if (typeof storage !== 'object' || storage === null) return;
+    if (!isObject(storage)) return;
     for (const key of Object.keys(storage)) if (/^(0x)?[0-9a-f]{1,64}$/i.test(key)) into.add(BigInt(key.startsWith('0x') ? key : `0x${key}`));
   };
-  const pick = (accounts: unknown) => {
-    if (typeof accounts !== 'object' || accounts === null) return undefined;
+  const pick = (accounts: Record<string, unknown>) => {
     const entry = Object.entries(accounts).find(([a]) => a.toLowerCase() === address);
-    return entry?.[1] as { storage?: unknown } | undefined;
+    return isObject(entry?.[1]) ? entry[1].storage : undefined;
   };
-  for (const tx of result as { result?: { pre?: unknown; post?: unknown }; stateDiff?: unknown }[]) {
+  for (const tx of result as unknown[]) {
     if (method === 'debug_traceBlockByNumber') {
-      add(pick(tx?.result?.pre)?.storage);
-      add(pick(tx?.result?.post)?.storage);
-    } else add(pick(tx?.stateDiff)?.storage);
+      const diff = isObject(tx) ? tx.result : undefined;
+      if (!isObject(diff) || !isObject(diff.pre) || !isObject(diff.post)) return 'not-diff';
+      add(pick(diff.pre));
+      add(pick(diff.post));
+    } else {
+      const diff = isObject(tx) ? tx.stateDiff : undefined;
+      if (!isObject(diff)) return 'not-diff';
+      add(pick(diff));
+    }
   }
-  return true;
+  return undefined;
 }
 
 export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, options: ReaderOptions & { address: string }): Promise<RawStorageDiff> {
@@ -101,8 +111,14 @@ export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, 
       throw new StorageDecodeError(`tracing blocks ${blocks[0]}–${blocks[blocks.length - 1]} failed: ${err instanceof Error ? err.message : String(err)}`, 'read');
     }
     const failed = items.find((item): item is { error: RpcFailure } => 'error' in item);
-    if (failed && isUnavailable(failed.error)) {
-      unavailable.push(`${method}: ${failed.error.message}`);
+    const found = new Set<bigint>();
+    const problems = failed ? [] : items.map((item, i) => [blocks[i], slotsOf(method, (item as { result: unknown }).result, address.toLowerCase(), found)] as const);
+    // A tracer that ignores diffMode answers the state before each transaction: no diff, so the other way is tried.
+    const ignored = problems.find(([, p]) => p === 'not-diff');
+    if ((failed && isUnavailable(failed.error)) || ignored) {
+      unavailable.push(
+        `${method}: ${failed ? failed.error.message : `block ${ignored![0]} answered traces that are not state diffs${method === 'debug_traceBlockByNumber' ? ' (no pre and post: the prestateTracer ignored diffMode)' : ' (no stateDiff)'}`}`,
+      );
       if (method === 'debug_traceBlockByNumber') {
         method = 'trace_replayBlockTransactions';
         continue; // the same blocks, the other way
@@ -113,11 +129,9 @@ export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, 
       );
     }
     if (failed) throw new StorageDecodeError(`${method} failed: ${failed.error.message}`, 'read');
-    items.forEach((item, i) => {
-      if (!slotsOf(method, (item as { result: unknown }).result, address.toLowerCase(), slots)) {
-        throw new StorageDecodeError(`${method} of block ${blocks[i]} answered something that is not a list of transaction traces`, 'read');
-      }
-    });
+    const notList = problems.find(([, p]) => p === 'not-list');
+    if (notList) throw new StorageDecodeError(`${method} of block ${notList[0]} answered something that is not a list of transaction traces`, 'read');
+    for (const slot of found) slots.add(slot);
     start += blocks.length;
   }
   const reader = new SlotReader(rpc, address, [a, b], options);

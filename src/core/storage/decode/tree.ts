@@ -12,7 +12,7 @@
 import { inertText } from '../../inert';
 import { keccak256 } from 'ethers';
 import { minimalHex, word } from '../inputs';
-import type { SolcType } from '../layout';
+import { typeOf, type SolcType } from '../layout';
 import { nodeValue } from './decode';
 import { keyFromText } from './keys';
 import type { DecodedValue } from './values';
@@ -116,8 +116,9 @@ function changeOf(node: DecodedNode, states: TreeStates, present: { a: boolean; 
   return node.kind === 'value' ? { kind: 'changed', before: valueText(nodeValue(node, states.before), MAX_SHOWN_VALUE, isTextType(node)) } : { kind: 'inside' };
 }
 
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+/** `n` as decimal text (an array's length may exceed 2^53: shown exactly). */
+function count(n: number | string, one: string, many: string): string {
+  return `${n} ${String(n) === '1' ? one : many}`;
 }
 
 function summary(node: DecodedNode, state: number): string {
@@ -127,8 +128,9 @@ function summary(node: DecodedNode, state: number): string {
     case 'struct':
       return node.type;
     case 'array': {
-      const length = node.lengths?.[state];
-      return `${node.type}, ${count(length === undefined || length === null ? node.elements.length : Number(length), 'element', 'elements')}`;
+      // A dynamic array's length as read; a static one's as declared (the last [N] of its type), not the elements read.
+      const length = node.lengths ? node.lengths[state] : /\[(\d+)\]$/.exec(node.type)?.[1];
+      return `${node.type}, ${count(length ?? node.elements.length, 'element', 'elements')}`;
     }
     case 'mapping': {
       const n = node.entries.filter((e) => !isZero(e.node, state)).length;
@@ -229,7 +231,7 @@ export function mappingKeyProblem(keyType: SolcType, text: string): string | und
 /** The key type of the mapping `node` of a layout, by its type string, when the layout describes it. */
 export function mappingKeyType(types: Record<string, SolcType>, mapping: { type: string }): SolcType | undefined {
   const entry = Object.values(types).find((t) => t.encoding === 'mapping' && t.label === mapping.type);
-  return entry?.key ? types[entry.key] : undefined;
+  return entry?.key ? typeOf(types, entry.key) : undefined;
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import { keccak256 } from 'ethers';
 import { word } from '../inputs';
-import { bytesOf, slotsOf, staticLength, type SolcType } from '../layout';
+import { bytesOf, slotsOf, staticLength, typeOf, type SolcType } from '../layout';
 import { StorageDecodeError } from './errors';
 import type { MappingKeyCandidate } from './keys';
 import { bytesHead, bytesValue, decodeValue, longBytes, MAX_BYTES_LENGTH, shortBytes, sliceBits, type DecodedValue } from './values';
@@ -107,7 +107,7 @@ export class Walk {
   }
 
   private nodeOf(id: string, slot: bigint, offset: number, present: readonly boolean[], path: string): DecodedNode {
-    const t = this.input.types[id];
+    const t = typeOf(this.input.types, id);
     if (!t) throw new StorageDecodeError(`${pathInMessage(path)}: the layout names type ${id} but does not describe it`, 'limit');
     if (t.encoding === 'mapping') return this.mapping(t, slot, present, path);
     if (t.encoding === 'bytes') return this.bytes(t, slot, present, path);
@@ -117,8 +117,7 @@ export class Walk {
       return { kind: 'struct', type: t.label, slot, members, nonZero: members.some((m) => m.node.nonZero) };
     }
     if (t.base) {
-      const declared = staticLength(id);
-      const n = this.bound(declared, path);
+      const n = this.bound(staticLength(id), path);
       const elements = Array.from({ length: n }, (_, i) => this.element(t.base!, slot, i, present, `${path}[${i}]`));
       return { kind: 'array', type: t.label, slot, elements, nonZero: elements.some((e) => e.nonZero) };
     }
@@ -128,10 +127,12 @@ export class Walk {
     return { kind: 'value', type: t.label, slot, offset, values, nonZero: words.some((w, i) => present[i] && sliceBits(w, offset, size) !== 0n) };
   }
 
-  private bound(length: number, path: string): number {
-    if (length <= this.input.limits.maxElements) return length;
-    this.warnings.add(`${path}: ${length} elements, the first ${this.input.limits.maxElements} read`);
-    return this.input.limits.maxElements;
+  /** How many elements of an array of `length` are read; the warning names the real length, however long. */
+  private bound(length: bigint, path: string): number {
+    const max = this.input.limits.maxElements;
+    if (length <= BigInt(max)) return Number(length);
+    this.warnings.add(`${path}: ${length} elements, the first ${max} read`);
+    return max;
   }
 
   /** Element `i` of an array whose data starts at `base`: small elements share slots, from the right. */
@@ -148,7 +149,7 @@ export class Walk {
     const heads = this.read(slot);
     const lengths = heads.map((h, i) => (present[i] ? h : null));
     const longest = lengths.reduce<bigint>((m, l) => (l !== null && l > m ? l : m), 0n);
-    const n = this.bound(longest > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(longest), path);
+    const n = this.bound(longest, path);
     const base = n > 0 ? this.dataSlot(slot) : 0n;
     const elements = Array.from({ length: n }, (_, k) => {
       const here = lengths.map((l) => l !== null && BigInt(k) < l);

@@ -1,0 +1,171 @@
+/**
+ * storage-decode against a loopback node that lies or refuses (what anvil cannot be made to do),
+ * and against hostile layout files, in-process: a node that answers every eth_getLogs with a rate
+ * limit or a range cap is asked a bounded number of times, with waits between rate-limit
+ * refusals; logs that are not logs hold no keys; a type named like an Object method and a size
+ * no value type has end in one line of ours, never in a JavaScript message.
+ */
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AbiCoder, getAddress, keccak256 } from 'ethers';
+import { LOG_BACKOFF, MAX_LOG_REQUESTS } from '../../src/core/storage/decode/logs';
+import { runMain, type MainRun } from '../support/cli';
+import { startRpcServer, type RpcServer } from '../support/rpcNode';
+
+const ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const HASH = `0x${'ab'.repeat(32)}`;
+const ALICE = getAddress('0x00000000000000000000000000000000000a11ce');
+const word = (n: bigint | number) => `0x${n.toString(16).padStart(64, '0')}`;
+const balanceSlot = (who: string) => BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(['address', 'uint256'], [who, 1n])));
+
+const UINT = { encoding: 'inplace', label: 'uint256', numberOfBytes: '32' };
+const LAYOUT = {
+  storage: [
+    { label: 'total', offset: 0, slot: '0', type: 't_uint256' },
+    { label: 'balances', offset: 0, slot: '1', type: 't_mapping(t_address,t_uint256)' },
+  ],
+  types: {
+    t_uint256: UINT,
+    t_address: { encoding: 'inplace', label: 'address', numberOfBytes: '20' },
+    't_mapping(t_address,t_uint256)': { encoding: 'mapping', label: 'mapping(address => uint256)', numberOfBytes: '32', key: 't_address', value: 't_uint256' },
+  },
+};
+
+let node: RpcServer;
+let dir: string;
+/** The chain head; eth_getLogs is searched up to it. */
+let head: number;
+let slots: Map<bigint, string>;
+
+const layoutFile = (name: string, layout: unknown) => {
+  const f = path.join(dir, name);
+  writeFileSync(f, JSON.stringify({ contracts: { 'contracts/A.sol': { A: { storageLayout: layout } } } }));
+  return f;
+};
+const decode = (file: string) => runMain(['storage-decode', '--rpc', node.url, '--address', ADDRESS, '--layout', file]);
+const getLogsCalls = () => node.calls.filter((c) => c.method === 'eth_getLogs');
+
+/** A failure in one line of ours: exit 1, nothing on stdout, no JavaScript message. (The decoded values are printed unredacted, through `revealed`.) */
+function assertOneLine(run: MainRun, says: string): void {
+  assert.equal(run.code, 1, run.err);
+  assert.equal(run.out + run.revealed, '', 'nothing on stdout');
+  assert.equal(run.err.split('\n').filter(Boolean).length, 1, run.err);
+  assert.doesNotMatch(run.err, /Cannot read|Maximum BigInt|is not a function|undefined|TypeError|RangeError/);
+  assert.ok(run.err.includes(says), run.err);
+}
+
+before(async () => {
+  node = await startRpcServer();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'chaindeck-hostile-'));
+});
+after(async () => {
+  await node.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  node.clear();
+  head = 0x10;
+  slots = new Map([
+    [0n, word(42)],
+    [balanceSlot(ALICE), word(7)],
+  ]);
+  const block = () => ({ result: { number: `0x${head.toString(16)}`, hash: HASH } });
+  node.methods = {
+    eth_getBlockByNumber: block,
+    eth_getBlockByHash: block,
+    eth_getCode: { result: '0x6000' },
+    eth_getStorageAt: (params) => ({ result: slots.get(BigInt((params as string[])[1])) ?? word(0) }),
+    eth_getLogs: { result: [{ topics: [word(1), word(BigInt(ALICE))], data: '0x' }] },
+  };
+});
+
+describe('eth_getLogs that refuses every time: bounded, with waits on rate limits', () => {
+  test('-32005 "request rate limited" on every ask: waited out, asked again a few times, then a warning; the decode still done', async () => {
+    node.methods.eth_getLogs = { error: { code: -32005, message: 'daily request count exceeded, request rate limited' } };
+    const started = Date.now();
+    const run = await decode(layoutFile('plain.json', LAYOUT));
+    const took = Date.now() - started;
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(
+      JSON.parse(run.revealed).map((v: { value: unknown }) => v.value),
+      ['42', {}],
+    );
+    assert.equal(getLogsCalls().length, LOG_BACKOFF.retries + 1, 'the same range asked again, never split');
+    assert.equal(
+      run.err,
+      `Warning: mapping keys: eth_getLogs was refused as rate-limited ${LOG_BACKOFF.retries + 1} times in a row (JSON-RPC error -32005: daily request count exceeded, request rate limited); blocks 0–16 were not searched\n`,
+    );
+    // The waits double from 250 ms, each between half and all of it: at least 125 + 250 + 500.
+    assert.ok(took >= 875, `waited between refusals (${took} ms)`);
+  });
+
+  test('a rate limit that passes: the keys are found, no warning', async () => {
+    let refused = 0;
+    node.methods.eth_getLogs = () => (refused++ < 2 ? { error: { code: -32005, message: 'Too Many Requests' } } : { result: [{ topics: [word(BigInt(ALICE))], data: '0x' }] });
+    const run = await decode(layoutFile('plain.json', LAYOUT));
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(JSON.parse(run.revealed)[1].value, { [ALICE]: '7' });
+    assert.equal(run.err, '');
+    assert.equal(getLogsCalls().length, 3);
+  });
+
+  // Unbounded, this splits down to a million single blocks: the timeout makes that a failure, not a hang.
+  test('-32005 "limit exceeded" (a range cap) for every range, however narrow: at most MAX_LOG_REQUESTS asks, then a warning', { timeout: 60_000 }, async () => {
+    head = 1_000_000;
+    node.methods.eth_getLogs = { error: { code: -32005, message: 'limit exceeded' } };
+    const run = await decode(layoutFile('plain.json', LAYOUT));
+    assert.equal(run.code, 0, run.err);
+    assert.equal(getLogsCalls().length, MAX_LOG_REQUESTS);
+    const lines = run.err.split('\n').filter(Boolean);
+    assert.match(lines.at(-1)!, new RegExp(`^Warning: mapping keys: eth_getLogs was asked ${MAX_LOG_REQUESTS} times, the most one search sends; blocks \\d+–1000000 were not searched$`));
+  });
+});
+
+describe('what a node or a layout file may hold, in one line of ours', () => {
+  test('eth_getLogs with null entries, numbers and topics that are no list: those hold no keys, the rest still do', async () => {
+    node.methods.eth_getLogs = { result: [null, 5, 'text', { topics: 'x', data: 7 }, { topics: [null, 3] }, { topics: [word(BigInt(ALICE))], data: '0x' }] };
+    const run = await decode(layoutFile('plain.json', LAYOUT));
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(JSON.parse(run.revealed)[1].value, { [ALICE]: '7' });
+    assert.equal(run.err, '');
+  });
+
+  test('a type named like an Object method: described, it decodes; undescribed, the variable is named', async () => {
+    const described = { storage: [{ label: 'x', offset: 0, slot: '0', type: 'constructor' }], types: { constructor: UINT } };
+    const run = await decode(layoutFile('described.json', described));
+    assert.equal(run.code, 0, run.err);
+    assert.equal(JSON.parse(run.revealed)[0].value, '42');
+    for (const id of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const missing = { storage: [{ label: 'x', offset: 0, slot: '0', type: id }], types: { t_uint256: UINT } };
+      assertOneLine(await decode(layoutFile('missing.json', missing)), `x: the layout names type ${id} but does not describe it`);
+      const key = {
+        storage: [{ label: 'm', offset: 0, slot: '1', type: 't_mapping' }],
+        types: { t_uint256: UINT, t_mapping: { encoding: 'mapping', label: 'mapping', numberOfBytes: '32', key: id, value: 't_uint256' } },
+      };
+      const keyRun = await decode(layoutFile('key.json', key));
+      assert.equal(keyRun.code, 0, keyRun.err);
+      assert.deepEqual(JSON.parse(keyRun.revealed)[0].value, {}, 'a key type not described: no candidate keys');
+    }
+  });
+
+  test('a value type of more than 32 bytes (numberOfBytes 1e29) is a malformed layout; a static array that large is not', async () => {
+    const huge = '1'.padEnd(30, '0');
+    const file = layoutFile('huge.json', { ...LAYOUT, types: { ...LAYOUT.types, t_uint256: { ...UINT, numberOfBytes: huge } } });
+    assertOneLine(await decode(file), `${file}: the storage layout of contracts/A.sol:A is malformed: type t_uint256: numberOfBytes "${huge}" is more than the 32 bytes of a value type`);
+    // 3125 × 10^24 uint256 elements: the first 10,000 read, the warning names the real length.
+    const length = `3125${'0'.repeat(24)}`;
+    const id = `t_array(t_uint256)${length}_storage`;
+    const array = {
+      storage: [{ label: 'arr', offset: 0, slot: '0', type: id }],
+      types: { t_uint256: UINT, [id]: { encoding: 'inplace', label: `uint256[${length}]`, numberOfBytes: huge, base: 't_uint256' } },
+    };
+    const run = await decode(layoutFile('array.json', array));
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(JSON.parse(run.revealed)[0].value.slice(0, 2), ['42', '0']);
+    assert.equal(run.err, `Warning: arr: ${length} elements, the first 10000 read\n`);
+  });
+});
