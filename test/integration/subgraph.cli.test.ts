@@ -113,6 +113,8 @@ function parseCliErrors(output: string): CliError[] {
       errors.push({ file: 'subgraph.yaml', message: `can't be used with mappings on ${lines[i + 1].trim()}` });
     } else if ((m = /^\s*Missing handlers in WASM: (.*)$/.exec(line)) && !errors.some((e) => e.message.startsWith('Missing handlers'))) {
       errors.push({ file: 'subgraph.yaml', message: `Missing handlers in WASM: ${m[1]}` });
+    } else if ((m = /^✖ Failed to write compiled subgraph to build\/: (ENOENT): no such file or directory, open '(.*)'$/.exec(line))) {
+      errors.push({ file: 'subgraph.yaml', message: `${m[1]}: ${path.basename(m[2])}` });
     } else if ((m = /^ERROR (TS\d+): (.*)$/.exec(line))) {
       const where = lines
         .slice(i + 1, i + 5)
@@ -153,6 +155,8 @@ const CLI_MESSAGES: [RegExp, string[]][] = [
   [/can't be used with mappings on apiVersion less than/, ['api-version-too-old']],
   [/^Missing handlers in WASM/, ['handler-not-exported']],
   [/^TS2305/, ['mapping-import-unknown']],
+  [/^TS6054/, ['generated-module-unknown']],
+  [/^ENOENT/, ['file-not-found']],
 ];
 
 /** The Chaindeck finding that reports a CLI error, or a reason why none does. */

@@ -11,6 +11,7 @@ import { checkDataSources } from './dataSources';
 import { parseManifest, type ManifestDoc } from './manifestDoc';
 import { checkProject, loadSchema } from './project';
 import { checkProtocols } from './protocols';
+import { checkToolchain } from './toolchain';
 import { LineIndex } from './text';
 import type { FileSource, Finding } from './types';
 import { VALUE_RULES } from './values';
@@ -73,6 +74,7 @@ export function validateSubgraph(manifestFile: string, files: FileSource, option
     const schema = loadSchema(ctx);
     checkDataSources(ctx, schema?.info);
     checkProject(ctx, schema);
+    checkToolchain(ctx, schema?.info);
   } catch (err) {
     // A rule tripping over an unforeseen shape must not hide the findings made so far, nor
     // pass for a clean result: it is an error, and the run is incomplete.
@@ -81,6 +83,7 @@ export function validateSubgraph(manifestFile: string, files: FileSource, option
     incomplete.push(message);
   }
   for (const problem of ctx.fileProblems()) incomplete.push(problem.message);
+  incomplete.push(...new Set(ctx.unchecked));
   return { findings: sortFindings(dedupe(oneLineEach(ctx.findings))), doc, incomplete: incomplete.map(inertLine) };
 }
 
