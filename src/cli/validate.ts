@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FILE_CAPS, FileReadError, readTextFile } from '../core/files';
+import { inertJson, inertLine } from '../core/inert';
 import type { Finding } from '../core/subgraph/types';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
@@ -77,7 +78,7 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
       if (!(err instanceof FileReadError)) throw err;
       // A manifest that vanished since the check above is still a usage error; any other reason
       // (a pipe, a device, too large, no permission) is a failure to validate.
-      io.err(`chaindeck validate: ${err.message}\n`);
+      io.err(`chaindeck validate: ${inertLine(err.message)}\n`);
       return err.kind === 'missing' ? 2 : 1;
     }
     // Loaded here, not at start: the checks are most of the CLI's code.
@@ -96,12 +97,13 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
         message: f.message,
       }))
       .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column);
-    if (format === 'json') io.out(`${JSON.stringify(lines, null, 2)}\n`);
-    else for (const l of lines) io.out(`${l.file}:${l.line}:${l.column}: ${l.severity}: ${l.message}\n`);
+    if (format === 'json') io.out(`${inertJson(lines)}\n`);
+    // File names come from the manifest too (messages are one line already): one finding, one line.
+    else for (const l of lines) io.out(`${inertLine(l.file)}:${l.line}:${l.column}: ${l.severity}: ${l.message}\n`);
     const count = (s: Finding['severity']) => lines.filter((l) => l.severity === s).length;
     const errors = count('error');
     if (format === 'text') {
-      io.err(`${manifest}: ${errors} error${errors === 1 ? '' : 's'}, ${count('warning')} warning${count('warning') === 1 ? '' : 's'}\n`);
+      io.err(`${inertLine(manifest)}: ${errors} error${errors === 1 ? '' : 's'}, ${count('warning')} warning${count('warning') === 1 ? '' : 's'}\n`);
     }
     // Not everything checked is not a pass, whatever the findings say.
     for (const reason of incomplete) io.err(`chaindeck validate: could not check everything: ${reason}\n`);

@@ -34,3 +34,17 @@ const JSON_UNSAFE = /[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 export function inertJson(value: unknown, indent = 2): string {
   return (JSON.stringify(value, null, indent) ?? 'null').replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+// Line breaks a terminal, a log viewer or a CI runner may start a new line at: LF, CR, the
+// vertical tab and form feed, NEL, and Unicode's line and paragraph separators.
+const LINE_BREAKS = /\r\n|[\n\r\v\f\x85\u2028\u2029]/g;
+
+/**
+ * One line of inert text, for anything printed as one record of a line-based format (a finding,
+ * a log line, an error): outside text could otherwise start a line of its own, such as a forged
+ * `::error …::` workflow command or a fake finding. Line breaks become a visible `\n` (`\r` for
+ * a lone CR); every other control is stripped as by inertText.
+ */
+export function inertLine(text: string): string {
+  return inertText(text.replace(LINE_BREAKS, (b) => (b === '\r' ? '\\r' : '\\n')));
+}

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertGrowsLinearly } from '../support/growth';
-import { inertJson, inertText } from '../../src/core/inert';
+import { inertJson, inertLine, inertText } from '../../src/core/inert';
 import { networkFailure } from '../../src/core/rpc/failure';
 import { parseManifest, parseWithYaml } from '../../src/core/subgraph/manifestDoc';
 import { flattenResult } from '../../src/core/subgraph/query/flatten';
@@ -97,4 +97,11 @@ test('escape sequences cut short or without intermediates go whole', () => {
 
 test('inertJson of undefined is null, as JSON.stringify would write it inside an array', () => {
   assert.equal(inertJson(undefined), 'null');
+});
+
+test('inertLine: every line break becomes a visible \\n (a lone CR \\r), so outside text stays on its line', () => {
+  assert.equal(inertLine('a\nb\r\nc\rd\u2028e\u2029f\u0085g\vh\fi'), 'a\\nb\\nc\\rd\\ne\\nf\\ng\\nh\\ni');
+  assert.equal(inertLine('bad value\n::error file=x.ts,line=1::forged'), 'bad value\\n::error file=x.ts,line=1::forged');
+  assert.equal(inertLine('tab\tstays \x1b[31mred\x1b[0m'), 'tab\tstays red');
+  assert.equal(inertLine('x\x1b]0;title\x07\n\x9b2J'), 'x\\n2J');
 });

@@ -97,16 +97,21 @@ describe('specVersion and apiVersion gates', () => {
     assert.ok(codes(f).includes('type-mismatch'));
   });
 
-  test('a file data source needs specVersion 0.0.7, reported on its kind with a fix', () => {
+  test('a file data source template needs no specVersion (graph-node gates file data sources in dataSources only)', () => {
     const f = run([
       append(
         'templates:\n  - kind: file/ipfs\n    name: Metadata\n    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      handler: handleApproval\n      entities:\n        - ApprovalQuery\n',
       ),
     ]);
-    const low = only(f, 'spec-version-too-low');
-    assert.equal(low.message, 'A file data source needs specVersion 0.0.7 or newer; the manifest has 0.0.5');
-    assert.deepEqual(at(low), where('file/ipfs'));
-    assert.deepEqual(edits(low), ['0.0.7']);
+    none(f, 'spec-version-too-low');
+    // specVersion 0.0.2, as ourzora's zora-creator-subgraph, which builds and deploys.
+    const oldest = run([
+      m('specVersion: 0.0.5', 'specVersion: 0.0.2'),
+      append(
+        'templates:\n  - kind: file/arweave\n    name: Metadata\n    mapping:\n      apiVersion: 0.0.7\n      language: wasm/assemblyscript\n      file: ./src/mapping.ts\n      handler: handleApproval\n      entities:\n        - ApprovalQuery\n',
+      ),
+    ]);
+    none(oldest, 'spec-version-too-low');
   });
 
   test('a polling block filter needs specVersion 0.0.8, reported on the filter kind', () => {

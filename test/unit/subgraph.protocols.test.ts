@@ -23,7 +23,13 @@ const SCHEMA = 'type Block @entity(immutable: true) { id: ID! }\n';
 const { test, record, check } = findingsRecorder();
 
 function validate(manifest: string, extra: Record<string, string> = {}): Finding[] {
-  const files: Record<string, string> = { 'subgraph.yaml': manifest, 'schema.graphql': SCHEMA, 'src/mapping.ts': 'export function handleBlock(): void {}\n', ...extra };
+  const files: Record<string, string> = {
+    'subgraph.yaml': manifest,
+    'schema.graphql': SCHEMA,
+    'src/mapping.ts': 'export function handleBlock(): void {}\n',
+    'sub.spkg': 'a package',
+    ...extra,
+  };
   const at = Object.fromEntries(Object.entries(files).map(([f, t]) => [path.join(ROOT, f), t]));
   return record(validateSubgraph(path.join(ROOT, 'subgraph.yaml'), memoryFileSource(at)).findings);
 }
@@ -103,6 +109,13 @@ describe('non-Ethereum data sources against graph-cli’s shapes', () => {
         .sort(),
       ['missing-key', 'missing-key'],
     );
+  });
+
+  test('a Substreams package that does not exist: an error (codegen passes; graph build fails reading it)', () => {
+    const substreams = (file: string) =>
+      `  - kind: substreams\n    name: Sub\n    network: mainnet\n    source:\n      package:\n        moduleName: graph_out\n        file: ${file}\n    mapping:\n      kind: substreams/graph-entities\n      apiVersion: 0.0.7\n`;
+    assert.deepEqual(errors(validate(head + substreams('./missing.spkg'))), ['file-not-found: File does not exist: ./missing.spkg (graph build reads the Substreams package and fails)']);
+    assert.deepEqual(errors(validate(head + substreams('./sub.spkg'))), []);
   });
 
   test('graph-cli’s own rules: handlers, NEAR account names', () => {

@@ -208,13 +208,6 @@ describe('known values', () => {
     assert.equal(only(run([m('apiVersion: 0.0.7', 'apiVersion: 0.0.4')]), 'api-version-too-old').severity, 'error');
     assert.equal(only(run([m('apiVersion: 0.0.7', 'apiVersion: 0.0.10')]), 'unknown-api-version').severity, 'warning');
   });
-  test('apiVersion above what the installed graph-ts supports: a warning', () => {
-    const graphTs = (version: string): Edit => put('node_modules/@graphprotocol/graph-ts/package.json', JSON.stringify({ name: '@graphprotocol/graph-ts', version }));
-    const f = only(run([m('apiVersion: 0.0.7', 'apiVersion: 0.0.9'), graphTs('0.30.0')]), 'api-version-above-graph-ts');
-    assert.equal(f.severity, 'warning');
-    assert.match(f.message, /needs @graphprotocol\/graph-ts 0\.35\.0 or newer; the project has 0\.30\.0 \(good up to apiVersion 0\.0\.7\)/);
-    assert.deepEqual(run([m('apiVersion: 0.0.7', 'apiVersion: 0.0.9'), graphTs('0.38.2')]), []);
-  });
   test('data source kind', () => {
     const f = only(run([m('  - kind: ethereum', '  - kind: etherium')]), 'unknown-kind');
     assert.equal(f.fix?.edits[0].text, 'ethereum');

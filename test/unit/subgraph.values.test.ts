@@ -99,14 +99,9 @@ describe('specVersion and apiVersion', () => {
     assert.match(api.message, /^apiVersion 0\.0\.09 does not exist/);
   });
 
-  test('the installed graph-ts limits the apiVersion only, never the specVersion', () => {
-    // graph-ts 0.22.0 is good up to apiVersion 0.0.5; specVersion 1.0.0 is not an apiVersion.
-    assert.deepEqual(run(m('specVersion: 0.0.5', 'specVersion: 1.0.0'), m('apiVersion: 0.0.7', 'apiVersion: 0.0.5'), graphTs('0.22.0')), []);
-  });
-
-  test('a graph-ts older than every apiVersion: the message names no apiVersion it is good for', () => {
-    const f = only(run(graphTs('0.1.0')), 'api-version-above-graph-ts');
-    assert.equal(f.message, 'apiVersion 0.0.7 needs @graphprotocol/graph-ts 0.26.0 or newer; the project has 0.1.0');
+  test('the apiVersion is not held against the installed graph-ts (graph-ts 0.32.0 builds apiVersion 0.0.9)', () => {
+    assert.deepEqual(run(m('apiVersion: 0.0.7', 'apiVersion: 0.0.9'), graphTs('0.32.0')), []);
+    assert.deepEqual(run(m('specVersion: 0.0.5', 'specVersion: 1.0.0'), m('apiVersion: 0.0.7', 'apiVersion: 0.0.5'), graphTs('0.31.0')), []);
   });
 });
 
@@ -123,6 +118,28 @@ describe('contract addresses', () => {
     const wrong = ADDRESS.slice(2).replace('A0b8', 'A0B8');
     const f = only(run(m(ADDRESS, wrong)), 'address-checksum');
     assert.equal(f.fix?.edits[0].text, `"${ADDRESS.slice(2)}"`);
+  });
+
+  // One address in its EIP-1191 form for chain 30 and its EIP-55 form (EIP-1191's own example address).
+  const RSK_FORM = '0xFb6916095cA1Df60bb79ce92cE3EA74c37c5d359';
+  const EIP55_FORM = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+
+  test('on Rootstock (chain 30) an EIP-1191 checksum is valid, and so is EIP-55; a typo names the chain rule and offers its form', () => {
+    for (const network of ['rootstock', 'rootstock-mainnet']) {
+      assert.deepEqual(withCode(run(m('network: mainnet', `network: ${network}`), m(ADDRESS, RSK_FORM)), 'address-checksum'), [], network);
+      assert.deepEqual(withCode(run(m('network: mainnet', `network: ${network}`), m(ADDRESS, EIP55_FORM)), 'address-checksum'), [], network);
+    }
+    const typo = only(run(m('network: mainnet', 'network: rootstock'), m(ADDRESS, RSK_FORM.replace('Fb69', 'FB69'))), 'address-checksum');
+    assert.equal(typo.severity, 'info');
+    assert.equal(typo.message, `Address checksum (neither EIP-1191 for chain 30 (rootstock) nor EIP-55) is wrong: the mixed-case form is ${RSK_FORM}; a typo in the address?`);
+    assert.equal(typo.fix?.edits[0].text, `"${RSK_FORM}"`);
+  });
+
+  test('the chain id is part of the EIP-1191 form: chain 30’s is wrong on the Rootstock testnet (31) and on mainnet', () => {
+    const testnet = only(run(m('network: mainnet', 'network: rootstock-testnet'), m(ADDRESS, RSK_FORM)), 'address-checksum');
+    assert.match(testnet.message, /^Address checksum \(neither EIP-1191 for chain 31 \(rootstock-testnet\) nor EIP-55\) is wrong/);
+    const mainnet = only(run(m(ADDRESS, RSK_FORM)), 'address-checksum');
+    assert.equal(mainnet.message, `Address checksum (EIP-55) is wrong: the mixed-case form is ${EIP55_FORM}; a typo in the address?`);
   });
 });
 

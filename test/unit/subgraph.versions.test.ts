@@ -4,16 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  API_VERSIONS,
-  compareVersions,
-  graphTsForApiVersion,
-  LATEST_API_VERSION,
-  LATEST_SPEC_VERSION,
-  maxApiVersionForGraphTs,
-  parseVersion,
-  rangeAtLeast,
-} from '../../src/core/subgraph/versions';
+import { API_VERSIONS, compareVersions, LATEST_API_VERSION, LATEST_SPEC_VERSION, parseVersion, rangeAtLeast } from '../../src/core/subgraph/versions';
 
 test('parseVersion: three runs of up to 9 digits, trimmed, nothing else', () => {
   assert.deepEqual(parseVersion(' 0.0.9 '), [0, 0, 9]);
@@ -32,27 +23,10 @@ test('compareVersions: each part in turn, numerically; suffixes and junk count a
   assert.equal(compareVersions('0.0.9', '0.0.7'), 2, 'the difference of the first part that differs');
 });
 
-test('the graph-ts release for each apiVersion, and the newest apiVersion a release supports', () => {
-  assert.deepEqual(
-    API_VERSIONS.map((v) => graphTsForApiVersion(v)),
-    ['0.22.0', '0.24.0', '0.26.0', '0.31.0', '0.35.0'],
-  );
-  assert.equal(graphTsForApiVersion('0.0.4'), undefined);
-  const cases: [string, string | undefined][] = [
-    ['0.21.9', undefined],
-    ['0.22.0', '0.0.5'],
-    ['0.23.1', '0.0.5'],
-    ['0.24.0', '0.0.6'],
-    ['0.30.0', '0.0.7'],
-    ['0.31.0', '0.0.8'],
-    ['0.34.9', '0.0.8'],
-    ['0.35.0', '0.0.9'],
-    ['0.38.2', '0.0.9'],
-    ['0.38.0-alpha-1', '0.0.9'],
-  ];
-  for (const [graphTs, api] of cases) assert.equal(maxApiVersionForGraphTs(graphTs), api, graphTs);
+test('the newest versions graph-cli 0.98 knows', () => {
   assert.equal(LATEST_SPEC_VERSION, '1.3.0');
   assert.equal(LATEST_API_VERSION, '0.0.9');
+  assert.equal(API_VERSIONS[0], '0.0.5');
 });
 
 test('rangeAtLeast at each boundary: exact, caret and tilde ranges ending just below or at the version', () => {

@@ -74,6 +74,42 @@ describe('chaindeck validate exit status on unreadable input', () => {
     assert.match(run.stderr, /could not check everything: .*schema\.graphql is a named pipe/);
   });
 
+  // The mapping re-exports its handlers from './more': when that module cannot be read, nothing
+  // says whether handleApproval exists, and no error was found: still exit 1.
+  function reexporting(name: string): string {
+    const root = project(name);
+    fs.renameSync(path.join(root, 'src', 'mapping.ts'), path.join(root, 'src', 'handlers.ts'));
+    fs.writeFileSync(path.join(root, 'src', 'mapping.ts'), "export * from './more';\n");
+    return root;
+  }
+
+  for (const [what, make, reason] of [
+    ['a folder', (more: string) => fs.mkdirSync(more), /src\/more\.ts is a folder, not a file/],
+    ['over the 8 MiB cap', (more: string) => fs.writeFileSync(more, `export * from './handlers';\n${' '.repeat(8 * 1024 * 1024)}`), /src\/more\.ts is larger than the 8 MiB cap/],
+    ['missing', () => {}, /the handlers of .*src\/mapping\.ts are not checked: it re-exports '\.\/more' \(export \* from\), and neither .*more\.ts nor .*more\/index\.ts exists/],
+  ] as const) {
+    test(`export * from a module that is ${what}: no error found, still exit 1, with the reason`, async () => {
+      const root = reexporting(`reexport-${what.replace(/\W+/g, '-')}`);
+      make(path.join(root, 'src', 'more.ts'));
+      for (const format of ['text', 'json']) {
+        const run = await runCli(['validate', path.join(root, 'subgraph.yaml'), '--format', format]);
+        assert.equal(run.code, 1, run.stderr);
+        assert.doesNotMatch(run.stdout, /error/);
+        assert.match(run.stderr, reason);
+      }
+    });
+  }
+
+  test('export * from a readable module: the handlers are checked through it (exit 0, or 1 for a missing one)', async () => {
+    const root = reexporting('reexport-readable');
+    fs.writeFileSync(path.join(root, 'src', 'more.ts'), "export * from './handlers';\n");
+    assert.equal((await runCli(['validate', path.join(root, 'subgraph.yaml')])).code, 0);
+    fs.writeFileSync(path.join(root, 'src', 'more.ts'), 'export function handleOther(): void {}\n');
+    const missing = await runCli(['validate', path.join(root, 'subgraph.yaml')]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stdout, /error: Handler 'handleApproval' is not an exported function of \.\/src\/mapping\.ts/);
+  });
+
   test('a missing manifest stays a usage error (2)', async () => {
     const run = await runCli(['validate', path.join(dir, 'nothing.yaml')]);
     assert.equal(run.code, 2, run.stderr);

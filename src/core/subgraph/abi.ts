@@ -37,7 +37,7 @@ export function parseAbi(text: string): AbiResult {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return { error: `Could not parse ABI: ${err instanceof Error ? err.message : String(err)}` };
+    return { error: `Could not parse ABI: ${whyNotJson(text, err)}` };
   }
   const entries = abiEntries(json);
   if (!entries) return { error: 'No valid ABI in file: expected a JSON array of ABI entries (or an object with an "abi" array)' };
@@ -47,6 +47,18 @@ export function parseAbi(text: string): AbiResult {
     if (err instanceof TooDeep) return { error: err.message };
     throw err;
   }
+}
+
+/**
+ * What is wrong with text that is not JSON, without quoting it: the parser's own message shows
+ * the file's first bytes, and a manifest may point its ABI at any file (a secret among them).
+ */
+function whyNotJson(text: string, err: unknown): string {
+  const start = text.trimStart();
+  if (!start) return 'the file is empty';
+  if (start[0] !== '[' && start[0] !== '{') return 'the file is not JSON (it does not start with [ or {)';
+  if (err instanceof Error && /^Unexpected end of JSON input/.test(err.message)) return 'the JSON ends early (is the file cut short?)';
+  return 'the file is not valid JSON';
 }
 
 /** Tuples nested deeper than this are refused (real ABIs nest a few levels), before the stack runs out. */

@@ -3,7 +3,7 @@
  * run), the caches of parsed ABIs, schemas and mappings, and `flag` to report a finding.
  */
 import * as path from 'node:path';
-import { getAddress } from 'ethers';
+import { getAddress, keccak256, toUtf8Bytes } from 'ethers';
 import { fileErrorOf, type FileReadError } from '../files';
 import { parseAbi, type AbiResult } from './abi';
 import type { ManifestDoc } from './manifestDoc';
@@ -43,12 +43,23 @@ export class ValidationCache {
   }
 
   /**
-   * The EIP-55 form of a 40-hex-digit address (0x-prefixed). Shared by all caches: it is a pure
-   * function, and a keccak per address is the costliest step of re-validating a manifest.
+   * The EIP-55 form of a 40-hex-digit address (0x-prefixed), or with `chainId` its EIP-1191 form
+   * for that chain. Shared by all caches: it is a pure function, and a keccak per address is the
+   * costliest step of re-validating a manifest.
    */
-  checksum(address: string): string {
-    return remember(CHECKSUMS, address, () => getAddress(`0x${address.replace(/^0x/i, '').toLowerCase()}`), 8 * CACHE_LIMIT);
+  checksum(address: string, chainId?: number): string {
+    const lower = address.replace(/^0x/i, '').toLowerCase();
+    const make = chainId === undefined ? () => getAddress(`0x${lower}`) : () => eip1191(lower, chainId);
+    return remember(CHECKSUMS, `${chainId ?? ''}:${lower}`, make, 8 * CACHE_LIMIT);
   }
+}
+
+/** EIP-1191: EIP-55 with the hash taken over `<chain id>0x<address>`, so one chain's form fails on another. */
+function eip1191(lower: string, chainId: number): string {
+  const hash = keccak256(toUtf8Bytes(`${chainId}0x${lower}`)).slice(2);
+  let out = '0x';
+  for (let i = 0; i < 40; i++) out += parseInt(hash[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
+  return out;
 }
 
 function remember<T>(map: Map<string, T>, key: string, make: () => T, limit = CACHE_LIMIT): T {
@@ -130,6 +141,9 @@ export class Context {
   fileProblems(): FileReadError[] {
     return [...this.problems.values()];
   }
+
+  /** What a rule could not check though it should have (a module a mapping names that is not there). */
+  readonly unchecked: string[] = [];
 
   private graphTs: { version?: string } | undefined;
 

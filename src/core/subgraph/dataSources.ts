@@ -85,7 +85,9 @@ class DataSourceChecker {
         this.ctx.flag(end, 'info', 'end-before-start', `endBlock ${end.value} is before startBlock ${start.value}: this data source indexes no block`);
       }
     }
-    if (this.ds.kind?.startsWith('file/')) requireSpecVersion(this.ctx, get(this.ds.node, 'kind')!, SPEC_VERSION_FOR.fileDataSources, 'A file data source');
+    // No specVersion gate for file data sources: graph-node holds them to 0.0.7 in dataSources
+    // only, where graph-cli refuses the kind anyway (unknown-kind); as templates, a subgraph of
+    // specVersion 0.0.2 builds and deploys.
   }
 
   private loadAbis(mapping: YMap): void {
@@ -227,8 +229,16 @@ class DataSourceChecker {
     const all = new Set(scan.exports);
     for (const module of scan.exportAll) {
       const base = path.join(path.dirname(file), module);
-      const found = this.exportsOf(`${base}.ts`, depth + 1, seen) ?? this.exportsOf(path.join(base, 'index.ts'), depth + 1, seen);
-      if (!found) return undefined;
+      const [asFile, asFolder] = [`${base}.ts`, path.join(base, 'index.ts')];
+      const found = this.exportsOf(asFile, depth + 1, seen) ?? this.exportsOf(asFolder, depth + 1, seen);
+      if (!found) {
+        // Unreadable files are reported as such; a relative module that is not there at all
+        // leaves the handlers unchecked just the same.
+        const missing =
+          module.startsWith('.') && !this.ctx.problemOf(asFile) && !this.ctx.problemOf(asFolder) && this.ctx.read(asFile) === undefined && this.ctx.read(asFolder) === undefined;
+        if (missing) this.ctx.unchecked.push(`the handlers of ${file} are not checked: it re-exports '${module}' (export * from), and neither ${asFile} nor ${asFolder} exists`);
+        return undefined;
+      }
       found.forEach((n) => all.add(n));
     }
     return all;
@@ -287,30 +297,75 @@ class DataSourceChecker {
     }
   }
 
-  /** Names imported from generated/schema must be types of the schema (graph build fails with TS2305). */
+  /**
+   * What a mapping imports from generated/ must be there once graph codegen has run: names from
+   * generated/schema are types of the schema (else TS2305), and generated/<data source>/<ABI>
+   * (templates: generated/templates/<template>/<ABI>) belong to a data source and ABI of the
+   * manifest (else TS6054, the file is not found).
+   */
   private mappingImports(): void {
     const file = this.mappingFile;
-    if (!file || file.toLowerCase().endsWith('.wasm') || !this.schema?.parsed || this.mappingsChecked.has(file)) return;
+    if (!file || file.toLowerCase().endsWith('.wasm') || this.mappingsChecked.has(file)) return;
     this.mappingsChecked.add(file);
     const text = this.ctx.read(file);
     if (text === undefined) return;
-    const generatedSchema = this.ctx.resolve(path.join('generated', 'schema'));
+    const generated = this.ctx.resolve('generated');
     const scan = this.ctx.cache.mapping(text);
     let lines: LineIndex | undefined;
+    const flag = (start: number, end: number, code: string, message: string) => {
+      lines ??= new LineIndex(text);
+      this.ctx.findings.push({ file, range: lines.range(start, end), severity: 'error', code, message });
+    };
     for (const statement of scan.imports) {
-      if (!statement.from.startsWith('.') || path.join(path.dirname(file), statement.from) !== generatedSchema) continue;
-      for (const name of statement.names) {
-        if (this.schema.typeNames.has(name.name)) continue;
-        lines ??= new LineIndex(text);
-        const near = closest(name.name, this.schema.entities.keys());
-        this.ctx.findings.push({
-          file,
-          range: lines.range(name.start, name.end),
-          severity: 'error',
-          code: 'mapping-import-unknown',
-          message: `'${name.name}' is not a type of the schema, so generated/schema has no such class (graph build fails: TS2305)${near ? `; did you mean '${near}'?` : ''}`,
-        });
+      if (!statement.from.startsWith('.')) continue;
+      const target = path.relative(generated, path.join(path.dirname(file), statement.from)).split(path.sep);
+      if (target[0] === '..' || path.isAbsolute(target[0])) continue;
+      if (target.length === 1 && target[0] === 'schema') this.schemaImports(statement.names, flag);
+      else {
+        const problem = target[0] === 'templates' ? generatedModuleProblem(this.ctx, 'templates', target.slice(1)) : generatedModuleProblem(this.ctx, 'dataSources', target);
+        // The module's string with its quotes, where the compiler marks it.
+        const at = text.indexOf(statement.from, statement.start) - 1;
+        if (problem)
+          flag(at, at + statement.from.length + 2, 'generated-module-unknown', `'${statement.from}' is not written by graph codegen: ${problem} (graph build fails: TS6054, file not found)`);
       }
     }
   }
+
+  private schemaImports(names: { name: string; start: number; end: number }[], flag: (start: number, end: number, code: string, message: string) => void): void {
+    if (!this.schema?.parsed) return;
+    for (const name of names) {
+      if (this.schema.typeNames.has(name.name)) continue;
+      const near = closest(name.name, this.schema.entities.keys());
+      flag(
+        name.start,
+        name.end,
+        'mapping-import-unknown',
+        `'${name.name}' is not a type of the schema, so generated/schema has no such class (graph build fails: TS2305)${near ? `; did you mean '${near}'?` : ''}`,
+      );
+    }
+  }
+}
+
+/**
+ * Why generated/<data source>/<ABI> (or templates/<template>/<ABI>) does not exist after codegen,
+ * or undefined when it does or cannot be told (another protocol's data source, another depth).
+ */
+function generatedModuleProblem(ctx: Context, list: 'dataSources' | 'templates', target: string[]): string | undefined {
+  if (target.length !== 2) return undefined;
+  const [name, module] = target;
+  const what = list === 'dataSources' ? 'data source' : 'template';
+  const sources = items(get(ctx.doc.root, list));
+  const source = sources.find((ds) => str(get(ds, 'name')) === name);
+  if (!source) {
+    const names = sources.map((ds) => str(get(ds, 'name')));
+    // A name that is not a string is reported by the shape pass; which one is meant is unknown.
+    if (!names.every((n): n is string => n !== undefined)) return undefined;
+    const near = closest(name, names);
+    return `the manifest has no ${what} named '${name}'${near ? `; did you mean '${near}'?` : ''}`;
+  }
+  const abis = items(get(get(source, 'mapping'), 'abis'));
+  if (!isCheckedKind(list, str(get(source, 'kind'))) || !abis.length) return undefined;
+  const abiNames = abis.map((a) => str(get(a, 'name'))).filter((n): n is string => n !== undefined);
+  if (abiNames.includes(module.replace(/\.ts$/, ''))) return undefined;
+  return `${what} '${name}' has no ABI named '${module}' (its ABIs: ${abiNames.join(', ')})`;
 }

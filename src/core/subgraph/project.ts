@@ -7,7 +7,8 @@ import type { Context, Span } from './context';
 import { dataSourceRefs, type DataSourceRef } from './dataSources';
 import type { SchemaInfo } from './schema';
 import type { Finding, Fix, Severity } from './types';
-import { compareVersions, GRAPH_CLI_REQUIRES_IMMUTABLE, parseVersion, rangeAtLeast, requireSpecVersion, SPEC_VERSION_FOR } from './versions';
+import { graphCliAtLeast } from './toolchain';
+import { compareVersions, GRAPH_CLI_REQUIRES_IMMUTABLE, parseVersion, requireSpecVersion, SPEC_VERSION_FOR } from './versions';
 import { get, isScalar, items, pairOf, str, type YNode } from './ynode';
 
 const keySpan = (node: YNode | undefined, key: string): Span | undefined => {
@@ -128,9 +129,8 @@ function entityImmutableByCliVersion(ctx: Context, schemaFile: string, findings:
   const missing = findings.filter((f) => f.code === 'entity-immutable-missing');
   if (!missing.length) return findings;
   const since = GRAPH_CLI_REQUIRES_IMMUTABLE;
-  const { installed, range } = ctx.graphCliVersion();
-  const rejects = installed !== undefined ? compareVersions(installed, since) >= 0 : range !== undefined ? rangeAtLeast(range, since) : undefined;
-  const cli = installed !== undefined ? `the installed graph-cli ${installed}` : `graph-cli ${range}, as package.json asks`;
+  const { range } = ctx.graphCliVersion();
+  const { atLeast: rejects, cli } = graphCliAtLeast(ctx, since);
   const [severity, why]: [Severity, string] =
     rejects === true
       ? ['error', `${cli} rejects it (graph-cli ${since} and newer require the argument)`]

@@ -201,11 +201,25 @@ export function checkProtocols(ctx: Context): void {
       const where = pair ? { start: pair.keyStart, end: pair.keyEnd } : item.kind;
       ctx.flag(where, 'error', 'no-handlers', `Mapping has no ${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}; at least one is needed (graph build fails)`);
     }
+    if (item.protocol === 'substreams') substreamsPackage(ctx, item.node);
     const account = get(get(item.node, 'source'), 'account');
     const name = str(account);
     if (item.protocol === 'near' && account && name !== undefined && (name.length < 2 || name.length > 64 || !NEAR_ACCOUNT.test(name))) {
       ctx.flag(account, 'error', 'invalid-near-account', `NEAR account '${name}' is invalid: 2 to 64 characters, lower-case letters, digits, and - _ . between them (graph-cli rejects it)`);
     }
+  }
+}
+
+/**
+ * graph-cli types `source.package.file` as a plain string, so codegen passes; graph build then
+ * reads the package to copy it (compiler/index.js) and fails on a missing one. Only its
+ * existence is checked: a package is binary and may be large, so it is not read.
+ */
+function substreamsPackage(ctx: Context, node: YNode): void {
+  const fileNode = get(get(get(node, 'source'), 'package'), 'file');
+  const written = str(fileNode);
+  if (fileNode && written !== undefined && ctx.mtime(ctx.resolve(written)) === undefined) {
+    ctx.flag(fileNode, 'error', 'file-not-found', `File does not exist: ${written} (graph build reads the Substreams package and fails)`);
   }
 }
 

@@ -4,12 +4,14 @@
  * errors gets only those (like graph-cli, which stops there too).
  */
 import { fileErrorOf } from '../files';
+import { inertLine } from '../inert';
 import { Context, ValidationCache } from './context';
 import { checkShape } from './checkShape';
 import { checkDataSources } from './dataSources';
 import { parseManifest, type ManifestDoc } from './manifestDoc';
 import { checkProject, loadSchema } from './project';
 import { checkProtocols } from './protocols';
+import { checkToolchain } from './toolchain';
 import { LineIndex } from './text';
 import type { FileSource, Finding } from './types';
 import { VALUE_RULES } from './values';
@@ -43,9 +45,9 @@ export function validateSubgraph(manifestFile: string, files: FileSource, option
   try {
     text = options.text ?? files.read(manifestFile);
   } catch (err) {
-    return { findings: [], incomplete: [fileErrorOf(manifestFile, err).message] };
+    return { findings: [], incomplete: [inertLine(fileErrorOf(manifestFile, err).message)] };
   }
-  if (text === undefined) return { findings: [], incomplete: [`${manifestFile} does not exist`] };
+  if (text === undefined) return { findings: [], incomplete: [inertLine(`${manifestFile} does not exist`)] };
   let doc: ManifestDoc;
   try {
     doc = parseManifest(text, { yamlOnly: options.yamlOnly });
@@ -64,7 +66,7 @@ export function validateSubgraph(manifestFile: string, files: FileSource, option
     ctx.flag(p, p.severity, p.code, p.message);
   }
   // After a syntax error the tree is the parser's guess: rules on it would mislead.
-  if (doc.problems.some((p) => p.severity === 'error')) return { findings: sortFindings(ctx.findings), doc, incomplete: [] };
+  if (doc.problems.some((p) => p.severity === 'error')) return { findings: sortFindings(oneLineEach(ctx.findings)), doc, incomplete: [] };
   const incomplete: string[] = [];
   try {
     checkShape(ctx, VALUE_RULES);
@@ -72,6 +74,7 @@ export function validateSubgraph(manifestFile: string, files: FileSource, option
     const schema = loadSchema(ctx);
     checkDataSources(ctx, schema?.info);
     checkProject(ctx, schema);
+    checkToolchain(ctx, schema?.info);
   } catch (err) {
     // A rule tripping over an unforeseen shape must not hide the findings made so far, nor
     // pass for a clean result: it is an error, and the run is incomplete.
@@ -80,7 +83,20 @@ export function validateSubgraph(manifestFile: string, files: FileSource, option
     incomplete.push(message);
   }
   for (const problem of ctx.fileProblems()) incomplete.push(problem.message);
-  return { findings: sortFindings(dedupe(ctx.findings)), doc, incomplete };
+  incomplete.push(...new Set(ctx.unchecked));
+  return { findings: sortFindings(dedupe(oneLineEach(ctx.findings))), doc, incomplete: incomplete.map(inertLine) };
+}
+
+/**
+ * One finding, one line: messages quote the manifest, file names and other tools' errors, any of
+ * which may hold line breaks or terminal controls (a hostile pull request could otherwise print a
+ * forged finding or CI command of its own).
+ */
+function oneLineEach(findings: Finding[]): Finding[] {
+  return findings.map((f) => {
+    const message = inertLine(f.message);
+    return message === f.message ? f : { ...f, message };
+  });
 }
 
 function dedupe(findings: Finding[]): Finding[] {

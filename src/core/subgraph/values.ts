@@ -8,8 +8,8 @@ import type { Context } from './context';
 import { EVM_NETWORK_ALIASES, EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from './networks';
 import { closest, didYouMean } from './text';
 import type { Fix } from './types';
-import { API_VERSIONS, compareVersions, graphTsForApiVersion, maxApiVersionForGraphTs, MIN_API_VERSION, parseVersion, SPEC_VERSIONS } from './versions';
-import { get, isMap, pairOf, str, type YNode, type YScalar } from './ynode';
+import { API_VERSIONS, compareVersions, MIN_API_VERSION, parseVersion, SPEC_VERSIONS } from './versions';
+import { get, isMap, items, pairOf, str, type YScalar } from './ynode';
 
 /** graph-node stores block numbers as 32-bit signed integers. */
 const MAX_BLOCK = 2 ** 31 - 1;
@@ -42,10 +42,7 @@ function version({ key, code, known, tooOld }: VersionRule): ValueRule {
   const latest = known[known.length - 1];
   return (ctx, node) => {
     const v = str(node)!;
-    if (known.includes(v)) {
-      if (key === 'apiVersion') graphTsSupports(ctx, node, v);
-      return;
-    }
+    if (known.includes(v)) return;
     const near = closest(v, known);
     const fix = near ? { fix: replaceValue(ctx, node as YScalar, near, `Change to ${near}`) } : {};
     if (!parseVersion(v)) {
@@ -58,21 +55,6 @@ function version({ key, code, known, tooOld }: VersionRule): ValueRule {
       ctx.flag(node, 'error', code, `${key} ${v} does not exist; known versions: ${known.join(', ')}${didYouMean(v, known)}`, fix);
     }
   };
-}
-
-/** Warns when the project's graph-ts is too old for the mapping's apiVersion. */
-function graphTsSupports(ctx: Context, node: YNode, apiVersion: string): void {
-  const installed = ctx.graphTsVersion();
-  if (!installed) return;
-  const max = maxApiVersionForGraphTs(installed);
-  if (!max || compareVersions(apiVersion, max) > 0) {
-    ctx.flag(
-      node,
-      'warning',
-      'api-version-above-graph-ts',
-      `apiVersion ${apiVersion} needs @graphprotocol/graph-ts ${graphTsForApiVersion(apiVersion)} or newer; the project has ${installed}${max ? ` (good up to apiVersion ${max})` : ''}`,
-    );
-  }
 }
 
 const dataSourceKind: ValueRule = (ctx, node, path) => {
@@ -114,7 +96,13 @@ const network: ValueRule = (ctx, node) => {
   );
 };
 
-const address: ValueRule = (ctx, node) => {
+/**
+ * Chains whose addresses carry an EIP-1191 checksum (the chain id mixed into the hash), by their
+ * network names in The Graph's registry: Rootstock (RSK) mainnet and testnet, its adopters.
+ */
+const EIP1191_CHAIN_IDS: Readonly<Record<string, number>> = { rootstock: 30, 'rootstock-testnet': 31 };
+
+const address: ValueRule = (ctx, node, path) => {
   const value = str(node)!;
   if (!/^(0x)?[0-9a-fA-F]{40}$/.test(value)) {
     const digits = value.replace(/^0x/i, '').length;
@@ -122,14 +110,19 @@ const address: ValueRule = (ctx, node) => {
     return;
   }
   const hex = value.replace(/^0x/, '');
-  // All-lower and all-upper addresses carry no checksum; mixed case must be EIP-55.
+  // All-lower and all-upper addresses carry no checksum; mixed case must be EIP-55 (or EIP-1191 on its chains).
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return;
-  const checksummed = ctx.cache.checksum(value);
-  if (`0x${hex}` !== checksummed) {
-    ctx.flag(node, 'info', 'address-checksum', `Address checksum (EIP-55) is wrong: the mixed-case form is ${checksummed}; a typo in the address?`, {
-      fix: replaceValue(ctx, node as YScalar, value.startsWith('0x') ? checksummed : checksummed.slice(2), 'Use the checksummed address'),
-    });
-  }
+  const eip55 = ctx.cache.checksum(value);
+  const networkName = str(get(items(get(ctx.doc.root, String(path[0])))[Number(path[1])], 'network')) ?? '';
+  const chainId = EIP1191_CHAIN_IDS[EVM_NETWORK_ALIASES[networkName] ?? networkName];
+  const eip1191 = chainId === undefined ? undefined : ctx.cache.checksum(value, chainId);
+  // Wallets and libraries on an EIP-1191 chain write either form.
+  if (`0x${hex}` === eip55 || `0x${hex}` === eip1191) return;
+  const checksummed = eip1191 ?? eip55;
+  const rule = eip1191 ? `neither EIP-1191 for chain ${chainId} (${networkName}) nor EIP-55` : 'EIP-55';
+  ctx.flag(node, 'info', 'address-checksum', `Address checksum (${rule}) is wrong: the mixed-case form is ${checksummed}; a typo in the address?`, {
+    fix: replaceValue(ctx, node as YScalar, value.startsWith('0x') ? checksummed : checksummed.slice(2), 'Use the checksummed address'),
+  });
 };
 
 function blockNumber(what: string): ValueRule {

@@ -1,12 +1,11 @@
 /**
- * Manifest specVersions and mapping apiVersions: which exist, what each enables, which graph-ts
- * release a mapping apiVersion needs, and the finding for a feature the specVersion is too low for.
+ * Manifest specVersions and mapping apiVersions: which exist, what each enables, and the finding
+ * for a feature the specVersion is too low for (graph-ts against graph-cli: toolchain.ts).
  *
  * Sources (facts, checked against the installed tools): graph-node's spec/api version constants
  * (graph/src/data/subgraph/api_version.rs) for what each version enables; graph-cli 0.98.1 for
  * the bounds it works with: `graph codegen` refuses apiVersion < 0.0.5 (commands/codegen.js),
- * `graph init` writes specVersion 1.3.0 and apiVersion 0.0.9 (the newest it knows), and its
- * migrations name the graph-ts release each apiVersion bump needs (0.0.5: 0.22.0, 0.0.6: 0.24.0).
+ * `graph init` writes specVersion 1.3.0 and apiVersion 0.0.9 (the newest it knows).
  */
 import type { Context, Span } from './context';
 import type { Range } from './types';
@@ -19,26 +18,16 @@ export const SPEC_VERSIONS = ['0.0.2', '0.0.3', '0.0.4', '0.0.5', '0.0.6', '0.0.
 export const API_VERSIONS = ['0.0.5', '0.0.6', '0.0.7', '0.0.8', '0.0.9'] as const;
 export const MIN_API_VERSION = '0.0.5';
 
-/** The first graph-ts release that provides each apiVersion's host API. */
-const GRAPH_TS_FOR_API: Readonly<Record<string, string>> = {
-  '0.0.5': '0.22.0',
-  '0.0.6': '0.24.0',
-  '0.0.7': '0.26.0',
-  '0.0.8': '0.31.0',
-  '0.0.9': '0.35.0',
-};
-
 /**
  * Manifest features and the specVersion that introduced them (graph-node rejects them below):
- * graph/src/data/subgraph/mod.rs (file data sources, endBlock, indexerHints, subgraph data
- * sources), chain/ethereum/src/data_source.rs min_spec_version and validate (polling/once block
+ * graph/src/data/subgraph/mod.rs (endBlock, indexerHints, subgraph data sources; its file data
+ * source gate applies to dataSources only, where graph-cli refuses file kinds anyway), chain/ethereum/src/data_source.rs min_spec_version and validate (polling/once block
  * filters, topic1-3 filters, declared calls), graph/src/schema/input/mod.rs (Int8 ids,
  * aggregations). `featureValidation` is not a gate: from it on graph-node checks that the
  * features used are declared (validate_subgraph_features); `features:` itself needs no version.
  */
 export const SPEC_VERSION_FOR = {
   featureValidation: '0.0.4',
-  fileDataSources: '0.0.7',
   pollingAndOnceBlockHandlers: '0.0.8',
   endBlock: '0.0.9',
   indexerHints: '1.0.0',
@@ -68,17 +57,6 @@ export function compareVersions(a: string, b: string): number {
 
 export const LATEST_SPEC_VERSION = SPEC_VERSIONS[SPEC_VERSIONS.length - 1];
 export const LATEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1];
-
-/** The newest apiVersion a graph-ts release supports, or undefined for one older than 0.22. */
-export function maxApiVersionForGraphTs(graphTsVersion: string): string | undefined {
-  let best: string | undefined;
-  for (const api of API_VERSIONS) if (compareVersions(graphTsVersion, GRAPH_TS_FOR_API[api]) >= 0) best = api;
-  return best;
-}
-
-export function graphTsForApiVersion(apiVersion: string): string | undefined {
-  return GRAPH_TS_FOR_API[apiVersion];
-}
 
 /**
  * The first graph-cli release rejecting `@entity` without `immutable:` (or `timeseries:`):
