@@ -34,3 +34,22 @@ const JSON_UNSAFE = /[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 export function inertJson(value: unknown, indent = 2): string {
   return (JSON.stringify(value, null, indent) ?? 'null').replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** How much outside text a message quotes by default: enough for any real error, not a 5 MiB line. */
+export const QUOTE_MAX_CHARS = 1000;
+
+/**
+ * Outside text fit for a one-line message: line breaks (CR, LF, VT, FF, NEL, U+2028, U+2029)
+ * escaped as `\n`, `\r` or `\uXXXX`, so one finding stays one line; cut after `max` characters,
+ * saying how many more there were. Only the kept part is escaped, so any length costs the same.
+ */
+export function oneLine(text: string, max = QUOTE_MAX_CHARS): string {
+  let end = Math.min(text.length, max);
+  // Never between the halves of a surrogate pair.
+  if (end < text.length && end > 0 && /[\ud800-\udbff]/.test(text[end - 1])) end--;
+  const kept = text
+    .slice(0, end)
+    .replace(/\r\n|[\n\r\v\f\x85\u2028\u2029]/g, (c) => (c === '\r\n' || c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const cut = text.length - end;
+  return cut ? `${kept}… (${cut.toLocaleString('en-US')} more characters cut)` : kept;
+}
