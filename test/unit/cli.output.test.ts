@@ -130,7 +130,10 @@ describe('rpc: Retry-After past what Chaindeck waits', () => {
     const run = await runMain(['rpc', '--url', node.url, 'eth_blockNumber'], {}, true);
     assert.equal(run.code, 1);
     assert.equal(node.seen.length, 1, 'not retried after a wait cut to 10 s');
-    assert.equal(run.err, `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}). The node asks to wait 3600 s (Retry-After). Slow down, or send calls in batches.\n`);
+    assert.equal(
+      run.err,
+      `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}). The node asks to wait 3600 s (Retry-After). Slow down, or send calls in batches.\n`,
+    );
   });
 });
 
@@ -143,7 +146,7 @@ describe('output that cannot be written', () => {
     const child = spawn(process.execPath, [path.resolve(__dirname, '..', '..', 'dist', 'cli.js'), ...args], { stdio: ['ignore', full, 'pipe'] });
     fs.closeSync(full);
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
   }
 
