@@ -4,6 +4,7 @@
  * its work (exit 0 done, 1 failed). A new command is one module that calls defineCommand, plus
  * its line in ./commands.ts.
  */
+import { inertJson } from '../core/inert';
 import { readArgs, UsageError, type ArgRules, type OptionTable, type ReadArgs } from './args';
 import { renderUsage, type CommandHelp } from './help';
 
@@ -13,7 +14,21 @@ export interface CliIO {
   /** stdout for what the user asked to see unredacted (--show-secrets): only registered secrets (an API key) are masked. */
   outRevealed?(text: string): void;
   err(text: string): void;
+  /**
+   * stdout: a JSON value with its strings masked as `out` (or, `revealed`, as `outRevealed`)
+   * masks text, then serialised: masking the serialised text would cut into its escapes (a URL
+   * followed by `\n` or `\"`) and print JSON that does not parse. Tests' collectors may leave it
+   * out: `printJson` then writes the value as it is through `out` or `outRevealed`.
+   */
+  json?(value: unknown, revealed?: boolean): void;
   env: NodeJS.ProcessEnv;
+}
+
+/** Prints a JSON value on stdout through `io.json` (see there). */
+export function printJson(io: CliIO, value: unknown, revealed = false): void {
+  if (io.json) return io.json(value, revealed);
+  const print = revealed && io.outRevealed ? io.outRevealed.bind(io) : io.out.bind(io);
+  print(`${inertJson(value)}\n`);
 }
 
 /** One subcommand of the `chaindeck` command line, as main runs it. */

@@ -2,9 +2,10 @@
  * The `chaindeck` command line: the help, --version, the response cap from the environment, then
  * the command named first. Commands print through a CliIO, so tests run them in-process.
  */
-import { inertText } from '../core/inert';
-import { redactKnownSecrets, redactText } from '../core/redact';
+import { inertJson, inertText, oneLine } from '../core/inert';
+import { redactKnownInValue, redactKnownSecrets, redactText, redactValue } from '../core/redact';
 import { DEFAULT_MAX_RESPONSE_MB, setResponseLimitMB } from '../core/rpc/deadline';
+import { errorText } from '../core/systemError';
 import type { CliIO } from './command';
 import { commands } from './commands';
 import { renderRows, type Row } from './help';
@@ -30,13 +31,33 @@ export function helpText(): string {
   return lines.join('\n') + '\n';
 }
 
-// Everything printed is redacted and made inert: nodes and APIs choose much of this text.
-const processIO: CliIO = {
-  out: (t) => process.stdout.write(redactText(inertText(t))),
-  outRevealed: (t) => process.stdout.write(redactKnownSecrets(inertText(t))),
-  err: (t) => process.stderr.write(redactText(inertText(t))),
-  env: process.env,
-};
+/**
+ * The CLI's printing over two writers: everything printed is redacted and made inert, since
+ * nodes and APIs choose much of this text; JSON values are masked before they are serialised.
+ */
+export function redactingIO(stdout: (text: string) => void, stderr: (text: string) => void, env: NodeJS.ProcessEnv): CliIO {
+  return {
+    out: (t) => stdout(redactText(inertText(t))),
+    outRevealed: (t) => stdout(redactKnownSecrets(inertText(t))),
+    err: (t) => stderr(redactText(inertText(t))),
+    json: (value, revealed) => stdout(`${inertJson(revealed ? redactKnownInValue(value) : redactValue(value))}\n`),
+    env,
+  };
+}
+
+const processIO = redactingIO(
+  (t) => void process.stdout.write(t),
+  (t) => void process.stderr.write(t),
+  process.env,
+);
+
+/**
+ * What the CLI prints about an error no command turned into its own message (a file it could
+ * not write, say): the cause in words, redacted, on one line.
+ */
+export function unexpectedErrorLine(prefix: string, err: unknown): string {
+  return `${prefix}: ${redactText(inertText(oneLine(errorText(err))))}\n`;
+}
 
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [name, ...rest] = argv;
@@ -68,7 +89,12 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     io.out(command.usage);
     return 0;
   }
-  return command.run(rest, io);
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    io.err(unexpectedErrorLine(`chaindeck ${command.name}`, err));
+    return 1;
+  }
 }
 
 declare const CHAINDECK_VERSION: string | undefined;

@@ -23,9 +23,9 @@ import {
   type Project,
 } from '../core/platform/types';
 import { registerSecret } from '../core/redact';
-import { inertJson, inertText } from '../core/inert';
+import { inertText } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand } from './command';
+import { defineCommand, printJson } from './command';
 import { commandDeadline, parseTimeout, RESPONSE_CAP_ENV, TIMEOUT_OPTION } from './endpointFlags';
 import { CLI_HINTS } from './knobs';
 
@@ -247,7 +247,7 @@ export const platformCommand = defineCommand({
       // Asked for: endpoints with their keys too, which the default output masks as URLs.
       const print = args.showSecrets && io.outRevealed ? io.outRevealed.bind(io) : io.out.bind(io);
       if (args.format === 'json') {
-        print(`${inertJson(Array.isArray(found) ? shown : shown[0])}\n`);
+        printJson(io, Array.isArray(found) ? shown : shown[0], args.showSecrets);
       } else if (shown.length === 0) {
         io.out(`No ${args.kind} found.\n`);
       } else {

@@ -3,13 +3,13 @@
  * password only ever comes from the environment, and every secret is registered for redaction,
  * so nothing printed holds the key or the password.
  */
-import { inertJson } from '../core/inert';
+import { oneLine } from '../core/inert';
 import type { Params } from '../core/rpc/client';
 import { RpcFailure } from '../core/rpc/failure';
 import { parseParams } from '../core/rpc/params';
 import type { RpcCall } from '../core/rpc/types';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, type CliIO } from './command';
+import { defineCommand, printJson, type CliIO } from './command';
 import { ENDPOINT_ENV, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 
 const options = {
@@ -42,10 +42,6 @@ function parseBatch(text: string): RpcCall[] {
   });
 }
 
-function printJson(io: CliIO, value: unknown): void {
-  io.out(`${inertJson(value)}\n`);
-}
-
 async function call(args: RpcArgs, io: CliIO): Promise<number> {
   const { request } = args;
   return withNodeClient(args.target, args.timeoutMs, async (client) => {
@@ -55,14 +51,14 @@ async function call(args: RpcArgs, io: CliIO): Promise<number> {
         io,
         items.map((item) => item.response ?? null),
       );
-      const failed = items.map((item, i) => ('error' in item ? `call ${i} (${request.batch[i].method}): ${item.error.message}` : '')).filter(Boolean);
+      const failed = items.map((item, i) => ('error' in item ? `call ${i} (${oneLine(request.batch[i].method)}): ${oneLine(item.error.message)}` : '')).filter(Boolean);
       for (const line of failed) io.err(`chaindeck rpc: ${line}\n`);
       return failed.length ? 1 : 0;
     }
     const response = await client.callResponse(request.method, request.params);
     printJson(io, response);
     if (response.error) {
-      io.err(`chaindeck rpc: JSON-RPC error ${response.error.code}: ${response.error.message}\n`);
+      io.err(`chaindeck rpc: JSON-RPC error ${response.error.code}: ${oneLine(response.error.message)}\n`);
       return 1;
     }
     return 0;

@@ -35,16 +35,31 @@ export function inertJson(value: unknown, indent = 2): string {
   return (JSON.stringify(value, null, indent) ?? 'null').replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-// Line breaks a terminal, a log viewer or a CI runner may start a new line at: LF, CR, the
-// vertical tab and form feed, NEL, and Unicode's line and paragraph separators.
-const LINE_BREAKS = /\r\n|[\n\r\v\f\x85\u2028\u2029]/g;
+/** How much outside text a message quotes by default: enough for any real error, not a 5 MiB line. */
+export const QUOTE_MAX_CHARS = 1000;
+
+/**
+ * Outside text fit for a one-line message: line breaks (CR, LF, VT, FF, NEL, U+2028, U+2029)
+ * escaped as `\n`, `\r` or `\uXXXX`, so one finding stays one line; cut after `max` characters,
+ * saying how many more there were. Only the kept part is escaped, so any length costs the same.
+ */
+export function oneLine(text: string, max = QUOTE_MAX_CHARS): string {
+  let end = Math.min(text.length, max);
+  // Never between the halves of a surrogate pair.
+  if (end < text.length && end > 0 && /[\ud800-\udbff]/.test(text[end - 1])) end--;
+  const kept = text
+    .slice(0, end)
+    .replace(/\r\n|[\n\r\v\f\x85\u2028\u2029]/g, (c) => (c === '\r\n' || c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const cut = text.length - end;
+  return cut ? `${kept}… (${cut.toLocaleString('en-US')} more characters cut)` : kept;
+}
 
 /**
  * One line of inert text, for anything printed as one record of a line-based format (a finding,
- * a log line, an error): outside text could otherwise start a line of its own, such as a forged
- * `::error …::` workflow command or a fake finding. Line breaks become a visible `\n` (`\r` for
- * a lone CR); every other control is stripped as by inertText.
+ * a log line): outside text could otherwise start a line of its own, such as a forged
+ * `::error …::` workflow command or a fake finding. Line breaks escaped as by oneLine, every
+ * other control stripped as by inertText; never cut (callers map over lists with it).
  */
 export function inertLine(text: string): string {
-  return inertText(text.replace(LINE_BREAKS, (b) => (b === '\r' ? '\\r' : '\\n')));
+  return inertText(oneLine(text, Infinity));
 }

@@ -50,7 +50,7 @@ export function isWsRoute(scheme: string, index: number, segment: string): boole
 }
 
 /** The URL with its secret parts (see the rule above) masked; anything not a URL only of `knownSecrets`. */
-export function redactUrl(raw: string, knownSecrets: readonly string[] = [], options: RedactOptions = {}): string {
+export function redactUrl(raw: string, knownSecrets: SecretList = [], options: RedactOptions = {}): string {
   const parts = splitUrl(raw);
   if (!parts) return redactKnown(redactLoose(raw), knownSecrets);
   const { scheme, authority, host, path, query, fragment } = parts;
@@ -94,12 +94,12 @@ const TRAILING = /[.,;:!?)\]}'"]+$/;
  * Masks every URL found in free text (by the rule above), and every known secret value wherever it
  * appears. A URL counts wherever its scheme starts, even glued to a word (`seehttps://…`).
  */
-export function redactText(text: string, knownSecrets: readonly string[] = []): string {
+export function redactText(text: string, knownSecrets: SecretList = []): string {
   const urls = text.replace(/(?:https?|wss?):\/\/[^\s"'<>`]+/gi, (u) => {
     const tail = TRAILING.exec(u)?.[0] ?? '';
     return redactUrl(u.slice(0, u.length - tail.length)) + tail;
   });
-  return redactKnown(urls, [...knownSecrets, ...registeredSecrets]);
+  return redactKnown(urls, knownSecrets);
 }
 
 /**
@@ -107,19 +107,165 @@ export function redactText(text: string, knownSecrets: readonly string[] = []): 
  * the user asked to see unredacted (--show-secrets), and for a program's output whose every
  * secret we handed it ourselves (graph CLI), where masking its URLs would hide the links it prints.
  */
-export function redactKnownSecrets(text: string, known: readonly string[] = []): string {
-  return redactKnown(text, [...known, ...registeredSecrets]);
+export function redactKnownSecrets(text: string, known: SecretList = []): string {
+  return redactKnown(text, known);
 }
 
-function redactKnown(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s && s.length >= 4) out = out.split(s).join(REDACTED);
+/** Given secrets and the registered ones, masked: each list in one linear pass (see SecretSet). */
+function redactKnown(text: string, given: SecretList): string {
+  return registered().mask(secretSet(given).mask(text));
+}
+
+/**
+ * Secrets shorter than this are too likely to be ordinary text ("ab", "1") to mask wherever they
+ * occur; they are masked only where they stand as a whole value or a part of a URL.
+ */
+const MIN_ANYWHERE = 4;
+
+/** A list of secrets, or one prepared once for many texts (a command's output, a list's objects). */
+export type SecretList = readonly string[] | SecretSet;
+
+/**
+ * A set of secret values that masks all of them in a text in one pass, however many there are
+ * (a platform listing holds thousands): an Aho–Corasick automaton, so the cost is the text's
+ * length plus the matches, not the text times the secrets.
+ */
+export class SecretSet {
+  /** The automaton's edges: state × 0x10000 + UTF-16 code unit → the next state (0 is the root). */
+  private readonly edges = new Map<number, number>();
+  /** Per state: the longest proper suffix that is a state, and the longest secret ending there (0 when none). */
+  private readonly fail: number[] = [0];
+  private readonly longest: number[] = [0];
+  /** Short secrets: masked only as a whole value or a URL part. */
+  readonly short: ReadonlySet<string>;
+
+  constructor(secrets: Iterable<string>) {
+    const short = new Set<string>();
+    // Per state, its parent and the code unit leading to it, and the states level by level.
+    const parent = [0];
+    const unit = [0];
+    const levels: number[][] = [];
+    for (const secret of new Set(secrets)) {
+      if (secret.length < MIN_ANYWHERE) {
+        if (secret) short.add(secret);
+        continue;
+      }
+      let state = 0;
+      for (let i = 0; i < secret.length; i++) {
+        const key = state * 0x10000 + secret.charCodeAt(i);
+        let to = this.edges.get(key);
+        if (to === undefined) {
+          to = parent.push(state) - 1;
+          unit.push(secret.charCodeAt(i));
+          this.fail.push(0);
+          this.longest.push(0);
+          this.edges.set(key, to);
+          (levels[i] ??= []).push(to);
+        }
+        state = to;
+      }
+      this.longest[state] = secret.length;
+    }
+    this.short = short;
+    // Level by level, so a suffix's links are known before they are used.
+    for (const level of levels.slice(1)) {
+      for (const state of level) {
+        this.fail[state] = this.step(this.fail[parent[state]], unit[state]);
+        this.longest[state] = Math.max(this.longest[state], this.longest[this.fail[state]]);
+      }
+    }
   }
-  return out;
+
+  /** The state after reading code unit `c` in `state`, falling back along the fail links. */
+  private step(state: number, c: number): number {
+    for (;;) {
+      const to = this.edges.get(state * 0x10000 + c);
+      if (to !== undefined) return to;
+      if (state === 0) return 0;
+      state = this.fail[state];
+    }
+  }
+
+  /** Every occurrence of a secret of 4 characters or more replaced; overlapping ones become one ***. */
+  mask(text: string): string {
+    let masked = text;
+    if (this.edges.size) {
+      // Spans [start, end) of the occurrences, merged; a longer one found later may swallow earlier ones.
+      const spans: [number, number][] = [];
+      let state = 0;
+      for (let i = 0; i < text.length; i++) {
+        state = this.step(state, text.charCodeAt(i));
+        const found = this.longest[state];
+        if (!found) continue;
+        let start = i + 1 - found;
+        while (spans.length && spans[spans.length - 1][1] > start) start = Math.min(start, spans.pop()![0]);
+        spans.push([start, i + 1]);
+      }
+      if (spans.length) {
+        masked = '';
+        let copied = 0;
+        for (const [start, end] of spans) {
+          masked += text.slice(copied, start) + REDACTED;
+          copied = end;
+        }
+        masked += text.slice(copied);
+      }
+    }
+    return this.short.size ? this.maskShort(masked) : masked;
+  }
+
+  /** Short secrets where they stand whole: the whole text, or a part of a URL (userinfo, a path segment, a query value). */
+  private maskShort(text: string): string {
+    if (this.short.has(text)) return REDACTED;
+    // What follows a scheme's `://` (found by looking behind, so a long run of letters costs one pass), split at URL punctuation.
+    return text.replace(/(?<=[a-z][a-z0-9+.-]{0,31}:\/\/)[^\s"'<>`]+/gi, (rest) => rest.replace(/[^:@/\\?#&=;]+/g, (part) => (this.short.has(part) ? REDACTED : part)));
+  }
+}
+
+const secretSets = new WeakMap<readonly string[], SecretSet>();
+
+function secretSet(list: SecretList): SecretSet {
+  if (list instanceof SecretSet) return list;
+  let set = secretSets.get(list);
+  if (!set) secretSets.set(list, (set = new SecretSet(list)));
+  return set;
+}
+
+/**
+ * A copy of a JSON value with every string (and object key) redacted as free text, for output
+ * that is serialised after: masking the serialised text instead would cut into its escapes
+ * (`\n`, `\"` after a URL) and print JSON that does not parse.
+ */
+export function redactValue<T>(value: T, knownSecrets: SecretList = []): T {
+  const known = secretSet(knownSecrets);
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactText(v, known);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v !== 'object' || v === null) return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactText(k, known), walk(x)]));
+  };
+  return walk(value) as T;
+}
+
+/** A copy of a JSON value with only known secrets masked in its strings (shown on request). */
+export function redactKnownInValue<T>(value: T, knownSecrets: SecretList = []): T {
+  const known = secretSet(knownSecrets);
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactKnown(v, known);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v !== 'object' || v === null) return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactKnown(k, known), walk(x)]));
+  };
+  return walk(value) as T;
 }
 
 const registeredSecrets = new Set<string>();
+let registeredSet: SecretSet | undefined;
+
+/** The registered secrets, prepared again only after one was added. */
+function registered(): SecretSet {
+  return (registeredSet ??= new SecretSet(registeredSecrets));
+}
 const publicUrls = new Set<string>();
 const publicPrefixes = new Set<string>();
 
@@ -150,5 +296,7 @@ function isPublicUrl(scheme: string, host: string, path: string): 'path' | 'rout
 
 /** Secrets loaded at run time (from SecretStorage or the environment) are masked in all text. */
 export function registerSecret(secret: string | undefined): void {
-  if (secret && secret.length >= 4) registeredSecrets.add(secret);
+  if (!secret || registeredSecrets.has(secret)) return;
+  registeredSecrets.add(secret);
+  registeredSet = undefined;
 }

@@ -74,11 +74,19 @@ export interface MainRun {
 /**
  * Runs the CLI in-process (`main` from src/cli/main.ts) with the given environment only, and
  * collects what it printed. Nothing is redacted on the way, so what it holds is what the
- * command itself wrote.
+ * command itself wrote; `redacted`: printed as the real CLI prints (redactingIO), everything
+ * on `out` and `err`.
  */
-export async function runMain(argv: string[], env: NodeJS.ProcessEnv = {}): Promise<MainRun> {
+export async function runMain(argv: string[], env: NodeJS.ProcessEnv = {}, redacted = false): Promise<MainRun> {
   const run: MainRun = { code: -1, out: '', revealed: '', err: '' };
-  const { main } = await import('../../src/cli/main');
-  run.code = await main(argv, { out: (t) => void (run.out += t), outRevealed: (t) => void (run.revealed += t), err: (t) => void (run.err += t), env });
+  const { main, redactingIO } = await import('../../src/cli/main');
+  const io = redacted
+    ? redactingIO(
+        (t) => void (run.out += t),
+        (t) => void (run.err += t),
+        env,
+      )
+    : { out: (t: string) => void (run.out += t), outRevealed: (t: string) => void (run.revealed += t), err: (t: string) => void (run.err += t), env };
+  run.code = await main(argv, io);
   return run;
 }

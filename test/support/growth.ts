@@ -31,3 +31,25 @@ export function assertGrowsLinearly(work: (size: number) => void, small: number,
   const limit = (large / small) * slack;
   assert.ok(largeMs / smallMs < limit, `size ${small}: ${smallMs.toFixed(1)} ms, size ${large}: ${largeMs.toFixed(1)} ms of CPU (ratio ${(largeMs / smallMs).toFixed(0)}, limit ${limit})`);
 }
+
+/** cpuMs for asynchronous work (e.g. a command against a loopback server in this process). */
+export async function cpuMsAsync(work: () => Promise<void>, runs = 3): Promise<number> {
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const started = process.cpuUsage();
+    await work();
+    const used = process.cpuUsage(started);
+    best = Math.min(best, (used.user + used.system) / 1000);
+  }
+  return best;
+}
+
+/** assertGrowsLinearly for asynchronous work; `prepare` (not timed) readies each size first. */
+export async function assertGrowsLinearlyAsync<T>(prepare: (size: number) => Promise<T>, work: (prepared: T) => Promise<void>, small: number, large: number, slack = 4): Promise<void> {
+  const smallReady = await prepare(small);
+  const smallMs = Math.max(await cpuMsAsync(() => work(smallReady)), 1);
+  const largeReady = await prepare(large);
+  const largeMs = await cpuMsAsync(() => work(largeReady));
+  const limit = (large / small) * slack;
+  assert.ok(largeMs / smallMs < limit, `size ${small}: ${smallMs.toFixed(1)} ms, size ${large}: ${largeMs.toFixed(1)} ms of CPU (ratio ${(largeMs / smallMs).toFixed(0)}, limit ${limit})`);
+}

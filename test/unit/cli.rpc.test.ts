@@ -290,15 +290,16 @@ describe('chaindeck rpc: credentials', () => {
         JSON.stringify(env),
       );
     }
-    const shown = await rpc(['--url', `${node.url}/rpc`, 'eth_chainId'], { CHAINDECK_PUBLIC_PATH: '1' });
+    // Another path: `rpc` was a secret of the runs above, and a secret stays one for the process.
+    const shown = await rpc(['--url', `${node.url}/public`, 'eth_chainId'], { CHAINDECK_PUBLIC_PATH: '1' });
     assert.equal(shown.code, 1);
-    assert.equal(shown.err, `chaindeck rpc: Unexpected HTTP 404 Not Found from ${node.url}/rpc. Check the URL: a JSON-RPC endpoint answers POST requests with HTTP 200.\n`);
+    assert.equal(shown.err, `chaindeck rpc: Unexpected HTTP 404 Not Found from ${node.url}/public. Check the URL: a JSON-RPC endpoint answers POST requests with HTTP 200.\n`);
   });
 });
 
 describe('chaindeck rpc: failures (exit 1, the reason on stderr, nothing on stdout)', () => {
   test('429 with a Retry-After past --timeout: gives up at once, after one request', async () => {
-    node.reply = () => ({ status: 429, headers: { 'retry-after': '30' }, body: '' });
+    node.reply = () => ({ status: 429, headers: { 'retry-after': '8' }, body: '' });
     const started = Date.now();
     const run = await rpc(['--url', node.url, '--timeout', '5000', 'eth_chainId']);
     assert.ok(Date.now() - started < 4000, 'not by the timeout');
@@ -306,7 +307,7 @@ describe('chaindeck rpc: failures (exit 1, the reason on stderr, nothing on stdo
     assert.equal(run.out, '');
     assert.equal(
       run.err,
-      `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}/). The node asks to wait 30 s (Retry-After). Slow down, or send calls in batches. Gave up: waiting to retry would go past the 5000 ms timeout (--timeout, or the setting chaindeck.requestTimeoutMs).\n`,
+      `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}/). The node asks to wait 8 s (Retry-After). Slow down, or send calls in batches. Gave up: waiting to retry would go past the 5000 ms timeout (--timeout, or the setting chaindeck.requestTimeoutMs).\n`,
     );
     assert.equal(node.requests.length, 1);
   });

@@ -99,8 +99,8 @@ test('inertJson of undefined is null, as JSON.stringify would write it inside an
   assert.equal(inertJson(undefined), 'null');
 });
 
-test('inertLine: every line break becomes a visible \\n (a lone CR \\r), so outside text stays on its line', () => {
-  assert.equal(inertLine('a\nb\r\nc\rd\u2028e\u2029f\u0085g\vh\fi'), 'a\\nb\\nc\\rd\\ne\\nf\\ng\\nh\\ni');
+test('inertLine: every line break becomes visible (\\n, a lone CR \\r, the others \\uXXXX), so outside text stays on its line', () => {
+  assert.equal(inertLine('a\nb\r\nc\rd\u2028e\u2029f\u0085g\vh\fi'), 'a\\nb\\nc\\rd\\u2028e\\u2029f\\u0085g\\u000bh\\u000ci');
   assert.equal(inertLine('bad value\n::error file=x.ts,line=1::forged'), 'bad value\\n::error file=x.ts,line=1::forged');
   assert.equal(inertLine('tab\tstays \x1b[31mred\x1b[0m'), 'tab\tstays red');
   assert.equal(inertLine('x\x1b]0;title\x07\n\x9b2J'), 'x\\n2J');

@@ -1,7 +1,7 @@
 /**
  * What the CLI and the editor show of platform objects (secrets.ts) at its edges: which field
- * names count as secrets (whole names only), short and nested credentials, values that are not
- * strings (numbers, booleans, null kept as they are) in redactSecrets and maskValues; and the
+ * names count as secrets (by their last word), short and nested credentials, values that are not
+ * strings (a number under a secret name masked; booleans and null kept) in redactSecrets and maskValues; and the
  * object names and list filters (types.ts) as users meet them: "is not a project id", "No such
  * network …", and `--protocol` accepted for nodes.
  */
@@ -30,10 +30,10 @@ describe('redactSecrets and secretsOf: which fields are secrets', () => {
     assert.deepEqual(redactSecrets(raw), { id: 'x', token: { access_token: '***', token_type: 'Bearer', expires_in: 3600 } });
   });
 
-  test('numbers, booleans and null are kept as they are, in secret-named fields too', () => {
+  test('a number under a secret name is a credential (a numeric password); booleans and null are kept', () => {
     const raw = { id: 'x', count: 3, archive: true, creator: null, token: 42, secret: false, password: null, api_key: '' };
-    assert.deepEqual(redactSecrets(raw), raw);
-    assert.deepEqual(secretsOf(raw), []);
+    assert.deepEqual(redactSecrets(raw), { ...raw, token: '***' });
+    assert.deepEqual(secretsOf(raw), ['42']);
     assert.deepEqual(redactSecrets([1, null, 'plain']), [1, null, 'plain']);
   });
 });

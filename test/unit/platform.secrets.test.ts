@@ -18,7 +18,8 @@ const raw = {
     auth_key: KEY,
     auth_username: 'alice',
     auth_password: PASSWORD,
-    graphql_token: 'not-a-secret-name-so-kept',
+    graphql_token: 'gq-unknown-field-0001',
+    token_type: 'Bearer',
   },
   notes: `copied from https://nd-1.p2pify.com/${KEY} by alice, password ${PASSWORD}`,
   integrations: [{ token: 'tok-123456' }],
@@ -26,18 +27,19 @@ const raw = {
 
 describe('platform objects are shown without credentials', () => {
   test('secretsOf finds values of secret-named fields at any depth', () => {
-    assert.deepEqual(secretsOf(raw).sort(), [KEY, PASSWORD, 'tok-123456'].sort());
+    assert.deepEqual(secretsOf(raw).sort(), [KEY, PASSWORD, 'gq-unknown-field-0001', 'tok-123456'].sort());
   });
 
   test('redactSecrets masks those fields, the keys in endpoints, and their values anywhere', () => {
     const shown = redactSecrets(parseObject('nodes', raw));
     const text = JSON.stringify(shown);
-    for (const s of [KEY, PASSWORD, 'tok-123456']) assert.ok(!text.includes(s), `${s} shown: ${text}`);
+    for (const s of [KEY, PASSWORD, 'gq-unknown-field-0001', 'tok-123456']) assert.ok(!text.includes(s), `${s} shown: ${text}`);
     assert.equal(shown.details?.auth_key, '***');
     assert.equal(shown.details?.auth_password, '***');
     assert.equal(shown.details?.auth_username, 'alice', 'a username is not a secret');
     assert.equal(shown.details?.https_endpoint, 'https://nd-1.p2pify.com/***');
-    assert.equal(shown.details?.extra.graphql_token, 'not-a-secret-name-so-kept');
+    assert.equal(shown.details?.extra.graphql_token, '***', 'a field the schema does not know, masked by its name');
+    assert.equal(shown.details?.extra.token_type, 'Bearer', 'a fact about a token is no secret');
     assert.equal(shown.id, 'ND-1');
   });
 

@@ -82,7 +82,7 @@ describe('one timeout covers retries and Retry-After', () => {
     assert.equal(problem.kind, 'rate-limited');
     assert.match(problem.message, /Rate limited/);
     assert.match(problem.message, /3600 s \(Retry-After\)/);
-    assert.match(problem.message, /2000 ms timeout/);
+    assert.doesNotMatch(problem.message, /timeout/, 'a longer timeout would not help: the wait is past what Chaindeck waits at all');
     assert.ok(elapsed < 2200, `took ${elapsed} ms`);
   });
 

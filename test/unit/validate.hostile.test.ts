@@ -58,7 +58,7 @@ describe('one finding, one line', () => {
       const run = await validate(manifest, '--format', format);
       if (format === 'text') {
         assertOneLineEach(run.out, 1);
-        assert.match(run.out, /Unknown network 'mainet\\n::error file=src\/mapping\.ts,line=1::forged\\nsubgraph\.yaml:1:1: error: fake\\n\\n::warning::x'/);
+        assert.match(run.out, /Unknown network 'mainet\\n::error file=src\/mapping\.ts,line=1::forged\\nsubgraph\.yaml:1:1: error: fake\\u0085\\u2028::warning::x'/);
       } else {
         // JSON escapes them itself; the value still reads back as one line.
         const [finding] = JSON.parse(run.out) as { message: string }[];

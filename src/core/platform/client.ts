@@ -13,7 +13,7 @@ import type { KnobHints } from '../knobs';
 import { RpcFailure, type FailureContext } from '../rpc/failure';
 import { Deadline } from '../rpc/deadline';
 import { httpExchange, type HttpReply } from '../rpc/http';
-import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from '../rpc/retry';
+import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryPlan, sleep, type RetryPolicy } from '../rpc/retry';
 import { DEFAULT_TIMEOUT_MS } from '../rpc/types';
 import { redactUrl, registerPublicUrl } from '../redact';
 import { DEFAULT_API_URL, normaliseApiUrl } from './apiUrl';
@@ -288,11 +288,11 @@ export class PlatformClient {
       }
       const retryAfterMs = parseRetryAfter(reply.headers['retry-after']);
       const error = statusError({ ...reply, body, retryAfterMs }, this.shown(url), subject, [this.apiKey], this.keyHint, this.hints.apiUrl);
+      if (!isRetryableStatus(reply.status) || attempt >= this.retry.retries) throw error;
+      const wait = retryPlan(attempt, this.retry, retryAfterMs, deadline.remainingMs());
       // A wait longer than the policy allows is the user's to decide: fail now and say how long.
-      const retryable = isRetryableStatus(reply.status) && attempt < this.retry.retries && (retryAfterMs === undefined || retryAfterMs <= this.retry.maxDelayMs);
-      if (!retryable) throw error;
-      const delay = retryDelay(attempt, this.retry, retryAfterMs);
-      if (delay >= deadline.remainingMs()) {
+      if (wait === 'policy') throw error;
+      if (wait === 'deadline') {
         throw new PlatformError(error.kind, `${error.message} Gave up: waiting to retry would go past the ${timeoutMs} ms timeout.`, {
           status: error.status,
           retryAfterMs,
@@ -300,7 +300,7 @@ export class PlatformClient {
           fields: error.fields,
         });
       }
-      await sleep(delay, options.signal, () => platformError('cancelled', `The request to ${this.shown(url)} was cancelled.`, []));
+      await sleep(wait, options.signal, () => platformError('cancelled', `The request to ${this.shown(url)} was cancelled.`, []));
     }
   }
 }

@@ -5,6 +5,7 @@
  * so any of them may be shown, logged or printed as is.
  */
 import { CANCELLED, type Cancellable } from '../cancel';
+import { oneLine } from '../inert';
 import { quoteStart } from '../rpc/failure';
 import { redactText, registerPublicUrl } from '../redact';
 import { isRecord } from './parse';
@@ -124,7 +125,8 @@ export function describeApiError(api: ApiErrorText | undefined, text: string): s
   if (api && (api.message || api.code || api.fields)) {
     const parts = [api.message, api.code && `(${api.code})`].filter(Boolean).join(' ');
     const fields = api.fields && Object.keys(api.fields).length ? `${parts ? ' ' : ''}[${fieldsText(api.fields)}]` : '';
-    return `${parts}${fields}`;
+    // The API's words on one line, cut: a multi-line or megabyte message stays one bounded line.
+    return oneLine(`${parts}${fields}`);
   }
   return text.trim() ? quoteStart(text) : 'an empty body';
 }
@@ -152,7 +154,7 @@ export function statusError(reply: ReplyFacts, shownUrl: string, subject: Reques
   const { status } = reply;
   const api = apiErrorOf(reply.body);
   const said = describeApiError(api, reply.text);
-  const head = `HTTP ${status}${reply.statusText ? ` ${reply.statusText}` : ''} from ${shownUrl}: ${said}`;
+  const head = `HTTP ${status}${reply.statusText ? ` ${oneLine(reply.statusText)}` : ''} from ${shownUrl}: ${said}`;
   const details: PlatformErrorDetails = { status, retryAfterMs: reply.retryAfterMs, apiCode: api?.code, fields: api?.fields };
   const make = (kind: PlatformErrorKind, message: string) => platformError(kind, message, secrets, details);
   if (status === 401) {
@@ -191,5 +193,5 @@ export function notJsonError(reply: { status: number; contentType: string; text:
 /** The error for JSON that is not what the API documents. */
 export function badReplyError(shownUrl: string, why: string, secrets: readonly string[], apiUrlHint?: string): PlatformError {
   registerPublicUrl(shownUrl);
-  return platformError('bad-reply', `The reply from ${shownUrl} is not what the platform API sends: ${why}. ${checkUrl(apiUrlHint)}`, secrets);
+  return platformError('bad-reply', `The reply from ${shownUrl} is not what the platform API sends: ${oneLine(why)}. ${checkUrl(apiUrlHint)}`, secrets);
 }

@@ -13,7 +13,7 @@ import { Deadline } from './deadline';
 import { cancelledFailure, failure, httpFailure, notJsonFailure, RpcFailure, type FailureContext } from './failure';
 import { httpExchange, type HttpReply } from './http';
 import { checkSingle, errorOf, isResponse, makeRequest, matchBatch, resultOf, type BatchItem } from './jsonrpc';
-import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryPlan, sleep, type RetryPolicy } from './retry';
 import { DEFAULT_TIMEOUT_MS, type CallOptions, type JsonRpcResponse, type RawExchange, type RpcCall } from './types';
 
 export type Params = unknown[] | Record<string, unknown>;
@@ -142,9 +142,10 @@ export class RpcClient {
       }
       const failed = statusFailure(reply, ctx);
       if (attempt >= retries || !isRetryableStatus(reply.status)) throw failed;
-      const delay = retryDelay(attempt, this.retry, failed.retryAfterMs);
-      if (delay >= deadline.remainingMs()) throw outOfTime(failed, ctx, deadline.shared);
-      await sleep(delay, options.signal, () => cancelledFailure(ctx));
+      const wait = retryPlan(attempt, this.retry, failed.retryAfterMs, deadline.remainingMs());
+      if (wait === 'deadline') throw outOfTime(failed, ctx, deadline.shared);
+      if (wait === 'policy') throw failed;
+      await sleep(wait, options.signal, () => cancelledFailure(ctx));
     }
   }
 }

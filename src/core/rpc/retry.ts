@@ -1,7 +1,8 @@
 /**
  * When and how long to wait before sending an idempotent read again: only after HTTP 429 or 5xx,
  * with exponential backoff and jitter (so many clients do not retry in step), or after the
- * node's Retry-After when it sends one, capped so a huge value cannot stall the editor.
+ * node's Retry-After when it sends one; a Retry-After past the longest delay is not waited for at
+ * all (the failure is the answer), so a huge value can neither stall the editor nor be cut short.
  */
 
 export interface RetryPolicy {
@@ -9,7 +10,7 @@ export interface RetryPolicy {
   retries: number;
   /** Delay before the first retry; doubles for each further one. */
   baseDelayMs: number;
-  /** Upper bound of any delay, the node's Retry-After included. */
+  /** Upper bound of any delay; a longer Retry-After fails the request instead (retryPlan). */
   maxDelayMs: number;
 }
 
@@ -37,6 +38,19 @@ export function retryDelay(retry: number, policy: RetryPolicy, retryAfterMs?: nu
   if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxDelayMs);
   const full = Math.min(policy.baseDelayMs * 2 ** retry, policy.maxDelayMs);
   return Math.round(full / 2 + (random() * full) / 2);
+}
+
+/**
+ * Whether and when to send a failed idempotent request again (after `isRetryableStatus`): the
+ * wait in ms, or why not. The node's Retry-After is honoured, never shortened: one longer than
+ * the policy's longest delay is the node saying "not now", so the failure is the answer
+ * ('policy'; a longer timeout would not help), and a wait that would end after the deadline
+ * fails now ('deadline'), not after the wait.
+ */
+export function retryPlan(retry: number, policy: RetryPolicy, retryAfterMs: number | undefined, remainingMs: number, random: () => number = Math.random): number | 'deadline' | 'policy' {
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return 'policy';
+  const wait = retryAfterMs ?? retryDelay(retry, policy, undefined, random);
+  return wait >= remainingMs ? 'deadline' : wait;
 }
 
 /** Waits `ms`, or rejects with `onAbort()` as soon as the signal fires. */
