@@ -61,5 +61,6 @@ export function oneLine(text: string, max = QUOTE_MAX_CHARS): string {
  * other control stripped as by inertText; never cut (callers map over lists with it).
  */
 export function inertLine(text: string): string {
-  return inertText(oneLine(text, Infinity));
+  // Escape sequences first: an unterminated one then ends at its own line break, not the message's end.
+  return oneLine(text.replace(ESCAPES, ''), Infinity).replace(CONTROLS, '');
 }

@@ -105,3 +105,7 @@ test('inertLine: every line break becomes visible (\\n, a lone CR \\r, the other
   assert.equal(inertLine('tab\tstays \x1b[31mred\x1b[0m'), 'tab\tstays red');
   assert.equal(inertLine('x\x1b]0;title\x07\n\x9b2J'), 'x\\n2J');
 });
+
+test('inertLine: an unterminated escape ends at its own line break, so the lines after it are kept', () => {
+  assert.equal(inertLine('x\x1b]0;title\nsecond line'), 'x\\nsecond line');
+});

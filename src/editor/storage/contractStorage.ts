@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
 import type { BlockInfo } from '../../core/storage/block';
 import { readStorage, type DecodedNode, type StorageReading } from '../../core/storage/decode/decode';
-import { CHILD_PAGE, childItems, decodedSlotNames, oneLine, variableItems, type StorageItem, type TreeStates } from '../../core/storage/decode/tree';
+import { CHILD_PAGE, childItems, decodedSlotNames, labelLine, variableItems, type StorageItem, type TreeStates } from '../../core/storage/decode/tree';
 import type { ContractLayout } from '../../core/storage/layout';
 import { CONTEXT_KEYS, COMMANDS } from '../ids';
 import { errorText } from '../kit/errors';
@@ -220,7 +220,7 @@ export class ContractStorageView implements vscode.TreeDataProvider<StorageEleme
     this.view.title = 'Contract Storage';
     this.view.description = s ? `${s.layout.contractName} ${short(s.address)}` : undefined;
     this.view.message = s
-      ? oneLine(
+      ? labelLine(
           `${layoutTitle(s.layout)} at ${s.address} on ${s.node.name}, block ${s.block.number}` +
             (s.diffFrom ? ` — changes since block ${s.diffFrom.number}${s.changedOnly ? ' (changed leaves only)' : ''}` : '') +
             (s.reading.warnings.length ? ` — ${s.reading.warnings.length} warning(s) in the log` : ''),

@@ -80,8 +80,8 @@ export function valueText(value: DecodedValue, max = MAX_SHOWN_VALUE, isText = f
 
 const isTextType = (node: DecodedNode) => node.kind === 'value' && node.type === 'string';
 
-/** Text as one inert line (a key or a label from outside: tabs and newlines become spaces). */
-export function oneLine(text: string, max = MAX_SHOWN_VALUE * 2): string {
+/** A tree label from outside text (a key, a path) as one inert line: tabs and line breaks become spaces, as a label reads best. */
+export function labelLine(text: string, max = MAX_SHOWN_VALUE * 2): string {
   return bounded(inertText(text).replace(/[\t\n]/g, ' '), max);
 }
 
@@ -158,13 +158,13 @@ export function storageItem(node: DecodedNode, path: string, label: string, stat
   const change = changeOf(node, states, present);
   const offset = node.kind === 'value' ? node.offset : 0;
   const full = node.kind === 'value' ? valueText(value, MAX_TOOLTIP_VALUE, isTextType(node)) : bounded(inertText(JSON.stringify(value) ?? 'null'), MAX_TOOLTIP_VALUE);
-  const lines = [oneLine(path), `type: ${node.type}`, `slot: ${minimalHex(node.slot)}${offset ? `, offset ${offset}` : ''}`, `value: ${full}`];
+  const lines = [labelLine(path), `type: ${node.type}`, `slot: ${minimalHex(node.slot)}${offset ? `, offset ${offset}` : ''}`, `value: ${full}`];
   if (change?.kind === 'changed') lines.push(`was: ${valueText(nodeValue(node, states.before!), MAX_TOOLTIP_VALUE, isTextType(node))}`);
   if (change?.kind === 'added') lines.push('added since the earlier block');
   if (change?.kind === 'removed') lines.push('gone since the earlier block');
   return {
     path,
-    label: oneLine(label),
+    label: labelLine(label),
     kind: node.kind,
     type: node.type,
     slot: minimalHex(node.slot),
