@@ -6,7 +6,8 @@ import { parse, type GraphQLEnumType, type GraphQLInputObjectType } from 'graphq
 import { buildQuerySchema, querySchemaSdl, validateQuery } from '../../src/core/subgraph/query/apiSchema';
 import { defaultListQueries, defaultListQuery, pageVariables } from '../../src/core/subgraph/query/build';
 import { entityModel } from '../../src/core/subgraph/query/entities';
-import { flattenResult } from '../../src/core/subgraph/query/flatten';
+import { fieldCounts, flattenFields, flattenResult } from '../../src/core/subgraph/query/flatten';
+import { queryRunText } from '../../src/core/subgraph/query/file';
 import { listQueryName, lowerCamelCase, pluralTypeName, singleQueryName } from '../../src/core/subgraph/query/naming';
 import { parseJsonLossless } from '../../src/core/subgraph/query/client';
 
@@ -226,6 +227,45 @@ test('results flatten to a table: dotted columns, lists as JSON, big numbers kep
     ['1', ''],
     ['', '2'],
   ]);
+});
+
+test('every top-level field of an answer is a table of its own, in the query’s order, with its row count', () => {
+  // The demo's query: transfers, approvals and _meta, none of them dropped.
+  const data = {
+    transfers: [
+      { from: '0x01', value: '5' },
+      { from: '0x02', value: '7' },
+    ],
+    approvals: [{ owner: '0x03', spender: '0x04' }],
+    _meta: { block: { number: 12 }, hasIndexingErrors: false },
+    none: null,
+  };
+  const fields = flattenFields(data);
+  assert.deepEqual(
+    fields.map((t) => [t.field, t.columns.map((c) => c.id), t.rows]),
+    [
+      [
+        'transfers',
+        ['from', 'value'],
+        [
+          ['0x01', '5'],
+          ['0x02', '7'],
+        ],
+      ],
+      ['approvals', ['owner', 'spender'], [['0x03', '0x04']]],
+      ['_meta', ['block.number', 'hasIndexingErrors'], [['12', 'false']]],
+      ['none', [], []],
+    ],
+  );
+  assert.equal(fieldCounts(fields), 'transfers: 2 rows, approvals: 1 row, _meta: 1 row, none: 0 rows');
+  assert.deepEqual(flattenFields(null), []);
+  assert.deepEqual(flattenFields([{ a: 1 }]), []);
+  assert.equal(fieldCounts([]), 'no data');
+});
+
+test('a run is named by its operation, or plainly a query: never "Query query on …"', () => {
+  assert.deepEqual(queryRunText('Transfers', 'demo/token'), { title: 'Query Transfers on demo/token', progress: 'Querying Transfers on demo/token' });
+  assert.deepEqual(queryRunText(undefined, 'demo/token'), { title: 'Query on demo/token', progress: 'Querying demo/token' });
 });
 
 test('JSON numbers too big for a double stay exact; strings with digits are untouched', () => {

@@ -27,6 +27,11 @@ function spread(value: unknown, prefix: string, into: Map<string, string>): void
   into.set(prefix || 'value', cell(value));
 }
 
+/** One top-level field of an answer as a table: e.g. `transfers` with a row per transfer. */
+export interface FieldTable extends Tabular {
+  field: string;
+}
+
 /**
  * The rows of one top-level field of `data` (the first one when not named): a list gives one
  * row per element, an object or scalar a single row. Columns appear in first-seen order.
@@ -36,7 +41,16 @@ export function flattenResult(data: unknown, field?: string): Tabular & { field?
   const top = data as Record<string, unknown>;
   const name = field ?? Object.keys(top)[0];
   if (name === undefined) return { columns: [], rows: [] };
-  const value = top[name];
+  return flattenValue(name, top[name]);
+}
+
+/** Every top-level field of `data` as its own table, in the order the endpoint sent them (the query's order). */
+export function flattenFields(data: unknown): FieldTable[] {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return [];
+  return Object.entries(data as Record<string, unknown>).map(([name, value]) => flattenValue(inertText(name), value));
+}
+
+function flattenValue(field: string, value: unknown): FieldTable {
   const records = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
   const columnOrder: string[] = [];
   const known = new Set<string>();
@@ -52,8 +66,13 @@ export function flattenResult(data: unknown, field?: string): Tabular & { field?
     return map;
   });
   return {
-    field: name,
+    field,
     columns: columnOrder.map((id) => ({ id, title: id })),
     rows: maps.map((m) => columnOrder.map((c) => m.get(c) ?? '')),
   };
+}
+
+/** Each field with its row count, for the log: "transfers: 10 rows, _meta: 1 row". */
+export function fieldCounts(fields: readonly FieldTable[]): string {
+  return fields.length ? fields.map((t) => `${t.field}: ${t.rows.length} row${t.rows.length === 1 ? '' : 's'}`).join(', ') : 'no data';
 }
