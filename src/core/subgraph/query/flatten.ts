@@ -1,5 +1,5 @@
 /**
- * GraphQL results as a table: one row per record of the list, nested objects spread into dotted
+ * GraphQL results as tables, one per top-level field: a row per record of a list, nested objects spread into dotted
  * columns (token.id), lists kept whole as JSON text. Values stay as sent: BigInt, BigDecimal and
  * Bytes come as strings and are never turned into numbers (they would lose digits).
  */
@@ -32,24 +32,13 @@ export interface FieldTable extends Tabular {
   field: string;
 }
 
-/**
- * The rows of one top-level field of `data` (the first one when not named): a list gives one
- * row per element, an object or scalar a single row. Columns appear in first-seen order.
- */
-export function flattenResult(data: unknown, field?: string): Tabular & { field?: string } {
-  if (data === null || typeof data !== 'object') return { columns: [], rows: [] };
-  const top = data as Record<string, unknown>;
-  const name = field ?? Object.keys(top)[0];
-  if (name === undefined) return { columns: [], rows: [] };
-  return flattenValue(name, top[name]);
-}
-
 /** Every top-level field of `data` as its own table, in the order the endpoint sent them (the query's order). */
 export function flattenFields(data: unknown): FieldTable[] {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return [];
   return Object.entries(data as Record<string, unknown>).map(([name, value]) => flattenValue(inertText(name), value));
 }
 
+/** One field's rows: a list gives one row per element, an object or scalar a single row. Columns appear in first-seen order. */
 function flattenValue(field: string, value: unknown): FieldTable {
   const records = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
   const columnOrder: string[] = [];
