@@ -1,7 +1,8 @@
 /**
- * GraphQL results as tables, one per top-level field: a row per record of a list, nested objects spread into dotted
- * columns (token.id), lists kept whole as JSON text. Values stay as sent: BigInt, BigDecimal and
- * Bytes come as strings and are never turned into numbers (they would lose digits).
+ * GraphQL results as tables, one per top-level field: a row per record of a list, nested objects
+ * spread into dotted columns (token.id), lists kept whole as JSON text. Values stay as sent:
+ * BigInt, BigDecimal and Bytes come as strings and are never turned into numbers (they would
+ * lose digits).
  */
 import { inertText } from '../../inert';
 import type { Tabular } from '../../table/table';
