@@ -39,11 +39,11 @@ async function smoke(): Promise<string> {
       const expandable = page.locator('.part.sidebar [role="treeitem"][aria-expanded]', { hasText: 'Local Graph Node' }).first();
       await expandable.waitFor({ timeout: 60_000 });
       if ((await expandable.getAttribute('aria-expanded')) === 'false') await expandable.click();
-      // Its row: its names (unnamed: its whole id) and "synced · block N · K entities" (a deployment not healthy says "failed" or "unhealthy" in place of synced).
+      // Its row: its names (unnamed: its whole id) and "synced · #N · K entities" (a deployment not healthy says "failed" or "unhealthy" in place of synced).
       const deployment = page
         .locator('.part.sidebar [role="treeitem"]')
         .filter({ hasText: new RegExp(`${prepared.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|${prepared.deployment}`) })
-        .filter({ hasText: /synced · block \d+/ })
+        .filter({ hasText: /synced · #\d+/ })
         .first();
       await deployment.waitFor({ timeout: 60_000 });
       const shown = ((await deployment.textContent()) ?? '').replace(/\s+/g, ' ').trim();

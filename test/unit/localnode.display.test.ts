@@ -8,11 +8,11 @@ import { gndLogLevel } from '../../src/core/localnode/gndLog';
 import { deploymentSummary } from '../../src/core/localnode/status';
 
 test('a deployment’s row leads with its state and block, then its entities; no deployment id', () => {
-  assert.equal(deploymentSummary({ synced: true, health: 'healthy', indexed: 14, chainHead: 14, entityCount: 3 }), 'synced · block 14 · 3 entities');
-  assert.equal(deploymentSummary({ synced: false, health: 'healthy', indexed: 12, chainHead: 14, entityCount: 1 }), 'syncing · block 12/14 · 1 entity');
+  assert.equal(deploymentSummary({ synced: true, health: 'healthy', indexed: 14, chainHead: 14, entityCount: 3 }), 'synced · #14 · 3 entities');
+  assert.equal(deploymentSummary({ synced: false, health: 'healthy', indexed: 12, chainHead: 14, entityCount: 1 }), 'syncing · #12/14 · 1 entity');
   // Unhealthy or failed is the state that matters, synced or not.
-  assert.equal(deploymentSummary({ synced: true, health: 'failed', indexed: 9, chainHead: 14, entityCount: 2 }), 'failed · block 9/14 · 2 entities');
-  assert.equal(deploymentSummary({ synced: false, health: 'unhealthy', indexed: 9 }), 'unhealthy · block 9');
+  assert.equal(deploymentSummary({ synced: true, health: 'failed', indexed: 9, chainHead: 14, entityCount: 2 }), 'failed · #9/14 · 2 entities');
+  assert.equal(deploymentSummary({ synced: false, health: 'unhealthy', indexed: 9 }), 'unhealthy · #9');
   assert.equal(deploymentSummary({ synced: false, health: 'healthy' }), 'syncing · no block yet');
 });
 

@@ -49,14 +49,15 @@ export function parseStatuses(body: unknown): DeploymentStatus[] {
 }
 
 /**
- * A deployment's row in a narrow side bar, what matters first: its state (failed or unhealthy,
- * else synced or syncing), the block indexed (of the chain head while behind it), the entities.
- * "synced · block 14 · 3 entities", "syncing · block 12/14", "failed · block 9/14 · 2 entities".
+ * A deployment's row in a narrow side bar, what matters first and short: its state (failed or
+ * unhealthy, else synced or syncing), the block indexed as the Nodes view writes blocks (of the
+ * chain head while behind it), the entities. "synced · #14 · 3 entities", "syncing · #12/14",
+ * "failed · #9/14 · 2 entities".
  */
 export function deploymentSummary(s: Pick<DeploymentStatus, 'synced' | 'health' | 'indexed' | 'chainHead' | 'entityCount'>): string {
   const state = s.health !== 'healthy' ? s.health : s.synced ? 'synced' : 'syncing';
   const behind = s.chainHead !== undefined && s.indexed !== undefined && s.chainHead > s.indexed;
-  const block = s.indexed === undefined ? 'no block yet' : `block ${s.indexed}${behind ? `/${s.chainHead}` : ''}`;
+  const block = s.indexed === undefined ? 'no block yet' : `#${s.indexed}${behind ? `/${s.chainHead}` : ''}`;
   return [state, block, s.entityCount !== undefined ? `${s.entityCount} ${s.entityCount === 1 ? 'entity' : 'entities'}` : undefined].filter(Boolean).join(' · ');
 }
 

@@ -244,7 +244,7 @@ describe('localnode', function () {
     const item = f.tree.getTreeItem(deployment);
     assert.equal(item.label, NAME);
     // State and block first (a narrow side bar cuts the end); the id only in the tooltip.
-    assert.match(String(item.description), new RegExp(`^synced · block ${deployment.deployment.status.indexed}(/\\d+)? · \\d+ entit(y|ies)$`));
+    assert.match(String(item.description), new RegExp(`^synced · #${deployment.deployment.status.indexed}(/\\d+)? · \\d+ entit(y|ies)$`));
     assert.ok(!String(item.description).includes('Qm'), `the row shows the deployment id: ${String(item.description)}`);
     assert.match(String(item.tooltip), new RegExp(`Deployment ${deployment.deployment.id}`));
     // gnd's own placeholder deployment is not listed.
