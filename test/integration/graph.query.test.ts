@@ -85,14 +85,18 @@ test('the default query returns the first page as table rows, big values whole',
   if (outcome.kind !== 'answered') return;
   assert.equal(outcome.response.status, 200);
   assert.equal(outcome.response.errors, undefined);
-  assert.equal(outcome.table.field, 'pings');
   assert.deepEqual(
-    outcome.table.columns.map((c) => c.id),
+    outcome.fields.map((t) => t.field),
+    ['pings'],
+  );
+  const [table] = outcome.fields;
+  assert.deepEqual(
+    table.columns.map((c) => c.id),
     ['id', 'n', 'from', 'blockNumber', 'version'],
   );
-  assert.equal(outcome.table.rows.length, 100);
+  assert.equal(table.rows.length, 100);
   assert.deepEqual(
-    outcome.table.rows.map((r) => r[0]),
+    table.rows.map((r) => r[0]),
     logIds.slice(0, 100),
     'the first 100 logs of eth_getLogs, by id',
   );

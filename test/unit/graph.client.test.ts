@@ -138,7 +138,7 @@ test('querySubgraph: an invalid query is not sent; a valid one comes back as a t
   answer = { body: { data: { tokens: [{ id: 'a', symbol: 'X' }] } } };
   const ok = await querySubgraph(node.url, { query: '{ tokens { id symbol } }' }, { ...options, schema });
   assert.equal(ok.kind, 'answered');
-  assert.deepEqual(ok.kind === 'answered' && [ok.table.field, ok.table.rows], ['tokens', [['a', 'X']]]);
+  assert.deepEqual(ok.kind === 'answered' && ok.fields.map((t) => [t.field, t.rows]), [['tokens', [['a', 'X']]]]);
   const unchecked = await querySubgraph(node.url, { query: '{ anything }' }, options);
   assert.equal(unchecked.kind, 'answered', 'without a schema the endpoint decides');
 });

@@ -6,7 +6,8 @@ import { parse, type GraphQLEnumType, type GraphQLInputObjectType } from 'graphq
 import { buildQuerySchema, querySchemaSdl, validateQuery } from '../../src/core/subgraph/query/apiSchema';
 import { defaultListQueries, defaultListQuery, pageVariables } from '../../src/core/subgraph/query/build';
 import { entityModel } from '../../src/core/subgraph/query/entities';
-import { flattenResult } from '../../src/core/subgraph/query/flatten';
+import { fieldCounts, flattenFields } from '../../src/core/subgraph/query/flatten';
+import { queryRunText } from '../../src/core/subgraph/query/file';
 import { listQueryName, lowerCamelCase, pluralTypeName, singleQueryName } from '../../src/core/subgraph/query/naming';
 import { parseJsonLossless } from '../../src/core/subgraph/query/client';
 
@@ -212,7 +213,7 @@ test('results flatten to a table: dotted columns, lists as JSON, big numbers kep
   const body =
     '{"data":{"transfers":[{"id":"a","amount":"115792089237316195423570985008687907853269984665640564039457584007913129639935","count":12345678901234567890123,"token":{"id":"0x01","owner":{"id":"0x02"}},"tags":["x","y"],"memo":null,"ok":true}]}}';
   const json = parseJsonLossless(body) as { data: unknown };
-  const table = flattenResult(json.data);
+  const table = flattenFields(json.data)[0];
   assert.equal(table.field, 'transfers');
   assert.deepEqual(
     table.columns.map((c) => c.id),
@@ -220,12 +221,51 @@ test('results flatten to a table: dotted columns, lists as JSON, big numbers kep
   );
   assert.deepEqual(table.rows, [['a', '115792089237316195423570985008687907853269984665640564039457584007913129639935', '12345678901234567890123', '0x01', '0x02', '["x","y"]', '', 'true']]);
   // A single object is one row; columns that appear later are added in order seen.
-  assert.deepEqual(flattenResult({ _meta: { block: { number: 7 }, hasIndexingErrors: false } }).rows, [['7', 'false']]);
-  const ragged = flattenResult({ xs: [{ a: '1' }, { b: '2' }] });
+  assert.deepEqual(flattenFields({ _meta: { block: { number: 7 }, hasIndexingErrors: false } })[0].rows, [['7', 'false']]);
+  const ragged = flattenFields({ xs: [{ a: '1' }, { b: '2' }] })[0];
   assert.deepEqual(ragged.rows, [
     ['1', ''],
     ['', '2'],
   ]);
+});
+
+test('every top-level field of an answer is a table of its own, in the query’s order, with its row count', () => {
+  // The demo's query: transfers, approvals and _meta, none of them dropped.
+  const data = {
+    transfers: [
+      { from: '0x01', value: '5' },
+      { from: '0x02', value: '7' },
+    ],
+    approvals: [{ owner: '0x03', spender: '0x04' }],
+    _meta: { block: { number: 12 }, hasIndexingErrors: false },
+    none: null,
+  };
+  const fields = flattenFields(data);
+  assert.deepEqual(
+    fields.map((t) => [t.field, t.columns.map((c) => c.id), t.rows]),
+    [
+      [
+        'transfers',
+        ['from', 'value'],
+        [
+          ['0x01', '5'],
+          ['0x02', '7'],
+        ],
+      ],
+      ['approvals', ['owner', 'spender'], [['0x03', '0x04']]],
+      ['_meta', ['block.number', 'hasIndexingErrors'], [['12', 'false']]],
+      ['none', [], []],
+    ],
+  );
+  assert.equal(fieldCounts(fields), 'transfers: 2 rows, approvals: 1 row, _meta: 1 row, none: 0 rows');
+  assert.deepEqual(flattenFields(null), []);
+  assert.deepEqual(flattenFields([{ a: 1 }]), []);
+  assert.equal(fieldCounts([]), 'no data');
+});
+
+test('a run is named by its operation, or plainly a query: never "Query query on …"', () => {
+  assert.deepEqual(queryRunText('Transfers', 'demo/token'), { title: 'Query Transfers on demo/token', progress: 'Querying Transfers on demo/token' });
+  assert.deepEqual(queryRunText(undefined, 'demo/token'), { title: 'Query on demo/token', progress: 'Querying demo/token' });
 });
 
 test('JSON numbers too big for a double stay exact; strings with digits are untouched', () => {
@@ -246,18 +286,18 @@ test('paging variables stay inside graph-node limits', () => {
 });
 
 test('flattening: empty objects, scalars at the top, a named field, nothing to show', () => {
-  assert.deepEqual(flattenResult({ xs: [{ a: {}, b: { c: {} }, d: [1, { e: 2 }], f: 1.5, g: null, h: true }] }), {
+  assert.deepEqual(flattenFields({ xs: [{ a: {}, b: { c: {} }, d: [1, { e: 2 }], f: 1.5, g: null, h: true }] })[0], {
     field: 'xs',
     columns: ['a', 'b.c', 'd', 'f', 'g', 'h'].map((id) => ({ id, title: id })),
     rows: [['{}', '{}', '[1,{"e":2}]', '1.5', '', 'true']],
   });
-  assert.deepEqual(flattenResult({ n: 5 }), { field: 'n', columns: [{ id: 'value', title: 'value' }], rows: [['5']] });
-  assert.deepEqual(flattenResult({ a: [{ x: 1 }], b: [{ y: 2 }] }, 'b').rows, [['2']]);
-  assert.deepEqual(flattenResult({ a: null }), { field: 'a', columns: [], rows: [] });
-  assert.deepEqual(flattenResult({}), { columns: [], rows: [] });
-  assert.deepEqual(flattenResult(null), { columns: [], rows: [] });
-  assert.deepEqual(flattenResult('text'), { columns: [], rows: [] });
-  assert.deepEqual(flattenResult({ xs: [{}] }), { field: 'xs', columns: [], rows: [[]] });
+  assert.deepEqual(flattenFields({ n: 5 })[0], { field: 'n', columns: [{ id: 'value', title: 'value' }], rows: [['5']] });
+  assert.deepEqual(flattenFields({ a: [{ x: 1 }], b: [{ y: 2 }] })[1].rows, [['2']]);
+  assert.deepEqual(flattenFields({ a: null })[0], { field: 'a', columns: [], rows: [] });
+  assert.deepEqual(flattenFields({}), []);
+  assert.deepEqual(flattenFields(null), []);
+  assert.deepEqual(flattenFields('text'), []);
+  assert.deepEqual(flattenFields({ xs: [{}] })[0], { field: 'xs', columns: [], rows: [[]] });
 });
 
 test('paging at the limits: page size 1 and 1000, skip exactly 5000, bad pages', () => {
@@ -569,15 +609,14 @@ test('default queries put id first wherever the schema declares it; one per enti
   );
 });
 
-test('flattening: a named field the data lacks gives no rows; a column seen again is not repeated', () => {
-  assert.deepEqual(flattenResult({ a: [{ x: 1 }] }, 'b'), { field: 'b', columns: [], rows: [] });
+test('flattening: a column seen again is not repeated', () => {
   assert.deepEqual(
-    flattenResult({
+    flattenFields({
       xs: [
         { a: 1, b: 2 },
         { b: 3, a: 4 },
       ],
-    }),
+    })[0],
     {
       field: 'xs',
       columns: [

@@ -4,7 +4,7 @@ import { assertGrowsLinearly } from '../support/growth';
 import { inertJson, inertLine, inertText } from '../../src/core/inert';
 import { networkFailure } from '../../src/core/rpc/failure';
 import { parseManifest, parseWithYaml } from '../../src/core/subgraph/manifestDoc';
-import { flattenResult } from '../../src/core/subgraph/query/flatten';
+import { flattenFields } from '../../src/core/subgraph/query/flatten';
 import { rangeTable } from '../../src/core/storage/table';
 
 /** Any character a terminal acts on: C0 but tab and LF, DEL, C1, bidi controls. */
@@ -51,7 +51,7 @@ test('inertJson: parses back to the same value, with nothing a terminal acts on'
 
 describe('where text from outside is shown', () => {
   test('GraphQL result tables: cells and column names hold no control sequence', () => {
-    const table = flattenResult({ tokens: [{ id: '1', ['name\x1b[31m']: 'Evil\x1b]0;t\x07\u202eToken', meta: { note: 'a\x00b' } }] });
+    const [table] = flattenFields({ tokens: [{ id: '1', ['name\x1b[31m']: 'Evil\x1b]0;t\x07\u202eToken', meta: { note: 'a\x00b' } }] });
     assert.deepEqual(
       table.columns.map((c) => c.id),
       ['id', 'name', 'meta.note'],

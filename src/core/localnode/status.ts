@@ -48,6 +48,19 @@ export function parseStatuses(body: unknown): DeploymentStatus[] {
   });
 }
 
+/**
+ * A deployment's row in a narrow side bar, what matters first and short: its state (failed or
+ * unhealthy, else synced or syncing), the block indexed as the Nodes view writes blocks (of the
+ * chain head while behind it), the entities. "synced · #14 · 3 entities", "syncing · #12/14",
+ * "failed · #9/14 · 2 entities".
+ */
+export function deploymentSummary(s: Pick<DeploymentStatus, 'synced' | 'health' | 'indexed' | 'chainHead' | 'entityCount'>): string {
+  const state = s.health !== 'healthy' ? s.health : s.synced ? 'synced' : 'syncing';
+  const behind = s.chainHead !== undefined && s.indexed !== undefined && s.chainHead > s.indexed;
+  const block = s.indexed === undefined ? 'no block yet' : `#${s.indexed}${behind ? `/${s.chainHead}` : ''}`;
+  return [state, block, s.entityCount !== undefined ? `${s.entityCount} ${s.entityCount === 1 ? 'entity' : 'entities'}` : undefined].filter(Boolean).join(' · ');
+}
+
 /** Bounds of an exchange with gnd's loopback ports: every body is read through core's HTTP layer, capped in size and time. */
 export const STATUSES_MAX_BYTES = 4 * 1024 * 1024;
 export const PROBE_MAX_BYTES = 1024 * 1024;

@@ -100,15 +100,18 @@ interface Target {
   found?: string;
   /** The name the file gives, when no such one exists. */
   named?: string;
+  /** Why the one it names may exist but is not known yet, e.g. "waiting for the local graph-node": said instead of "no … named". */
+  waiting?: string;
   /** Chooses another: run with the document's URI. */
   command: string;
   tooltip: string;
 }
 
 /** The lens at the top of a file that sends somewhere: where it sends, that the one it names does not exist, or an offer to choose. */
-export function targetLens(document: vscode.TextDocument, { noun, icon, found, named, command, tooltip }: Target): vscode.CodeLens {
+export function targetLens(document: vscode.TextDocument, { noun, icon, found, named, waiting, command, tooltip }: Target): vscode.CodeLens {
   const label = `${noun[0].toUpperCase()}${noun.slice(1)}`;
-  const title = found ? `$(${icon}) ${label}: ${found}` : named ? `$(warning) ${label}: no ${noun} named "${named}"` : `$(${icon}) ${label}: choose…`;
+  const missing = waiting ? `$(loading~spin) ${label}: ${named}, ${waiting}` : `$(warning) ${label}: no ${noun} named "${named}"`;
+  const title = found ? `$(${icon}) ${label}: ${found}` : named ? missing : `$(${icon}) ${label}: choose…`;
   return new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title, command, arguments: [document.uri], tooltip });
 }
 

@@ -49,6 +49,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   store.setLocalSource({
     records: () => localNode.records(),
     manifestFor: (record) => (isLocalRecord(record) ? localNode.manifestOf(record.name) : undefined),
+    pending: () => localNode.namesPending,
     onDidChangeRecords: localNode.onDidChangeRecords,
   });
   const results = new QueryResults(extension.extensionUri, store, log);

@@ -9,8 +9,10 @@ export interface QueryResultPage extends TablePage {
   endpoint: string;
   /** The operation's name, or `query`. */
   operation: string;
-  /** The top-level field the rows come from (e.g. approvalQueries). */
+  /** The top-level field the rows come from (e.g. approvalQueries): one of `fields`. */
   field?: string;
+  /** Every top-level field of the answer, in the query's order, with its row count: one tab each. */
+  fields: { name: string; rows: number }[];
   /** Whether the operation takes $first and $skip, so Next and Previous can page it. */
   paged: boolean;
   httpStatus: number;
@@ -30,6 +32,8 @@ export interface QueryContract extends TableContract<QueryResultPage> {
     /** Sends the same query (same page) again. */
     rerun: { params: undefined; result: undefined };
     openUi: { params: undefined; result: undefined };
+    /** Shows another top-level field of the same answer. */
+    showField: { params: { field: string }; result: undefined };
   };
   notifications: TableNotifications<QueryResultPage> & {
     canOpenUi: boolean;

@@ -2,24 +2,27 @@
  * The local graph-node as a user meets it in the Subgraphs view: the "Local Graph Node" row with
  * its state, Start from the row's inline action (real gnd, Postgres and the IPFS endpoint, on the
  * runner's anvil), ready on the chosen node, a subgraph deployed through the palette's "Deploy to
- * Local Graph Node" (the real graph CLI) appearing under it synced, and Stop from the inline
- * action returning it to stopped with nothing left running from its data folder.
+ * Local Graph Node" (the real graph CLI) appearing under it, its row leading with "synced · #N"
+ * where the default side bar width still shows it, a query of several top-level fields answered
+ * with a tab and row count for each, and Stop from the inline action returning it to stopped
+ * with nothing left running from its data folder.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { makeApprovals, pointManifest, type Approvals } from '../../support/approvals';
 import { scratchFolder } from '../../support/localGraph';
 import { killProcessesUsing, processesUsing } from '../../support/processes';
-import { anvil, env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader } from './workbench';
+import { env, openContainer, runCommand, screenshot, screenshotOnFailure, startWorkbench, viewHeader, webviewFrame } from './workbench';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FOLDER = `localnode-ui-${process.pid}`;
 const NAME = 'ui/local-approvals';
 const CHAIN = 'Local anvil';
-/** An address nothing emits from: the deployment has no records, only its status. */
-const CONTRACT = '0x00000000000000000000000000000000000c4a1e';
+/** The approvals the deployment indexes: three records, a list to count beside `_meta`. */
+const APPROVALS = 3;
 
 let browser: Browser;
 let page: Page;
@@ -27,11 +30,24 @@ let workspace: string;
 let folder: string;
 let dataDir: string;
 let settingsBefore: string;
+let approvals: Approvals;
 
 const settingsFile = () => path.join(workspace, '.vscode', 'settings.json');
 const quickInput = () => page.locator('.quick-input-widget');
 const treeRow = (text: string | RegExp) => page.locator('.part.sidebar [role="treeitem"]', { hasText: text });
 const localRow = () => treeRow('Local Graph Node').first();
+const lens = (text: string) => page.locator('.editor-group-container .monaco-editor .codelens-decoration a', { hasText: text }).first();
+
+/** Opens a file of the copied project through Quick Open, and waits for a line of it. */
+async function openFile(name: string, line: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const input = quickInput().locator('input');
+  await input.waitFor();
+  await input.fill(`${FOLDER}/${name}`);
+  await quickInput().locator('.monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+  await input.press('Enter');
+  await page.locator('.editor-group-container .monaco-editor .view-line', { hasText: line }).first().waitFor({ timeout: 30_000 });
+}
 
 /** Clicks one of the row's inline actions (shown while the row is hovered). */
 async function inlineAction(label: string): Promise<void> {
@@ -45,14 +61,12 @@ before(async () => {
   folder = path.join(workspace, FOLDER);
   fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'subgraphs', 'tutorial'), folder, { recursive: true });
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
-  const head = Number(await anvil('eth_blockNumber', []));
-  const manifest = path.join(folder, 'subgraph.yaml');
+  approvals = await makeApprovals(env('CHAINDECK_TEST_ANVIL_URL'), ROOT, APPROVALS);
+  pointManifest(path.join(folder, 'subgraph.yaml'), approvals);
+  // A query of two top-level fields: the approvals and how far the node indexed.
   fs.writeFileSync(
-    manifest,
-    fs
-      .readFileSync(manifest, 'utf8')
-      .replace(/address: "0x[0-9a-fA-F]+"/, `address: "${CONTRACT}"`)
-      .replace(/startBlock: \d+/, `startBlock: ${head}`),
+    path.join(folder, 'overview.graphql'),
+    `# @subgraph ${NAME}\n{\n  approvalQueries {\n    owner\n    spender\n    value\n  }\n  _meta {\n    block {\n      number\n    }\n    hasIndexingErrors\n  }\n}\n`,
   );
   dataDir = scratchFolder('chaindeck-ln-ui-');
   const gnd = path.join(env('CHAINDECK_TEST_GND_CACHE'), 'gnd', '0.45.0', 'gnd');
@@ -109,13 +123,7 @@ test('the Subgraphs view shows the Local Graph Node stopped; Start from its row 
 
 test('a deploy from the palette shows the deployment under it, synced', () =>
   screenshotOnFailure(page, 'localnode-deploy', async () => {
-    await page.keyboard.press('Control+P');
-    const input = quickInput().locator('input');
-    await input.waitFor();
-    await input.fill(`${FOLDER}/subgraph.yaml`);
-    await quickInput().locator('.monaco-list-row', { hasText: 'subgraph.yaml' }).first().waitFor({ timeout: 30_000 });
-    await input.press('Enter');
-    await page.locator('.editor-group-container .monaco-editor .view-line', { hasText: 'specVersion' }).first().waitFor({ timeout: 30_000 });
+    await openFile('subgraph.yaml', 'specVersion');
 
     await runCommand(page, 'Chaindeck: Deploy to Local Graph Node');
     await quickInput().filter({ hasText: 'The subgraph name to deploy as' }).waitFor({ timeout: 15_000 });
@@ -126,9 +134,50 @@ test('a deploy from the palette shows the deployment under it, synced', () =>
     await page.locator('.notifications-toasts', { hasText: `Deployed ${NAME} to the local graph-node.` }).waitFor({ timeout: 240_000 });
     // Open by itself, with no click: the deployment is in view.
     await localRow().and(page.locator('[aria-expanded="true"]')).waitFor({ timeout: 30_000 });
-    const deployment = treeRow(NAME).filter({ hasText: /Qm\w{6}… · block \d+\/\d+ · synced · healthy/ });
+    // The row leads with what matters, state and block, then the entities; the deployment id is for the hover.
+    const deployment = treeRow(NAME).filter({ hasText: /synced · #\d+ · \d+ entities/ });
     await deployment.waitFor({ timeout: 60_000 });
+    const description = deployment.locator('.label-description');
+    assert.match((await description.textContent()) ?? '', /^synced · #\d+/);
+    assert.doesNotMatch((await deployment.textContent()) ?? '', /Qm\w/, 'the row shows the deployment id');
+    // At the default side bar width, state and block are on screen: the row is cut, if at all, after them.
+    const lead = /^synced · #\d+/.exec((await description.textContent()) ?? '')![0];
+    const leadFits = await description.evaluate((e, length) => {
+      const text = document.createTreeWalker(e, NodeFilter.SHOW_TEXT).nextNode()!;
+      const range = document.createRange();
+      range.setStart(text, 0);
+      range.setEnd(text, Math.min(length, text.textContent!.length));
+      const clip = (e.closest('.monaco-icon-label-container') ?? e.closest('.monaco-list-row'))!;
+      return range.getBoundingClientRect().right <= clip.getBoundingClientRect().right;
+    }, lead.length);
+    assert.ok(leadFits, `"${lead}" is cut at the default side bar width`);
     await screenshot(page, 'localnode-deployed');
+  }));
+
+test('a query of several top-level fields shows each under its own tab, with its row count', () =>
+  screenshotOnFailure(page, 'localnode-query-fields', async () => {
+    await openFile('overview.graphql', 'approvalQueries');
+    await lens(`Subgraph: ${NAME}`).waitFor({ timeout: 30_000 });
+    await lens('Run').click();
+
+    const frame = webviewFrame(page);
+    const tabs = frame.locator('[role="tab"]');
+    await tabs.first().waitFor({ timeout: 30_000 });
+    assert.deepEqual(await tabs.allTextContents(), [`approvalQueries · ${APPROVALS} rows`, '_meta · 1 row']);
+    assert.equal(await tabs.first().getAttribute('aria-selected'), 'true');
+    const headers = () => frame.locator('[role="columnheader"]').allTextContents();
+    assert.deepEqual(await headers(), ['owner', 'spender', 'value']);
+    assert.equal(await frame.locator('.dt-rows .dt-row').count(), APPROVALS);
+    await screenshot(page, 'localnode-query-fields');
+
+    // The other field's tab shows its own table.
+    await tabs.filter({ hasText: '_meta' }).click();
+    await frame.locator('[role="tab"][aria-selected="true"]', { hasText: '_meta' }).waitFor({ timeout: 15_000 });
+    assert.deepEqual(await headers(), ['block.number', 'hasIndexingErrors']);
+    const meta = await frame.locator('.dt-rows .dt-row').first().locator('[role="gridcell"]').allTextContents();
+    assert.ok(Number(meta[0]) >= approvals.block, `_meta reads ${JSON.stringify(meta)}`);
+    assert.equal(meta[1], 'false');
+    await screenshot(page, 'localnode-query-meta');
   }));
 
 test('Stop from its row returns it to stopped, with nothing left running', () =>

@@ -10,10 +10,9 @@ import { failure, quoteStart, type FailureContext, type RpcFailure } from '../..
 import { httpExchange } from '../../rpc/http';
 import { redactUrl } from '../../redact';
 import type { GraphQLSchema } from 'graphql';
-import type { Tabular } from '../../table/table';
 import { validateQuery, type QueryDiagnostic } from './apiSchema';
 import { HEALTH_QUERY } from './build';
-import { flattenResult } from './flatten';
+import { flattenFields, type FieldTable } from './flatten';
 
 export interface GraphqlRequest {
   query: string;
@@ -167,12 +166,12 @@ export async function subgraphHealth(url: string, options: GraphqlCallOptions): 
 export type QueryOutcome =
   /** The query does not fit the subgraph's schema: nothing was sent. */
   | { kind: 'invalid'; diagnostics: QueryDiagnostic[] }
-  /** The endpoint answered: its errors as sent, and the data as a table. */
-  | { kind: 'answered'; response: GraphqlResponse; table: Tabular & { field?: string } };
+  /** The endpoint answered: its errors as sent, and each top-level field of the data as a table, in the query's order. */
+  | { kind: 'answered'; response: GraphqlResponse; fields: FieldTable[] };
 
 /**
  * Checks a query against the subgraph's query schema (when one is known), then sends it and
- * turns the answer into a table. Transport and URL failures reject with an RpcFailure.
+ * turns the answer into tables, one per top-level field. Transport and URL failures reject with an RpcFailure.
  */
 export async function querySubgraph(url: string, request: GraphqlRequest, options: GraphqlCallOptions & { schema?: GraphQLSchema }): Promise<QueryOutcome> {
   if (options.schema) {
@@ -180,5 +179,5 @@ export async function querySubgraph(url: string, request: GraphqlRequest, option
     if (diagnostics.length) return { kind: 'invalid', diagnostics };
   }
   const response = await postGraphql(url, request, options);
-  return { kind: 'answered', response, table: flattenResult(response.data) };
+  return { kind: 'answered', response, fields: flattenFields(response.data) };
 }

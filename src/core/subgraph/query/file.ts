@@ -98,3 +98,11 @@ export function operationAt(file: QueryFile, offset: number): number | undefined
   const after = file.operations.findIndex((op) => op.start > offset);
   return after >= 0 ? after : file.operations.length - 1;
 }
+
+/**
+ * How a run of an operation is named in the log and its progress: by the operation's name, or
+ * plainly a query when it has none (never "Query query on …").
+ */
+export function queryRunText(operation: string | undefined, subgraph: string): { title: string; progress: string } {
+  return operation ? { title: `Query ${operation} on ${subgraph}`, progress: `Querying ${operation} on ${subgraph}` } : { title: `Query on ${subgraph}`, progress: `Querying ${subgraph}` };
+}

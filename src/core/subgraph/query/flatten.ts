@@ -1,7 +1,8 @@
 /**
- * GraphQL results as a table: one row per record of the list, nested objects spread into dotted
- * columns (token.id), lists kept whole as JSON text. Values stay as sent: BigInt, BigDecimal and
- * Bytes come as strings and are never turned into numbers (they would lose digits).
+ * GraphQL results as tables, one per top-level field: a row per record of a list, nested objects
+ * spread into dotted columns (token.id), lists kept whole as JSON text. Values stay as sent:
+ * BigInt, BigDecimal and Bytes come as strings and are never turned into numbers (they would
+ * lose digits).
  */
 import { inertText } from '../../inert';
 import type { Tabular } from '../../table/table';
@@ -27,16 +28,19 @@ function spread(value: unknown, prefix: string, into: Map<string, string>): void
   into.set(prefix || 'value', cell(value));
 }
 
-/**
- * The rows of one top-level field of `data` (the first one when not named): a list gives one
- * row per element, an object or scalar a single row. Columns appear in first-seen order.
- */
-export function flattenResult(data: unknown, field?: string): Tabular & { field?: string } {
-  if (data === null || typeof data !== 'object') return { columns: [], rows: [] };
-  const top = data as Record<string, unknown>;
-  const name = field ?? Object.keys(top)[0];
-  if (name === undefined) return { columns: [], rows: [] };
-  const value = top[name];
+/** One top-level field of an answer as a table: e.g. `transfers` with a row per transfer. */
+export interface FieldTable extends Tabular {
+  field: string;
+}
+
+/** Every top-level field of `data` as its own table, in the order the endpoint sent them (the query's order). */
+export function flattenFields(data: unknown): FieldTable[] {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return [];
+  return Object.entries(data as Record<string, unknown>).map(([name, value]) => flattenValue(inertText(name), value));
+}
+
+/** One field's rows: a list gives one row per element, an object or scalar a single row. Columns appear in first-seen order. */
+function flattenValue(field: string, value: unknown): FieldTable {
   const records = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
   const columnOrder: string[] = [];
   const known = new Set<string>();
@@ -52,8 +56,13 @@ export function flattenResult(data: unknown, field?: string): Tabular & { field?
     return map;
   });
   return {
-    field: name,
+    field,
     columns: columnOrder.map((id) => ({ id, title: id })),
     rows: maps.map((m) => columnOrder.map((c) => m.get(c) ?? '')),
   };
+}
+
+/** Each field with its row count, for the log: "transfers: 10 rows, _meta: 1 row". */
+export function fieldCounts(fields: readonly FieldTable[]): string {
+  return fields.length ? fields.map((t) => `${t.field}: ${t.rows.length} row${t.rows.length === 1 ? '' : 's'}`).join(', ') : 'no data';
 }

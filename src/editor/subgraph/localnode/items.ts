@@ -1,10 +1,11 @@
 /**
  * The local graph-node in the Subgraphs view: its item (state in words; Start, Stop, Restart by
- * its context value) and one item per deployment (its names, chain head against indexed block,
- * synced, health, entities), with the details and a fatal error below it.
+ * its context value) and one item per deployment (its names; state, block and entities), with
+ * the details (its id, chain head against indexed block, health) and a fatal error below it.
  */
 import * as vscode from 'vscode';
 import { GND_BINDS_ALL_INTERFACES } from '../../../core/localnode/gnd';
+import { deploymentSummary } from '../../../core/localnode/status';
 import { redactText } from '../../../core/redact';
 import { failedHandler } from '../../../core/subgraph/fatalError';
 import { manifestLabel } from '../manifests';
@@ -41,13 +42,6 @@ export function localNodeItem(local: LocalNode): vscode.TreeItem {
   return item;
 }
 
-/** "block 12/14 · syncing · healthy · 3 entities" */
-export function deploymentDescription(d: LocalDeployment): string {
-  const s = d.status;
-  const blocks = s.indexed === undefined ? 'no block yet' : `block ${s.indexed}${s.chainHead !== undefined ? `/${s.chainHead}` : ''}`;
-  return [blocks, s.synced ? 'synced' : 'syncing', s.health, s.entityCount !== undefined ? `${s.entityCount} entities` : undefined].filter(Boolean).join(' · ');
-}
-
 export function deploymentItem(d: LocalDeployment): vscode.TreeItem {
   const named = d.names.length > 0;
   // A new version not current yet goes by its name too, marked pending.
@@ -55,10 +49,13 @@ export function deploymentItem(d: LocalDeployment): vscode.TreeItem {
   const item = new vscode.TreeItem(label || d.id, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `localDeployment:${d.id}`;
   item.contextValue = named ? 'localDeployment.named' : 'localDeployment';
-  item.description = `${label ? `${d.id.slice(0, 8)}… · ` : ''}${deploymentDescription(d)}`;
+  // State and block first, where a narrow side bar still shows them; the deployment id is in the tooltip and the details.
+  item.description = deploymentSummary(d.status);
   const failed = d.status.health !== 'healthy';
   item.iconPath = new vscode.ThemeIcon(failed ? 'error' : d.status.synced ? 'database' : 'sync', failed ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
-  item.tooltip = [label || '(no name serves it now)', `Deployment ${d.id}`, deploymentDescription(d), d.status.fatalError?.message].filter(Boolean).join('\n');
+  item.tooltip = [label || '(no name serves it now)', `Deployment ${d.id}`, deploymentSummary(d.status), `Health: ${d.status.health}`, d.status.fatalError?.message]
+    .filter(Boolean)
+    .join('\n');
   return item;
 }
 

@@ -9,6 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION, type InstallProgress } from '../../../core/localnode/gnd';
+import { gndLogLevel, type LogLevel } from '../../../core/localnode/gndLog';
 import { fetchCurrentDeployments, isPlaceholderDeployment, type DeploymentStatus } from '../../../core/localnode/status';
 import { LocalGraphNode, type LocalNodeState, type LocalNodeUrls } from '../../../core/localnode/supervisor';
 import { inertText } from '../../../core/inert';
@@ -71,6 +72,8 @@ export class LocalNode implements vscode.Disposable {
   private current = new Map<string, string>();
   /** Each name's pending deployment id (a new version not current yet). */
   private pending = new Map<string, string>();
+  /** Whether the names were read since the node became ready (until then a name not found may be one of its own). */
+  private namesRead = false;
   /** Why the node's names could not be read, last time (said once in the output). */
   private namesProblem?: string;
   /** The names' last question, and the one queued after it. */
@@ -102,6 +105,16 @@ export class LocalNode implements vscode.Disposable {
     return this.chain?.node.name;
   }
 
+  /**
+   * Whether its names (the records it serves) are not known yet because it is coming up: a start
+   * under way (the chain being chosen included), or ready with its names not read yet. A query
+   * file's subgraph not found then is waited for, not reported missing.
+   */
+  get namesPending(): boolean {
+    const kind = this.state.kind;
+    return !!this.starting || kind === 'installing' || kind === 'starting' || (kind === 'ready' && !this.namesRead);
+  }
+
   // ---- start, stop --------------------------------------------------------------------------
 
   /**
@@ -114,8 +127,10 @@ export class LocalNode implements vscode.Disposable {
     if (this.starting) return this.starting;
     const starting = this.startNow().finally(() => {
       if (this.starting === starting) this.starting = undefined;
+      this.fireRecords();
     });
     this.starting = starting;
+    this.fireRecords();
     return starting;
   }
 
@@ -182,6 +197,7 @@ export class LocalNode implements vscode.Disposable {
     this.stops++;
     // The start in progress gives up (it sees the count); a start asked for after this is a new one.
     this.starting = undefined;
+    this.fireRecords();
     this.stopping ??= (async () => {
       // A start still choosing its chain has no node yet: it sees the stop count and gives up.
       await this.node?.stop();
@@ -211,7 +227,8 @@ export class LocalNode implements vscode.Disposable {
     this.node?.removeAllListeners();
     this.node = node;
     let previous: LocalNodeState['kind'] = node.state.kind;
-    node.on('log', (line) => this.line(line));
+    // gnd's errors and warnings keep their level in the channel; Chaindeck's own lines are info.
+    node.on('log', (line) => this.line(line, gndLogLevel(line)));
     node.on('statuses', (statuses) => this.takeStatuses(statuses));
     node.on('state', (state) => {
       if (node !== this.node) return;
@@ -232,6 +249,7 @@ export class LocalNode implements vscode.Disposable {
         this.statuses = [];
         this.current.clear();
         this.pending.clear();
+        this.namesRead = false;
         this.namesProblem = undefined;
       }
       if (state.kind === 'failed' && (was === 'ready' || was === 'stopping')) void this.reportDeath(state.reason);
@@ -251,8 +269,11 @@ export class LocalNode implements vscode.Disposable {
   }
 
   /** One line into the output channel: inert, redacted. */
-  line(text: string): void {
-    this.output.info(redactText(inertText(text)));
+  line(text: string, level: LogLevel = 'info'): void {
+    const safe = redactText(inertText(text));
+    if (level === 'error') this.output.error(safe);
+    else if (level === 'warning') this.output.warn(safe);
+    else this.output.info(safe);
   }
 
   // ---- deployments and names ----------------------------------------------------------------
@@ -324,6 +345,7 @@ export class LocalNode implements vscode.Disposable {
       const before = JSON.stringify([[...this.current], [...this.pending]]);
       this.current = current;
       this.pending = pending;
+      this.namesRead = true;
       if (JSON.stringify([[...current], [...pending]]) !== before) this.changed.fire();
       this.fireRecords();
     } catch {
@@ -371,7 +393,7 @@ export class LocalNode implements vscode.Disposable {
   }
 
   private fireRecords(): void {
-    const key = JSON.stringify(this.records());
+    const key = JSON.stringify([this.records(), this.namesPending]);
     if (key === this.recordsKey) return;
     this.recordsKey = key;
     this.recordsChanged.fire();

@@ -22,6 +22,8 @@ import type { SubgraphStore } from '../records/store';
 import type { QueryResults } from './results';
 
 export const QUERY_LANGUAGE = 'graphql';
+/** What a query file says of its subgraph while the local graph-node, which may serve it, comes up. */
+export const WAITING_FOR_LOCAL_NODE = 'waiting for the local graph-node';
 
 export interface QueryDeps {
   store: SubgraphStore;
@@ -62,6 +64,7 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
         icon: 'cloud',
         found: record?.name,
         named: file.subgraph?.name,
+        waiting: this.deps.store.localPending() ? WAITING_FOR_LOCAL_NODE : undefined,
         command: COMMANDS.subgraphs.chooseForQuery,
         tooltip: 'Choose the subgraph this file queries',
       }),
@@ -105,7 +108,8 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
     if (!file.subgraph) return void this.language.diagnostics.delete(document.uri);
     const record = this.recordOf(file);
     const found: vscode.Diagnostic[] = [];
-    if (!record) {
+    // While the local graph-node comes up its names are not known: the lens says it waits, no warning yet.
+    if (!record && !this.deps.store.localPending()) {
       const line = document.lineAt(file.subgraph.line).range;
       found.push(diagnostic(line, `No subgraph named "${file.subgraph.name}" in chaindeck.subgraphs. Choose one with the "Subgraph:" lens at the top.`, vscode.DiagnosticSeverity.Warning));
     }
@@ -193,6 +197,10 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
     const { document } = opened;
     let file = opened.parsed;
     let record = this.recordOf(file);
+    if (!record && file.subgraph && this.deps.store.localPending()) {
+      void vscode.window.showInformationMessage(`${file.subgraph.name}: ${WAITING_FOR_LOCAL_NODE}. Run the query again once it is ready.`);
+      return undefined;
+    }
     if (!record) {
       record = await this.chooseSubgraph(document.uri);
       if (!record) return undefined;
@@ -207,7 +215,7 @@ export class QueryFiles implements vscode.CodeLensProvider, vscode.Disposable {
     }
     if (op.type !== 'query') throw new Error(`Only queries are sent to a subgraph's query URL; this is a ${op.type}.`);
     const schema = await this.schemaFor(record);
-    const outcome = await this.deps.results.run({ record, text: operationText(document.getText(), file, at), operation: op.name ?? 'query', paging: op.paging, schema });
+    const outcome = await this.deps.results.run({ record, text: operationText(document.getText(), file, at), operation: op.name, paging: op.paging, schema });
     if (outcome?.kind === 'invalid') {
       this.language.diagnostics.set(
         document.uri,

@@ -1,14 +1,17 @@
 /**
  * The query results panel: one query (an operation of a query file, tied to a record) sent to
- * the record's query URL by core, its answer as a table (core flattens: nested objects spread
- * into columns, BigInt and Bytes kept whole as sent), paging through $first/$skip, CSV/JSON
- * export, and the endpoint's errors shown exactly as sent. One panel, reused by every run.
+ * the record's query URL by core, its answer as a table per top-level field, one shown at a time
+ * under a tab each (core flattens: nested objects spread into columns, BigInt and Bytes kept
+ * whole as sent), paging through $first/$skip, CSV/JSON export, and the endpoint's errors shown
+ * exactly as sent. One panel, reused by every run.
  */
 import type { GraphQLSchema } from 'graphql';
 import * as vscode from 'vscode';
 import { pageVariables } from '../../../core/subgraph/query/build';
 import type { GraphqlResponse, QueryOutcome } from '../../../core/subgraph/query/client';
 import { queryExportName } from '../../../core/subgraph/query/exportName';
+import { queryRunText } from '../../../core/subgraph/query/file';
+import { fieldCounts, type FieldTable } from '../../../core/subgraph/query/flatten';
 import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
 import { offsetPage, turnPage } from '../../../core/table/paging';
 import { fittedTable } from '../../../core/table/table';
@@ -22,7 +25,8 @@ import type { SubgraphStore } from '../records/store';
 export interface QueryRequest {
   record: SubgraphRecord;
   text: string;
-  operation: string;
+  /** The operation's name; absent when it has none. */
+  operation?: string;
   /** Set when the operation takes $first/$skip. */
   paging?: { pageSize: number };
   /** The subgraph's query schema, to check the query against before sending it. */
@@ -34,6 +38,8 @@ interface Shown {
   pageIndex: number;
   page: QueryResultPage;
   response: GraphqlResponse;
+  /** Every top-level field of the answer; the page shows one of them. */
+  fields: FieldTable[];
 }
 
 export class QueryResults implements vscode.Disposable {
@@ -41,6 +47,8 @@ export class QueryResults implements vscode.Disposable {
   private shown: Shown | undefined;
   /** The query being sent (or last sent): what Next, Previous and Re-run work on. */
   private request: { request: QueryRequest; pageIndex: number } | undefined;
+  /** The field the user chose to see: kept when the next page or a re-run comes. */
+  private field: string | undefined;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -56,6 +64,7 @@ export class QueryResults implements vscode.Disposable {
         next: () => this.turn(+1),
         previous: () => this.turn(-1),
         rerun: () => this.turn(0),
+        showField: ({ field }) => this.showField(field),
         openUi: async () => {
           if (this.shown) await vscode.commands.executeCommand(COMMANDS.subgraphs.openGraphqlUi, this.shown.request.record);
           return undefined;
@@ -85,40 +94,58 @@ export class QueryResults implements vscode.Disposable {
    * (shown in the panel and logged) or was cancelled.
    */
   run(request: QueryRequest, pageIndex = 0): Promise<QueryOutcome | undefined> {
+    if (this.request?.request.text !== request.text) this.field = undefined;
     this.request = { request, pageIndex };
     const { record } = request;
-    const what = `${request.operation} on ${record.name}`;
-    return this.host.read(`Query ${what}`, async (read) => {
+    const { title, progress } = queryRunText(request.operation, record.name);
+    return this.host.read(title, async (read) => {
       const variables = request.paging ? pageVariables(pageIndex, request.paging.pageSize) : undefined;
       if (this.host.panel) this.host.setStatus({ busy: true });
-      const outcome = await read.withProgress(`Querying ${what}`, (signal) => this.store.query(record, { query: request.text, variables }, request.schema, signal));
+      const outcome = await read.withProgress(progress, (signal) => this.store.query(record, { query: request.text, variables }, request.schema, signal));
       if (!read.isCurrent()) return undefined;
       if (outcome.kind === 'invalid') {
         this.host.setStatus({ busy: false });
         return outcome;
       }
-      const { response, table } = outcome;
-      const rows = table.rows.length;
-      const page: QueryResultPage = {
-        subgraph: record.name,
-        endpoint: displaySubgraphUrl(this.store.queryUrlOf(record)),
-        operation: request.operation,
-        field: table.field,
-        table: fittedTable(table),
-        ...offsetPage(pageIndex, rows, request.paging?.pageSize),
-        paged: !!request.paging,
-        httpStatus: response.status,
-        timeMs: Math.round(response.timeMs),
-        errors: response.errors?.length ? JSON.stringify(response.errors, null, 2) : '',
-      };
-      this.shown = { request, pageIndex, page, response };
-      this.log.info(
-        `Query ${what}: HTTP ${response.status}, ${rows} row${rows === 1 ? '' : 's'}${response.errors?.length ? `, ${response.errors.length} error(s)` : ''} in ${page.timeMs} ms`,
-      );
+      const { response, fields } = outcome;
+      const shown: Shown = { request, pageIndex, response, fields, page: this.pageOf(request, pageIndex, response, fields) };
+      this.shown = shown;
+      const errors = response.errors?.length ? `, ${response.errors.length} error(s)` : '';
+      this.log.info(`${title}: HTTP ${response.status}, ${fieldCounts(fields)}${errors} in ${shown.page.timeMs} ms`);
       this.reveal(record);
-      this.host.show(page);
+      this.host.show(shown.page);
       return outcome;
     });
+  }
+
+  /** The page of one answer: the chosen field's table (else the first field's), and every field with its row count. */
+  private pageOf(request: QueryRequest, pageIndex: number, response: GraphqlResponse, fields: FieldTable[]): QueryResultPage {
+    const table = fields.find((t) => t.field === this.field) ?? fields[0];
+    // A page is full when any of its lists is: there may be more of that one.
+    const rows = Math.max(0, ...fields.map((t) => t.rows.length));
+    return {
+      subgraph: request.record.name,
+      endpoint: displaySubgraphUrl(this.store.queryUrlOf(request.record)),
+      operation: request.operation ?? 'query',
+      field: table?.field,
+      fields: fields.map((t) => ({ name: t.field, rows: t.rows.length })),
+      table: fittedTable(table ?? { columns: [], rows: [] }),
+      ...offsetPage(pageIndex, rows, request.paging?.pageSize),
+      paged: !!request.paging,
+      httpStatus: response.status,
+      timeMs: Math.round(response.timeMs),
+      errors: response.errors?.length ? JSON.stringify(response.errors, null, 2) : '',
+    };
+  }
+
+  /** Shows another top-level field of the answer shown (its tab was clicked). */
+  private showField(field: string): undefined {
+    const shown = this.shown;
+    if (!shown || !shown.fields.some((t) => t.field === field)) return undefined;
+    this.field = field;
+    shown.page = this.pageOf(shown.request, shown.pageIndex, shown.response, shown.fields);
+    this.host.show(shown.page);
+    return undefined;
   }
 
   private reveal(record: SubgraphRecord): void {

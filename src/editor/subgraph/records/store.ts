@@ -37,6 +37,8 @@ export interface LocalRecordSource {
   records(): SubgraphRecord[];
   /** The subgraph.yaml a local record was deployed from. */
   manifestFor(record: SubgraphRecord): vscode.Uri | undefined;
+  /** Whether its records are not known yet because it is still coming up (fires onDidChangeRecords when that changes). */
+  pending(): boolean;
   readonly onDidChangeRecords: vscode.Event<void>;
 }
 
@@ -58,6 +60,11 @@ export class SubgraphStore implements vscode.Disposable {
   setLocalSource(source: LocalRecordSource): void {
     this.local?.subscription.dispose();
     this.local = { source, subscription: source.onDidChangeRecords(() => this.changed.fire()) };
+  }
+
+  /** Whether the local graph-node is still coming up: a name not found may be one of its records, not known yet. */
+  localPending(): boolean {
+    return this.local?.source.pending() ?? false;
   }
 
   /** Every record: the local graph-node's, then the user's (a user's record named like a local one is hidden while the local one exists). */
