@@ -16,7 +16,8 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { cachedGndPath, GND_VERSION, GndInstallError, installGnd, integrityOf, resolveGnd } from '../../src/core/localnode/gnd';
 import { cidOfBytes, startIpfsEndpoint, type IpfsEndpoint } from '../../src/core/localnode/ipfs';
-import { acquireLock, cleanLeftovers, DataFolderBusy, isAlive, commandLineOf, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
+import { acquireLock, argumentsOf, cleanLeftovers, DataFolderBusy, isAlive, lockPath, processStart, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
+import { MARK_FILE } from '../../src/core/localnode/dataFolder';
 import { findPostgres, removeStalePidFile } from '../../src/core/localnode/postgres';
 import { fetchStatuses, parseStatuses, STATUSES_MAX_BYTES } from '../../src/core/localnode/status';
 import { chainHead, LocalGraphNode } from '../../src/core/localnode/supervisor';
@@ -260,7 +261,8 @@ describe('the lock: leftovers of a killed supervisor', () => {
   }
   const control = (stopped: number[]): ProcessControl => ({
     isAlive,
-    commandLineOf,
+    argumentsOf,
+    processStart,
     async stop(p) {
       stopped.push(p.pid);
       process.kill(p.pid, 'SIGKILL');
@@ -328,7 +330,7 @@ describe('the lock: leftovers of a killed supervisor', () => {
       assert.ok(refused instanceof DataFolderBusy, String(refused));
       assert.match(refused.message, new RegExp(`^A local graph-node already runs from ${dir} \\(supervised by process ${process.pid}\\)`));
       assert.deepEqual(readLock(dir), { ...(results[0] as PromiseFulfilledResult<{ record: object }>).value.record });
-      assert.equal(readLock(dir)?.ownerCommand, commandLineOf(process.pid));
+      assert.equal(readLock(dir)?.ownerSince, processStart(process.pid));
     } finally {
       other.kill();
     }
@@ -338,7 +340,7 @@ describe('the lock: leftovers of a killed supervisor', () => {
     const dir = mkdtempSync(path.join(tmp, 'reused-'));
     const stranger = sleeper(path.join(tmp, 'elsewhere'));
     try {
-      writeLock(dir, { owner: stranger.pid, ownerCommand: 'node dist/cli.js graph-node start', started: new Date().toISOString(), processes: [] });
+      writeLock(dir, { owner: stranger.pid, ownerSince: '1', started: new Date().toISOString(), processes: [] });
       const { record } = await acquireLock(dir, control([]));
       assert.equal(record.owner, process.pid);
       assert.equal(readLock(dir)?.owner, process.pid);
@@ -347,8 +349,44 @@ describe('the lock: leftovers of a killed supervisor', () => {
     }
   });
 
+  test('a process is ours only by exact identity: a folder whose name starts the same, or the same pid started again, is not', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'gn-'));
+    const [sibling, restarted] = [sleeper(`${dir}1`), sleeper(dir)];
+    try {
+      const gone = sleeper(dir);
+      gone.kill();
+      await gone.exited;
+      writeLock(dir, {
+        owner: gone.pid,
+        started: new Date().toISOString(),
+        processes: [
+          { role: 'postgres', pid: sibling.pid, since: processStart(sibling.pid) },
+          { role: 'gnd', pid: restarted.pid, since: String(Number(processStart(restarted.pid)) - 1) },
+        ],
+      });
+      const stopped: number[] = [];
+      assert.deepEqual(await cleanLeftovers(dir, control(stopped)), []);
+      assert.deepEqual(stopped, [], 'nothing of another folder, nor a pid started after the lock named it, is stopped');
+      assert.ok(isAlive(sibling.pid) && isAlive(restarted.pid));
+    } finally {
+      sibling.kill();
+      restarted.kill();
+    }
+  });
+
+  test('the lock holds pids, roles and start times, never a command line; only its user reads it', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'private-'));
+    const { record } = await acquireLock(dir, control([]));
+    const text = readFileSync(lockPath(dir), 'utf8');
+    assert.deepEqual(Object.keys(JSON.parse(text) as object).sort(), ['owner', 'ownerSince', 'processes', 'started']);
+    assert.ok(!text.includes(process.argv[1]) && !text.includes(process.execPath), text);
+    assert.equal(statSync(lockPath(dir)).mode & 0o777, 0o600);
+    assert.equal(record.owner, process.pid);
+  });
+
   test('a second start on a folder whose node runs is refused and leaves that node’s lock in place', async () => {
     const dir = mkdtempSync(path.join(tmp, 'second-'));
+    writeFileSync(path.join(dir, MARK_FILE), '{}');
     const [owner, gnd] = [sleeper(dir), sleeper(dir)];
     try {
       writeLock(dir, { owner: owner.pid, started: new Date().toISOString(), processes: [{ role: 'gnd', pid: gnd.pid }] });
@@ -497,7 +535,12 @@ test('a postmaster.pid whose postmaster is gone is removed before Postgres start
     assert.equal(existsSync(file), false, 'the stale pid file is still there');
     writeFileSync(file, `${process.pid}\n${dir}\n`);
     removeStalePidFile(dir);
-    assert.equal(existsSync(file), true, 'the pid file of a running process was removed');
+    assert.equal(existsSync(file), false, 'a pid now of a program that does not run on the folder is stale');
+    const postmaster = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '-D', dir], { stdio: 'ignore' });
+    writeFileSync(file, `${postmaster.pid}\n${dir}\n`);
+    removeStalePidFile(dir);
+    postmaster.kill('SIGKILL');
+    assert.equal(existsSync(file), true, 'the pid file of a running postmaster was removed');
     removeStalePidFile(path.join(dir, 'none')); // no data folder: nothing to do
   } finally {
     rmSync(dir, { recursive: true, force: true });

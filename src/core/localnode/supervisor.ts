@@ -10,21 +10,21 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync, rmSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { RpcClient } from '../rpc/client';
 import type { ResolvedEndpoint } from '../rpc/endpoint';
 import { resolveGnd, type InstallProgress } from './gnd';
 import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
-import { acquireLock, commandLineOf, isAlive, removeLock, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
+import { prepareDataFolder } from './dataFolder';
+import { acquireLock, isAlive, processStart, removeLock, SYSTEM_PROCESSES, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
 import { findPsql, readSubgraphNames, type SubgraphName } from './names';
 import { writePlaceholder } from './placeholder';
 import { startWatchdog } from './watchdog';
-import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
+import { findPostgres, MISSING_POSTGRES, PostgresError, runningPostmaster, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
 import { askGnd, fetchStatuses, PROBE_MAX_BYTES, type DeploymentStatus } from './status';
 
 export interface LocalNodePorts {
@@ -303,12 +303,14 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     this.setState({ kind: 'starting', step });
   }
 
-  private lockRecord(): void {
-    if (!this.dataDir) return;
+  /** Writes what runs now into the lock: each process with its start time; `postgres`, the cluster whose start begins (before pg_ctl runs). */
+  private lockRecord(postgres?: string): void {
+    if (!this.dataDir || !this.lock) return;
     const processes: LockedProcess[] = [];
-    if (this.postgres && this.postgres.pid > 0) processes.push({ role: 'postgres', pid: this.postgres.pid });
-    if (this.gnd?.pid) processes.push({ role: 'gnd', pid: this.gnd.pid });
-    if (this.lock) writeLock(this.dataDir, { ...this.lock, processes });
+    if (this.postgres && this.postgres.pid > 0) processes.push({ role: 'postgres', pid: this.postgres.pid, since: processStart(this.postgres.pid) });
+    if (this.gnd?.pid) processes.push({ role: 'gnd', pid: this.gnd.pid, since: processStart(this.gnd.pid) });
+    this.lock = { ...this.lock, processes, ...(postgres ? { postgres } : {}) };
+    writeLock(this.dataDir, this.lock);
   }
 
   private async startAll(signal?: AbortSignal): Promise<LocalNodeUrls> {
@@ -322,24 +324,23 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     this.step('preparing the data folder');
     process.on('exit', this.exitGuard);
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
-    if (o.dataDir) {
-      const dataDir = path.resolve(o.dataDir);
-      if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new LocalNodeError(`The data folder ${dataDir} is not a folder: choose a folder (a missing one is created).`);
-      this.dataDir = dataDir;
-      await mkdir(this.dataDir, { recursive: true });
-    } else {
-      this.dataDir = await mkdtemp(path.join(os.tmpdir(), 'chaindeck-graph-node-'));
-      this.temporary = true;
-    }
+    const folder = await prepareDataFolder(o.dataDir, root);
+    this.dataDir = folder.dir;
+    this.temporary = folder.temporary;
     const dataDir = this.dataDir;
-    // As root, Postgres runs as the postgres user, which must pass through the data folder.
-    if (root && !o.postgresUrl) await chmod(dataDir, statSync(dataDir).mode | 0o001);
+    const cluster = path.join(dataDir, 'pg');
 
     const { record, stopped } = await acquireLock(dataDir, this.processControl());
     this.lock = record;
     this.lockOwned = true;
-    for (const p of stopped) this.emit('log', `chaindeck: stopped ${p.role} (pid ${p.pid}) left running from ${dataDir}`);
     this.watchdog = startWatchdog(dataDir, { temporary: this.temporary, graceMs: STOP_GRACE_MS });
+    // With the lock ours, a Postgres still running on the cluster is a leftover, also one whose pid no lock learnt (killed during pg_ctl).
+    const postmaster = runningPostmaster(cluster);
+    if (postmaster !== undefined) {
+      await this.processControl().stop({ role: 'postgres', pid: postmaster });
+      stopped.push({ role: 'postgres', pid: postmaster });
+    }
+    for (const p of stopped) this.emit('log', `chaindeck: stopped ${p.role} (pid ${p.pid}) left running from ${dataDir}`);
 
     const picked = o.ports ?? {};
     const ports: LocalNodePorts = {
@@ -372,7 +373,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
 
     if (this.postgresBins) {
       this.step('starting Postgres');
-      this.postgres = await startPostgres(this.postgresBins, path.join(dataDir, 'pg'), ports.postgres, (line) => this.emit('log', `chaindeck: ${line}`));
+      this.lockRecord(cluster);
+      this.postgres = await startPostgres(this.postgresBins, cluster, ports.postgres, (line) => this.emit('log', `chaindeck: ${line}`));
       postgresUrl = this.postgres.url;
       this.lockRecord();
     }
@@ -485,8 +487,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
 
   private processControl(): ProcessControl {
     return {
-      isAlive,
-      commandLineOf,
+      ...SYSTEM_PROCESSES,
       stop: async (leftover) => {
         if (leftover.role === 'postgres' && this.dataDir) {
           const bins = this.postgresBins ?? findPostgres(this.options.env ?? process.env, this.options.postgresDirs);
