@@ -17,11 +17,13 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { RpcClient } from '../rpc/client';
 import type { ResolvedEndpoint } from '../rpc/endpoint';
+import { registerSecret } from '../redact';
 import { resolveGnd, type InstallProgress } from './gnd';
+import { failureLine, isPanicStart } from './gndLog';
 import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
 import { prepareDataFolder } from './dataFolder';
 import { acquireLock, isAlive, processStart, removeLock, SYSTEM_PROCESSES, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
-import { findPsql, readSubgraphNames, type SubgraphName } from './names';
+import { checkPostgresUrl, findPsql, postgresEnv, readSubgraphNames, type SubgraphName } from './names';
 import { writePlaceholder } from './placeholder';
 import { startWatchdog } from './watchdog';
 import { findPostgres, MISSING_POSTGRES, PostgresError, runningPostmaster, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
@@ -125,7 +127,7 @@ async function answers(url: string, body?: string): Promise<boolean> {
  * the URL's secrets scrubbed from every message). A user:password in the URL is sent as HTTP
  * Basic, as gnd sends it; the path and query count as secret too, as everywhere in Chaindeck.
  */
-export async function chainHead(rpcUrl: string): Promise<number> {
+export async function chainHead(rpcUrl: string, signal?: AbortSignal): Promise<number> {
   try {
     const url = new URL(rpcUrl);
     const user = decodeURIComponent(url.username);
@@ -139,11 +141,38 @@ export async function chainHead(rpcUrl: string): Promise<number> {
       auth: basic ? 'basic' : 'none',
       secrets: [password, url.pathname.length > 1 ? url.pathname.slice(1) : '', url.search.slice(1)].filter((s) => s.length > 0),
     };
-    const head = await new RpcClient(endpoint, { timeoutMs: 15_000 }).call('eth_blockNumber', []);
+    const head = await new RpcClient(endpoint, { timeoutMs: 15_000 }).call('eth_blockNumber', [], { signal });
     if (typeof head !== 'string' || !/^0x[0-9a-f]{1,16}$/i.test(head)) throw new Error(`eth_blockNumber answered ${JSON.stringify(head)?.slice(0, 80)}, not a block number`);
     return Number(BigInt(head));
   } catch (err) {
+    if (signal?.aborted) throw new LocalNodeError('The start was cancelled.');
     throw new LocalNodeError(`The chain at the RPC URL did not answer eth_blockNumber (${err instanceof Error ? err.message : String(err)}): check the URL and that the node runs.`);
+  }
+}
+
+/**
+ * Registers every secret part of the RPC URL (userinfo, path, query, the Basic credentials as
+ * sent) for redaction: gnd echoes its endpoint in its log, in forms of its own.
+ */
+export function registerRpcSecrets(rpcUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(rpcUrl);
+  } catch {
+    return;
+  }
+  const user = safeDecode(url.username);
+  const password = safeDecode(url.password);
+  const secrets = [url.username, user, url.password, password, url.pathname.slice(1), ...url.pathname.split('/'), url.search.slice(1), ...url.searchParams.values()];
+  if (user || password) secrets.push(Buffer.from(`${user}:${password}`).toString('base64'), `${url.username}:${url.password}`);
+  for (const secret of secrets) registerSecret(secret);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 
@@ -190,7 +219,10 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   private stopping?: Promise<void>;
   private starting?: Promise<LocalNodeUrls>;
   private cancelStart?: () => void;
+  /** gnd's last lines, read for the reason it failed. */
   private readonly tail: string[] = [];
+  /** A panic's message while gnd starts: gnd may go on running without ever answering. */
+  private panicked?: string;
   private interrupted = false;
   /** A failure while ready is being handled (the rest stopping). */
   private failing = false;
@@ -241,7 +273,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         await this.stopAll();
-        this.setState(stopRequest.signal.aborted ? { kind: 'stopped' } : { kind: 'failed', reason });
+        // Cancelled by the caller or by stop(): stopped, as asked; anything else failed.
+        this.setState(cancel.aborted ? { kind: 'stopped' } : { kind: 'failed', reason });
         throw err;
       } finally {
         this.starting = undefined;
@@ -320,7 +353,9 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       if (signal?.aborted) throw new LocalNodeError('The start was cancelled.');
     };
     this.tail.length = 0;
+    this.panicked = undefined;
     this.interrupted = false;
+    registerRpcSecrets(o.rpcUrl);
     this.step('preparing the data folder');
     process.on('exit', this.exitGuard);
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -355,7 +390,12 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       throw new LocalNodeError('Two of the ports picked are the same: pick a different port for each.');
 
     let postgresUrl = o.postgresUrl;
-    if (!postgresUrl) {
+    if (postgresUrl) {
+      // gnd given a Postgres it cannot use panics and waits for ever: checked first, in one line.
+      this.step('checking Postgres');
+      await checkPostgresUrl(postgresUrl, findPsql(undefined, env, o.postgresDirs), signal);
+      for (const secret of postgresEnv(postgresUrl).secrets) registerSecret(secret);
+    } else {
       this.postgresBins = findPostgres(env, o.postgresDirs);
       if (!this.postgresBins) throw new PostgresError(MISSING_POSTGRES);
     }
@@ -386,7 +426,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
 
     this.step('reading the chain head');
     const network = o.network ?? 'mainnet';
-    const manifest = await writePlaceholder(path.join(dataDir, 'dev'), network, await chainHead(o.rpcUrl));
+    const manifest = await writePlaceholder(path.join(dataDir, 'dev'), network, await chainHead(o.rpcUrl, signal));
     aborted();
 
     this.step('starting gnd');
@@ -402,8 +442,10 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     spawnFailure.catch(() => undefined);
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
+        if (this.current.kind === 'starting' && !this.panicked && this.tail.length && isPanicStart(this.tail[this.tail.length - 1]))
+          this.panicked = failureLine(this.tail.slice(-1).concat(line));
         this.tail.push(line);
-        if (this.tail.length > 30) this.tail.shift();
+        if (this.tail.length > 200) this.tail.shift();
         // What gnd prints while it shuts down (a panic trace on every SIGINT) is not news.
         if (!this.interrupted) this.emit('log', line);
       });
@@ -426,6 +468,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null)
         throw new LocalNodeError(`gnd exited before it answered (${child.signalCode ?? `status ${child.exitCode}`}): ${this.lastLines()}`);
+      if (this.panicked) throw new LocalNodeError(`gnd failed while starting: ${this.panicked}`);
       if (await Promise.race([ready(), spawnFailure])) break;
       aborted();
       if (Date.now() > deadline) throw new LocalNodeError(`gnd did not answer within ${Math.round((o.readyTimeoutMs ?? 120_000) / 1000)} s: ${this.lastLines()}`);
@@ -467,8 +510,9 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     });
   }
 
+  /** The one line of gnd's output that says why it failed. */
   private lastLines(): string {
-    return this.tail.slice(-5).join('\n') || '(no output)';
+    return failureLine(this.tail) ?? '(no output)';
   }
 
   /** gnd ended while we did not stop it: the node has failed, and the rest is stopped. */

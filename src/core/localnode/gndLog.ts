@@ -1,0 +1,40 @@
+/**
+ * gnd's output, read for the one line that says why it failed: a Rust panic's message (the line
+ * after "thread '…' panicked at …"), an `Error: …` that ended its main, else its first ERRO or
+ * CRIT line, else its last line that is not a backtrace frame. Never several lines.
+ */
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+/** slog's timestamp and level at the start of a line: `Nov 28 17:52:16.593 ERRO …` */
+const LEVELED = /^[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d\.\d{3} ([A-Z]{4}) (.*)$/;
+const PANIC = /^thread '[^']*'(?: \(\d+\))? panicked at /;
+/** Backtrace frames and the words around them: never the reason. */
+const NOISE = /^(?:\s*\d+: |\s+at |\s*(?:stack|Stack) backtrace:|note: run with `RUST_BACKTRACE|Caused by:\s*$|\s*$)/;
+const MAX_LENGTH = 300;
+
+const clean = (line: string) => line.replace(ANSI, '').replace(/\s+$/, '');
+const bounded = (line: string) => (line.length > MAX_LENGTH ? `${line.slice(0, MAX_LENGTH - 1)}…` : line);
+
+/** Whether `line` starts a Rust panic report (its message is on the next line). */
+export function isPanicStart(line: string): boolean {
+  return PANIC.test(clean(line));
+}
+
+/** The one meaningful line of what gnd printed, or undefined when it printed nothing but noise. */
+export function failureLine(lines: readonly string[]): string | undefined {
+  const text = lines.map(clean);
+  for (let i = 0; i < text.length; i++) {
+    if (PANIC.test(text[i])) {
+      const message = text.slice(i + 1).find((l) => !NOISE.test(l) && !LEVELED.test(l));
+      if (message) return bounded(message.trim());
+    }
+    if (text[i].startsWith('Error: ')) return bounded(text[i].slice('Error: '.length).trim());
+  }
+  for (const line of text) {
+    const leveled = LEVELED.exec(line);
+    if (leveled && (leveled[1] === 'ERRO' || leveled[1] === 'CRIT')) return bounded(leveled[2].trim());
+  }
+  const last = [...text].reverse().find((l) => !NOISE.test(l));
+  return last === undefined ? undefined : bounded((LEVELED.exec(last)?.[2] ?? last).trim());
+}
