@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -182,6 +182,21 @@ describe('gnd through the user’s npm (a loopback registry)', () => {
     assert.match(readFileSync(installed.path, 'utf8'), /loopback registry/);
     assert.equal(statSync(installed.path).mode & 0o111, 0o111);
     assert.deepEqual(await resolveGnd({ cacheDir, env: { PATH: '' }, platform: 'linux' }), { path: installed.path, origin: 'cache' });
+  });
+
+  test('the work folders of installs killed half-way are removed; one whose process runs is kept', async () => {
+    const cacheDir = path.join(tmp, 'cache-abandoned');
+    const dir = path.dirname(cachedGndPath(cacheDir, 'linux'));
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    for (const name of [`.install-${dead}-abc123`, `.install-${process.pid}-def456`, '.install-old789']) {
+      mkdirSync(path.join(dir, name), { recursive: true });
+      writeFileSync(path.join(dir, name, 'gnd.tgz'), 'partial');
+    }
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(path.join(dir, '.install-old789'), old, old);
+    const pins = { 'linux-x64': { name: NAME, integrity: integrityOf(tarball) } };
+    await installGnd({ cacheDir, env: env(), platform: 'linux', arch: 'x64', npmPackages: pins });
+    assert.deepEqual(readdirSync(dir).sort(), [`.install-${process.pid}-def456`, 'gnd']);
   });
 
   test('a failed download says what to check', async () => {
