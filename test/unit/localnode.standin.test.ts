@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
+import { spawn } from 'node:child_process';
 import { failureLine } from '../../src/core/localnode/gndLog';
 import { LOCK_FILE } from '../../src/core/localnode/lock';
 import { LocalGraphNode, type LocalNodeOptions, type LocalNodeState } from '../../src/core/localnode/supervisor';
@@ -57,7 +58,7 @@ if (pg) setInterval(() => {
   s.once('connect', () => s.destroy());
   s.once('error', () => { console.log('Nov 28 17:52:17.000 ERRO Postgres connection lost'); process.exit(1); });
 }, 50);
-process.on('SIGINT', () => process.exit(134));
+process.on('SIGINT', () => setTimeout(() => process.exit(134), Number(process.env.STANDIN_STOP_MS || 0)));
 `;
 
 /** The stand-in postmaster: listens on its -p port, writes postmaster.pid into its -D folder, ends on SIGINT. */
@@ -244,4 +245,54 @@ test('the one line of gnd’s output: a panic’s message, an Error:, the first 
   assert.equal(failureLine(['Nov 28 17:52:16.593 INFO fine', 'Nov 28 17:52:16.594 ERRO Store gone, code: 1', 'Nov 28 17:52:16.595 INFO later']), 'Store gone, code: 1');
   assert.equal(failureLine(['   0: frame', '             at ./csu/x.c:1:2', 'Nov 28 17:52:16.594 INFO last words']), 'last words');
   assert.equal(failureLine(['   1: frame']), undefined);
+});
+
+/** `chaindeck graph-node start` from the sources, on the stand-ins (Postgres's programs first on PATH). */
+function cli(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../src/cli.ts'), 'graph-node', 'start', '--gnd', gnd, ...args], {
+    env: { PATH: `${pgBin}:${process.env.PATH}`, XDG_CACHE_HOME: path.join(tmp, 'cache'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const seen = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (stderr.includes(text)) {
+          clearInterval(timer);
+          resolve();
+        } else if (child.exitCode !== null) {
+          clearInterval(timer);
+          reject(new Error(`exited before '${text}':\n${stderr}`));
+        }
+      }, 20);
+    });
+  return { child, exit, seen, stderr: () => stderr };
+}
+
+test('Ctrl+C while the chain head is read (a chain that never answers) stops at once, exit 0', async () => {
+  const silent = createServer(() => undefined); // accepts, never answers
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    const run = cli(['--rpc', `http://127.0.0.1:${(silent.address() as { port: number }).port}`, '--data', path.join(tmp, 'cli-head')], { STANDIN: 'serve' });
+    await run.seen('chaindeck graph-node: reading the chain head\n');
+    const began = Date.now();
+    run.child.kill('SIGINT');
+    assert.deepEqual(await run.exit, { code: 0, signal: null }, run.stderr());
+    assert.ok(Date.now() - began < 5000, `stopped in ${Date.now() - began} ms`);
+    assert.match(run.stderr(), /chaindeck graph-node: stopped\n$/);
+  } finally {
+    silent.close();
+  }
+});
+
+test('a second Ctrl+C while it stops is held and said: the stop ends with its last line, exit 0', async () => {
+  const run = cli(['--rpc', chain.url, '--data', path.join(tmp, 'cli-twice')], { STANDIN: 'serve', STANDIN_STOP_MS: '1500' });
+  await run.seen('Ctrl+C stops it');
+  run.child.kill('SIGINT');
+  await run.seen('chaindeck graph-node: stopping\n');
+  run.child.kill('SIGINT');
+  assert.deepEqual(await run.exit, { code: 0, signal: null }, run.stderr());
+  assert.match(run.stderr(), /chaindeck graph-node: still stopping gnd and Postgres \(at most a few seconds\)\n(.|\n)*chaindeck graph-node: stopped in \d+\.\d s\n$/);
 });
