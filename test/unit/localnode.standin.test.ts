@@ -6,7 +6,8 @@
  * start recorded in the lock before pg_ctl runs, a user's Postgres checked before gnd starts.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -295,4 +296,46 @@ test('a second Ctrl+C while it stops is held and said: the stop ends with its la
   run.child.kill('SIGINT');
   assert.deepEqual(await run.exit, { code: 0, signal: null }, run.stderr());
   assert.match(run.stderr(), /chaindeck graph-node: still stopping gnd and Postgres \(at most a few seconds\)\n(.|\n)*chaindeck graph-node: stopped in \d+\.\d s\n$/);
+});
+
+test('a 32 MB add is streamed to disk: the IPFS endpoint’s memory stays far below the upload’s size', async () => {
+  // The endpoint alone in a process of its own, so its peak memory (VmHWM) is its own.
+  const dir = path.join(tmp, 'big-add');
+  const endpoint = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `import('${path.resolve(__dirname, '../../src/core/localnode/ipfs.ts')}').then((m) => (m.startIpfsEndpoint ?? m.default.startIpfsEndpoint)({ blocksDir: '${dir}/blocks', filesDir: '${dir}/files' })).then((e) => console.log(e.url))`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  try {
+    const url = await new Promise<string>((resolve) => endpoint.stdout.once('data', (d: Buffer) => resolve(d.toString().trim())));
+    const SIZE = 32 * 1024 * 1024;
+    const boundary = 'standinboundary';
+    const chunk = Buffer.alloc(1024 * 1024, 7);
+    async function* body() {
+      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+      for (let sent = 0; sent < SIZE; sent += chunk.length) yield chunk;
+      yield Buffer.from(`\r\n--${boundary}--\r\n`);
+    }
+    const res = await fetch(`${url}/api/v0/add`, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: Readable.toWeb(Readable.from(body())) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    const answer = (await res.json()) as { Hash: string; Size: string };
+    assert.equal(res.status, 200);
+    assert.match(answer.Hash, /^Qm/);
+    const file = path.join(dir, 'files', answer.Hash);
+    assert.equal(statSync(file).size, SIZE, 'the bridge file holds the whole upload');
+    const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${endpoint.pid}/status`, 'utf8'))![1]);
+    console.log(`IPFS endpoint peak memory after a 32 MB add: ${Math.round(peakKb / 1024)} MB`);
+    assert.ok(peakKb < 240 * 1024, `peak ${Math.round(peakKb / 1024)} MB`);
+  } finally {
+    endpoint.kill('SIGKILL');
+  }
 });
