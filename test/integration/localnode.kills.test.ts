@@ -121,7 +121,7 @@ after(async () => {
 test('the lock holds no secret and only its user reads it; the folders it makes are private (the temporary one too)', async () => {
   const data = path.join(work, 'private');
   for (const args of [['--data', data], []]) {
-    const cli = startCli(args, `${proxy.url}/${KEY}`);
+    const cli = startCli(args, proxy.url); // the key is the proxy's path
     try {
       const urls = await ready(cli);
       const lock = path.join(urls.data, LOCK_FILE);

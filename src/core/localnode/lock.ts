@@ -9,7 +9,7 @@
  * data folder as a whole path (so a node running from /x/gn1 is never taken for one of /x/gn).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 export const LOCK_FILE = 'chaindeck-graph-node.lock';
@@ -46,9 +46,17 @@ export function readLock(dataDir: string): LockRecord | undefined {
   }
 }
 
-/** Writes the lock, readable by its user only (it names the user's processes). */
+/**
+ * Writes the lock, readable by its user only (it names the user's processes). A rewrite goes
+ * through a file beside it, renamed over it: a supervisor killed mid-write never leaves a lock
+ * that names nothing (the watchdog and the next start would then stop nothing).
+ */
 export function writeLock(dataDir: string, record: LockRecord, flag: 'w' | 'wx' = 'w'): void {
-  writeFileSync(lockPath(dataDir), `${JSON.stringify(record, null, 2)}\n`, { flag, mode: 0o600 });
+  const text = `${JSON.stringify(record, null, 2)}\n`;
+  if (flag === 'wx') return writeFileSync(lockPath(dataDir), text, { flag, mode: 0o600 });
+  const next = `${lockPath(dataDir)}.${process.pid}.next`;
+  writeFileSync(next, text, { mode: 0o600 });
+  renameSync(next, lockPath(dataDir));
 }
 
 export function removeLock(dataDir: string): void {
@@ -97,6 +105,27 @@ export function processStart(pid: number): string {
 export function namesFolder(args: readonly string[], dir: string): boolean {
   const inside = dir.endsWith(path.sep) ? dir : dir + path.sep;
   return args.some((arg) => arg === dir || arg.startsWith(inside));
+}
+
+/**
+ * Pids of the processes (but this one) that have `arg` as a whole argument, from /proc; [] where
+ * there is none (macOS). With the folder's lock held, a gnd on the folder's own manifest is one
+ * a killed supervisor started and had no time to write into the lock.
+ */
+export function processesWithArgument(arg: string): number[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+  } catch {
+    return [];
+  }
+  return pids.map(Number).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(arg);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** What the cleanup may do to the system: the real one, or a test's. */

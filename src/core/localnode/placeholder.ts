@@ -42,6 +42,9 @@ dataSources:
 `;
 }
 
+/** Where the placeholder's manifest is in a data folder: gnd's `--manifests`, and how a gnd of the folder is known. */
+export const placeholderManifest = (dataDir: string) => path.join(dataDir, 'dev', 'subgraph.yaml');
+
 /** Writes the placeholder (a manifest and its build/) into `dir`; returns the manifest's path for `--manifests`. */
 export async function writePlaceholder(dir: string, network: string, startBlock: number): Promise<string> {
   const build = path.join(dir, 'build');

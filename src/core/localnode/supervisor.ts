@@ -22,9 +22,9 @@ import { resolveGnd, type InstallProgress } from './gnd';
 import { failureLine, isPanicStart } from './gndLog';
 import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
 import { prepareDataFolder } from './dataFolder';
-import { acquireLock, isAlive, processStart, removeLock, SYSTEM_PROCESSES, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
+import { acquireLock, isAlive, processesWithArgument, processStart, removeLock, SYSTEM_PROCESSES, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
 import { checkPostgresUrl, findPsql, postgresEnv, readSubgraphNames, type SubgraphName } from './names';
-import { writePlaceholder } from './placeholder';
+import { placeholderManifest, writePlaceholder } from './placeholder';
 import { startWatchdog } from './watchdog';
 import { findPostgres, MISSING_POSTGRES, PostgresError, runningPostmaster, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
 import { askGnd, fetchStatuses, PROBE_MAX_BYTES, type DeploymentStatus } from './status';
@@ -370,10 +370,13 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     this.lockOwned = true;
     this.watchdog = startWatchdog(dataDir, { temporary: this.temporary, graceMs: STOP_GRACE_MS });
     // With the lock ours, a Postgres still running on the cluster is a leftover, also one whose pid no lock learnt (killed during pg_ctl).
+    // So is a gnd on the folder's own manifest (killed between spawning it and writing the lock), stopped first.
+    const leftovers: LockedProcess[] = processesWithArgument(placeholderManifest(dataDir)).map((pid) => ({ role: 'gnd', pid }));
     const postmaster = runningPostmaster(cluster);
-    if (postmaster !== undefined) {
-      await this.processControl().stop({ role: 'postgres', pid: postmaster });
-      stopped.push({ role: 'postgres', pid: postmaster });
+    if (postmaster !== undefined) leftovers.push({ role: 'postgres', pid: postmaster });
+    for (const leftover of leftovers) {
+      await this.processControl().stop(leftover);
+      stopped.push(leftover);
     }
     for (const p of stopped) this.emit('log', `chaindeck: stopped ${p.role} (pid ${p.pid}) left running from ${dataDir}`);
 

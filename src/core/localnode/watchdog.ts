@@ -13,6 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { LOCK_FILE, processStart } from './lock';
+import { placeholderManifest } from './placeholder';
 
 /** How often the watchdog looks for its supervisor (ms). */
 export const WATCH_INTERVAL_MS = 500;
@@ -20,11 +21,12 @@ export const WATCH_INTERVAL_MS = 500;
 /** How long the watchdog waits for a Postgres whose start the supervisor began (pg_ctl may still be starting it). */
 export const POSTGRES_WAIT_MS = 10_000;
 
-// argv: owner pid, owner start time, data folder, lock file name, "temporary" or "", interval ms, grace ms, Postgres wait ms.
+// argv: owner pid, owner start time, data folder, lock file name, "temporary" or "", interval ms, grace ms, Postgres wait ms, gnd's manifest.
 // A process is ours by the identity lock.ts checks: alive, the start time recorded, an argument naming the folder as a whole path.
 const WATCHDOG = `
 const fs = require('fs'), path = require('path'), { spawnSync } = require('child_process');
-const [owner, ownerSince, dataDir, lockName, temporary, interval, grace, pgWait] = process.argv.slice(1);
+const [owner, ownerSince, dataDir, lockName, temporary, interval, grace, pgWait, manifestArg] = process.argv.slice(1);
+const manifest = manifestArg.slice('manifest='.length);
 const alive = (pid) => {
   if (!(pid > 0)) return false;
   try { process.kill(pid, 0); } catch (e) { if (e.code !== 'EPERM') return false; }
@@ -45,6 +47,10 @@ async function cleanUp() {
   try { lock = JSON.parse(fs.readFileSync(path.join(dataDir, lockName), 'utf8')); } catch { lock = undefined; }
   if (lock && Number(lock.owner) === Number(owner)) {
     const processes = (lock.processes || []).filter((p) => ours(p, dataDir));
+    // A gnd on the folder's manifest that the supervisor, killed just after spawning it, never wrote into the lock.
+    let all = [];
+    try { all = fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).map(Number); } catch {}
+    for (const pid of all) if (pid !== process.pid && !processes.some((p) => p.pid === pid) && args(pid).includes(manifest)) processes.push({ role: 'gnd', pid });
     // A Postgres being started when the supervisor died: found by its postmaster.pid, once pg_ctl has written it.
     if (lock.postgres && !processes.some((p) => p.role === 'postgres')) {
       for (const deadline = Date.now() + Number(pgWait); ; await sleep(100)) {
@@ -87,6 +93,8 @@ export function startWatchdog(dataDir: string, options: { temporary: boolean; gr
         String(options.intervalMs ?? WATCH_INTERVAL_MS),
         String(options.graceMs),
         String(options.postgresWaitMs ?? POSTGRES_WAIT_MS),
+        // Not the path as a whole argument: the watchdog is no gnd.
+        `manifest=${placeholderManifest(dataDir)}`,
       ],
       // Its own session: a Ctrl+C or a kill of the supervisor's process group does not reach it.
       { detached: true, stdio: 'ignore', env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1' } },
