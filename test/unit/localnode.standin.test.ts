@@ -15,6 +15,7 @@ import { after, before, test } from 'node:test';
 import { spawn } from 'node:child_process';
 import { failureLine } from '../../src/core/localnode/gndLog';
 import { LOCK_FILE } from '../../src/core/localnode/lock';
+import { placeholderManifest } from '../../src/core/localnode/placeholder';
 import { LocalGraphNode, type LocalNodeOptions, type LocalNodeState } from '../../src/core/localnode/supervisor';
 import { redactText } from '../../src/core/redact';
 import { startRpcServer } from '../support/rpcNode';
@@ -159,6 +160,28 @@ test('the Postgres start is in the lock before initdb and pg_ctl run (a supervis
   assert.equal(atInitdb?.postgres, path.join(dataDir, 'pg'));
   assert.deepEqual(atInitdb?.processes, []);
   await n.stop();
+});
+
+test('a gnd on the folder’s own manifest that no lock names (its supervisor killed just after spawning it) is stopped by the next start', async () => {
+  const dataDir = path.join(tmp, 'unlocked-gnd');
+  const n = node({ dataDir });
+  await n.start();
+  await n.stop();
+  const orphan = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'dev', '--manifests', placeholderManifest(dataDir)], { stdio: 'ignore' });
+  const sibling = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'dev', '--manifests', placeholderManifest(`${dataDir}1`)], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => orphan.once('exit', resolve));
+  try {
+    const lines: string[] = [];
+    n.on('log', (l) => lines.push(l));
+    await n.start();
+    await exited;
+    assert.ok(lines.includes(`chaindeck: stopped gnd (pid ${orphan.pid}) left running from ${dataDir}`), lines.join('\n'));
+    assert.equal(sibling.exitCode, null, 'a gnd of another folder runs on');
+    await n.stop();
+  } finally {
+    orphan.kill('SIGKILL');
+    sibling.kill('SIGKILL');
+  }
 });
 
 test('a temporary data folder is removed on stop', async () => {
