@@ -174,7 +174,7 @@ test('a gnd on the folder’s own manifest that no lock names (its supervisor ki
     const lines: string[] = [];
     n.on('log', (l) => lines.push(l));
     await n.start();
-    await exited;
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     assert.ok(lines.includes(`chaindeck: stopped gnd (pid ${orphan.pid}) left running from ${dataDir}`), lines.join('\n'));
     assert.equal(sibling.exitCode, null, 'a gnd of another folder runs on');
     await n.stop();
