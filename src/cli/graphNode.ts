@@ -7,17 +7,24 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { inertJson } from '../core/inert';
+import { redactUrl } from '../core/redact';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION } from '../core/localnode/gndVersion';
 import type { LocalGraphNode, LocalNodePorts } from '../core/localnode/supervisor';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand, type CliIO } from './command';
+import { endpointFromFlags, PASSWORD_ENV, USER_OPTION } from './endpointFlags';
 
 const POSTGRES_URL_ENV = 'CHAINDECK_POSTGRES_URL';
 
 const portOption = (what: string) => ({ type: 'string', value: 'PORT', help: `the ${what} port (default: a free one)` }) as const;
 
 const options = {
-  rpc: { type: 'string', value: 'URL', help: 'the JSON-RPC URL of the chain to index (e.g. a local anvil, http://127.0.0.1:8545)' },
+  rpc: {
+    type: 'string',
+    value: 'URL',
+    help: 'the JSON-RPC URL of the chain to index (e.g. a local anvil, http://127.0.0.1:8545); its path and query are secret and shown only as ***',
+  },
+  user: USER_OPTION,
   network: { type: 'string', value: 'NAME', help: "the network name the subgraphs' manifests use for that chain (default mainnet)" },
   data: {
     type: 'string',
@@ -58,15 +65,23 @@ export function userCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform =
   return path.join(os.homedir(), '.cache', 'chaindeck');
 }
 
-/** Resolves on the first SIGINT, SIGTERM or SIGHUP (the terminal closed): each one stops the node. */
-function untilSignal(): { done: Promise<NodeJS.Signals>; dispose(): void } {
+/**
+ * Resolves on the first SIGINT, SIGTERM or SIGHUP (the terminal closed): each one stops the node.
+ * A second one while it stops is held (the stop is bounded) and said, so the last line still comes.
+ */
+function untilSignal(io: CliIO): { done: Promise<NodeJS.Signals>; dispose(): void } {
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const handlers = new Map<NodeJS.Signals, () => void>();
+  let seen = false;
   const done = new Promise<NodeJS.Signals>((resolve) => {
     for (const sig of signals) {
-      const handler = () => resolve(sig);
+      const handler = () => {
+        if (seen) io.err('chaindeck graph-node: still stopping gnd and Postgres (at most a few seconds)\n');
+        seen = true;
+        resolve(sig);
+      };
       handlers.set(sig, handler);
-      process.once(sig, handler);
+      process.on(sig, handler);
     }
   });
   return { done, dispose: () => handlers.forEach((handler, sig) => process.off(sig, handler)) };
@@ -104,7 +119,7 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
   });
   progressLine(node, io);
   node.on('log', (line) => io.err(`${line}\n`));
-  const signal = untilSignal();
+  const signal = untilSignal(io);
   const abort = new AbortController();
   let starting = true;
   void signal.done.then(() => {
@@ -168,7 +183,7 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
 export const graphNodeCommand = defineCommand({
   name: 'graph-node',
   summary: 'Run a real graph-node here (gnd, Postgres, a local IPFS endpoint) until Ctrl+C',
-  usage: ['start --rpc URL [--network NAME] [--data DIR] [--json]\n[--gnd PATH] [--http-port PORT] [--admin-port PORT] [--index-port PORT] [--ipfs-port PORT]'],
+  usage: ['start --rpc URL [--user NAME] [--network NAME] [--data DIR] [--json]\n[--gnd PATH] [--http-port PORT] [--admin-port PORT] [--index-port PORT] [--ipfs-port PORT]'],
   description:
     'Deploy to it with the graph CLI: `graph create --node <admin> NAME`, then `graph deploy --node <admin> --ipfs <ipfs> NAME`; query <graphql>/subgraphs/name/NAME. It runs in the foreground; SIGINT (Ctrl+C) or SIGTERM stops gnd, Postgres and the IPFS endpoint. A start with a --data DIR whose previous run was killed first stops what that run left running.',
   arguments: [['start', 'start the node (the only action)']],
@@ -176,7 +191,8 @@ export const graphNodeCommand = defineCommand({
   noOptionAsValue: true,
   notes: `Postgres comes from the system (initdb and pg_ctl on PATH or in the usual folders; Debian/Ubuntu: apt-get install postgresql; macOS: brew install postgresql@16), runs on a private folder inside the data folder and listens on 127.0.0.1 only. ${GND_BINDS_ALL_INTERFACES}`,
   environment: [
-    [POSTGRES_URL_ENV, 'use this Postgres (postgresql://USER:PASSWORD@HOST:PORT/DATABASE) instead of starting one'],
+    [POSTGRES_URL_ENV, 'use this Postgres (postgresql://USER:PASSWORD@HOST:PORT/DATABASE) instead of starting one; checked before gnd starts'],
+    [PASSWORD_ENV, 'the password for --user'],
     ['XDG_CACHE_HOME', 'gnd is installed into $XDG_CACHE_HOME/chaindeck (default ~/.cache/chaindeck)'],
   ],
   exit: {
@@ -186,17 +202,23 @@ export const graphNodeCommand = defineCommand({
   },
   examples: ['chaindeck graph-node start --rpc http://127.0.0.1:8545', 'chaindeck graph-node start --rpc http://127.0.0.1:8545 --network devnet --data ./.graph-node --json'],
 
-  check({ values, positionals }): GraphNodeArgs {
+  check({ values, positionals }, io): GraphNodeArgs {
     const [action, ...extra] = positionals;
     if (action !== 'start') throw new UsageError(action === undefined ? 'name the action: start' : `unknown action '${action}': the action is start`);
     if (extra.length) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
     if (!values.rpc) throw new UsageError('--rpc URL is required: the JSON-RPC URL of the chain to index');
-    try {
+    if (!/^https?:\/\//i.test(values.rpc)) throw new UsageError(`--rpc takes an http or https URL, not '${redactUrl(values.rpc)}'`);
+    // The rules (and masking) of every command's endpoint: no user:password@ (it shows in `ps`), its secrets registered.
+    endpointFromFlags(values.rpc, values.user, io.env);
+    let rpcUrl = values.rpc;
+    if (values.user !== undefined) {
+      // gnd takes Basic credentials only in the URL, which it gets through its environment.
       const url = new URL(values.rpc);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-    } catch {
-      throw new UsageError(`--rpc takes an http or https URL, not '${values.rpc}'`);
+      url.username = encodeURIComponent(values.user);
+      url.password = encodeURIComponent(io.env[PASSWORD_ENV] ?? '');
+      rpcUrl = url.href;
     }
+    if (values.data === '') throw new UsageError("--data takes a folder, not ''");
     const network = values.network ?? 'mainnet';
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(network)) throw new UsageError(`--network takes a network name such as mainnet, not '${network}'`);
     const ports: Partial<LocalNodePorts> = {
@@ -205,7 +227,10 @@ export const graphNodeCommand = defineCommand({
       indexNode: portOf('index-port', values['index-port']),
       ipfs: portOf('ipfs-port', values['ipfs-port']),
     };
-    return { rpcUrl: values.rpc, network, dataDir: values.data, json: values.json === true, gndPath: values.gnd, ports };
+    const picked = Object.values(ports).filter((p) => p !== undefined);
+    const twice = picked.find((p, i) => picked.indexOf(p) !== i);
+    if (twice !== undefined) throw new UsageError(`port ${twice} is given twice: pick a different port for each`);
+    return { rpcUrl, network, dataDir: values.data, json: values.json === true, gndPath: values.gnd, ports };
   },
 
   work: start,

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,8 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { cachedGndPath, GND_VERSION, GndInstallError, installGnd, integrityOf, resolveGnd } from '../../src/core/localnode/gnd';
 import { cidOfBytes, startIpfsEndpoint, type IpfsEndpoint } from '../../src/core/localnode/ipfs';
-import { acquireLock, cleanLeftovers, DataFolderBusy, isAlive, commandLineOf, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
+import { acquireLock, argumentsOf, cleanLeftovers, DataFolderBusy, isAlive, lockPath, processStart, readLock, writeLock, type ProcessControl } from '../../src/core/localnode/lock';
+import { MARK_FILE } from '../../src/core/localnode/dataFolder';
 import { findPostgres, removeStalePidFile } from '../../src/core/localnode/postgres';
 import { fetchStatuses, parseStatuses, STATUSES_MAX_BYTES } from '../../src/core/localnode/status';
 import { chainHead, LocalGraphNode } from '../../src/core/localnode/supervisor';
@@ -183,6 +184,21 @@ describe('gnd through the user’s npm (a loopback registry)', () => {
     assert.deepEqual(await resolveGnd({ cacheDir, env: { PATH: '' }, platform: 'linux' }), { path: installed.path, origin: 'cache' });
   });
 
+  test('the work folders of installs killed half-way are removed; one whose process runs is kept', async () => {
+    const cacheDir = path.join(tmp, 'cache-abandoned');
+    const dir = path.dirname(cachedGndPath(cacheDir, 'linux'));
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    for (const name of [`.install-${dead}-abc123`, `.install-${process.pid}-def456`, '.install-old789']) {
+      mkdirSync(path.join(dir, name), { recursive: true });
+      writeFileSync(path.join(dir, name, 'gnd.tgz'), 'partial');
+    }
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(path.join(dir, '.install-old789'), old, old);
+    const pins = { 'linux-x64': { name: NAME, integrity: integrityOf(tarball) } };
+    await installGnd({ cacheDir, env: env(), platform: 'linux', arch: 'x64', npmPackages: pins });
+    assert.deepEqual(readdirSync(dir).sort(), [`.install-${process.pid}-def456`, 'gnd']);
+  });
+
   test('a failed download says what to check', async () => {
     const cacheDir = path.join(tmp, 'cache-down');
     await assert.rejects(
@@ -260,7 +276,8 @@ describe('the lock: leftovers of a killed supervisor', () => {
   }
   const control = (stopped: number[]): ProcessControl => ({
     isAlive,
-    commandLineOf,
+    argumentsOf,
+    processStart,
     async stop(p) {
       stopped.push(p.pid);
       process.kill(p.pid, 'SIGKILL');
@@ -328,7 +345,7 @@ describe('the lock: leftovers of a killed supervisor', () => {
       assert.ok(refused instanceof DataFolderBusy, String(refused));
       assert.match(refused.message, new RegExp(`^A local graph-node already runs from ${dir} \\(supervised by process ${process.pid}\\)`));
       assert.deepEqual(readLock(dir), { ...(results[0] as PromiseFulfilledResult<{ record: object }>).value.record });
-      assert.equal(readLock(dir)?.ownerCommand, commandLineOf(process.pid));
+      assert.equal(readLock(dir)?.ownerSince, processStart(process.pid));
     } finally {
       other.kill();
     }
@@ -338,7 +355,7 @@ describe('the lock: leftovers of a killed supervisor', () => {
     const dir = mkdtempSync(path.join(tmp, 'reused-'));
     const stranger = sleeper(path.join(tmp, 'elsewhere'));
     try {
-      writeLock(dir, { owner: stranger.pid, ownerCommand: 'node dist/cli.js graph-node start', started: new Date().toISOString(), processes: [] });
+      writeLock(dir, { owner: stranger.pid, ownerSince: '1', started: new Date().toISOString(), processes: [] });
       const { record } = await acquireLock(dir, control([]));
       assert.equal(record.owner, process.pid);
       assert.equal(readLock(dir)?.owner, process.pid);
@@ -347,8 +364,44 @@ describe('the lock: leftovers of a killed supervisor', () => {
     }
   });
 
+  test('a process is ours only by exact identity: a folder whose name starts the same, or the same pid started again, is not', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'gn-'));
+    const [sibling, restarted] = [sleeper(`${dir}1`), sleeper(dir)];
+    try {
+      const gone = sleeper(dir);
+      gone.kill();
+      await gone.exited;
+      writeLock(dir, {
+        owner: gone.pid,
+        started: new Date().toISOString(),
+        processes: [
+          { role: 'postgres', pid: sibling.pid, since: processStart(sibling.pid) },
+          { role: 'gnd', pid: restarted.pid, since: String(Number(processStart(restarted.pid)) - 1) },
+        ],
+      });
+      const stopped: number[] = [];
+      assert.deepEqual(await cleanLeftovers(dir, control(stopped)), []);
+      assert.deepEqual(stopped, [], 'nothing of another folder, nor a pid started after the lock named it, is stopped');
+      assert.ok(isAlive(sibling.pid) && isAlive(restarted.pid));
+    } finally {
+      sibling.kill();
+      restarted.kill();
+    }
+  });
+
+  test('the lock holds pids, roles and start times, never a command line; only its user reads it', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'private-'));
+    const { record } = await acquireLock(dir, control([]));
+    const text = readFileSync(lockPath(dir), 'utf8');
+    assert.deepEqual(Object.keys(JSON.parse(text) as object).sort(), ['owner', 'ownerSince', 'processes', 'started']);
+    assert.ok(!text.includes(process.argv[1]) && !text.includes(process.execPath), text);
+    assert.equal(statSync(lockPath(dir)).mode & 0o777, 0o600);
+    assert.equal(record.owner, process.pid);
+  });
+
   test('a second start on a folder whose node runs is refused and leaves that node’s lock in place', async () => {
     const dir = mkdtempSync(path.join(tmp, 'second-'));
+    writeFileSync(path.join(dir, MARK_FILE), '{}');
     const [owner, gnd] = [sleeper(dir), sleeper(dir)];
     try {
       writeLock(dir, { owner: owner.pid, started: new Date().toISOString(), processes: [{ role: 'gnd', pid: gnd.pid }] });
@@ -477,12 +530,18 @@ describe('chaindeck graph-node: usage errors (exit 2) before anything starts', (
     [['graph-node', 'start', '--rpc', 'ws://127.0.0.1:8545'], "--rpc takes an http or https URL, not 'ws://127.0.0.1:8545'"],
     [['graph-node', 'start', '--rpc', 'http://127.0.0.1:8545', '--network', 'main net'], "--network takes a network name such as mainnet, not 'main net'"],
     [['graph-node', 'start', '--rpc', 'http://127.0.0.1:8545', '--http-port', '70000'], "--http-port takes a port number from 1 to 65535, not '70000'"],
+    [['graph-node', 'start', '--rpc', '127.0.0.1:8545/k3ySecret'], "--rpc takes an http or https URL, not '127.0.0.1:8545/***'"],
+    [['graph-node', 'start', '--rpc', 'ftp://node.example/k3ySecret?token=t0kSecret'], "--rpc takes an http or https URL, not 'ftp://node.example/***?***'"],
+    [['graph-node', 'start', '--rpc', 'http://me:pa55Secret@127.0.0.1:8545/'], 'put the username in --user and the password in the environment variable CHAINDECK_PASSWORD, not in the URL'],
+    [['graph-node', 'start', '--rpc', 'http://127.0.0.1:8545', '--http-port', '18000', '--admin-port', '18000'], 'port 18000 is given twice: pick a different port for each'],
+    [['graph-node', 'start', '--rpc', 'http://127.0.0.1:8545', '--data', ''], "--data takes a folder, not ''"],
   ] as const) {
     test(args.join(' '), async () => {
       const { seen, io: cliIo } = io();
       assert.equal(await main([...args], cliIo), 2);
       assert.equal(seen.out, '');
       assert.ok(seen.err.startsWith(`chaindeck graph-node: ${message}\n\nUsage: chaindeck graph-node start --rpc URL`), seen.err);
+      for (const secret of ['k3ySecret', 't0kSecret', 'pa55Secret']) assert.ok(!seen.err.includes(secret), seen.err);
     });
   }
 });
@@ -497,7 +556,12 @@ test('a postmaster.pid whose postmaster is gone is removed before Postgres start
     assert.equal(existsSync(file), false, 'the stale pid file is still there');
     writeFileSync(file, `${process.pid}\n${dir}\n`);
     removeStalePidFile(dir);
-    assert.equal(existsSync(file), true, 'the pid file of a running process was removed');
+    assert.equal(existsSync(file), false, 'a pid now of a program that does not run on the folder is stale');
+    const postmaster = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '-D', dir], { stdio: 'ignore' });
+    writeFileSync(file, `${postmaster.pid}\n${dir}\n`);
+    removeStalePidFile(dir);
+    postmaster.kill('SIGKILL');
+    assert.equal(existsSync(file), true, 'the pid file of a running postmaster was removed');
     removeStalePidFile(path.join(dir, 'none')); // no data folder: nothing to do
   } finally {
     rmSync(dir, { recursive: true, force: true });

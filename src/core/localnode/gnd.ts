@@ -9,11 +9,12 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { GND_VERSION } from './gndVersion';
+import { isAlive } from './lock';
 
 export { GND_BINDS_ALL_INTERFACES, GND_VERSION } from './gndVersion';
 
@@ -130,7 +131,9 @@ export async function installGnd(source: GndSource): Promise<ResolvedGnd> {
   const key = `${platform}-${arch}`;
   const target = cachedGndPath(source.cacheDir, platform);
   await mkdir(path.dirname(target), { recursive: true });
-  const work = await mkdtemp(path.join(path.dirname(target), '.install-'));
+  await removeAbandonedInstalls(path.dirname(target));
+  // Named by this process: an install killed half-way is told from one that runs.
+  const work = await mkdtemp(path.join(path.dirname(target), `.install-${process.pid}-`));
   try {
     const npmPackage = (source.npmPackages ?? GND_NPM_PACKAGES)[key];
     const release = (source.releaseAssets ?? GND_RELEASE_ASSETS)[key];
@@ -154,6 +157,21 @@ export async function installGnd(source: GndSource): Promise<ResolvedGnd> {
     return { path: target, origin };
   } finally {
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** How old an unnamed install folder (of an earlier version) must be to count as abandoned. */
+const UNNAMED_INSTALL_AGE_MS = 60 * 60 * 1000;
+
+/** Removes the work folders of installs killed half-way (a download is tens of MB): their process is gone. */
+async function removeAbandonedInstalls(dir: string): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith('.install-')) continue;
+    const owner = /^\.install-(\d+)-/.exec(name)?.[1];
+    const folder = path.join(dir, name);
+    const age = Date.now() - ((await stat(folder).catch(() => undefined))?.mtimeMs ?? Date.now());
+    const abandoned = owner !== undefined ? !isAlive(Number(owner)) : age > UNNAMED_INSTALL_AGE_MS;
+    if (abandoned) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -1,18 +1,52 @@
 /**
- * gnd's log lines as the output channel files them: graph-node writes each with its level after
- * the time ("Nov 28 17:49:01.123 ERRO Subgraph failed…"); an error or a warning of gnd's must
- * read as one, not as info.
+ * gnd's output read as graph-node writes it: each line with its time and slog level first
+ * (`Nov 28 17:52:16.593 ERRO Subgraph failed…`). The output channel files a line at its level
+ * (an error of gnd's reads as one, not as info), and a failed start is told in the one line that
+ * says why: a Rust panic's message (the line after "thread '…' panicked at …"), an `Error: …` that
+ * ended its main, else its first ERRO or CRIT line, else its last line that is not a backtrace
+ * frame. Never several lines.
  */
 
 export type LogLevel = 'error' | 'warning' | 'info';
 
-// slog's level words; colour codes are dropped first (gnd writes none to a pipe, but a TTY wrapper might).
+// Colour codes are dropped first (gnd writes none to a pipe, but a TTY wrapper might).
 // eslint-disable-next-line no-control-regex
-const COLOUR = /\u001b\[[0-9;]*m/g;
-const LEVEL = /^\S[^\n]{0,40}?\d{2}:\d{2}:\d{2}(?:\.\d+)?\s+(CRIT|ERRO|WARN|INFO|DEBG|TRCE)\b/;
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+/** slog's timestamp and level at the start of a line. */
+const LEVELED = /^[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d\.\d{3} ([A-Z]{4}) (.*)$/;
+const PANIC = /^thread '[^']*'(?: \(\d+\))? panicked at /;
+/** Backtrace frames and the words around them: never the reason. */
+const NOISE = /^(?:\s*\d+: |\s+at |\s*(?:stack|Stack) backtrace:|note: run with `RUST_BACKTRACE|Caused by:\s*$|\s*$)/;
+const MAX_LENGTH = 300;
+
+const clean = (line: string) => line.replace(ANSI, '').replace(/\s+$/, '');
+const bounded = (line: string) => (line.length > MAX_LENGTH ? `${line.slice(0, MAX_LENGTH - 1)}…` : line);
 
 /** ERRO and CRIT are errors, WARN a warning, anything else (other levels, lines without one) info. */
 export function gndLogLevel(line: string): LogLevel {
-  const level = LEVEL.exec(line.slice(0, 120).replace(COLOUR, ''))?.[1];
+  const level = LEVELED.exec(clean(line.slice(0, 200)))?.[1];
   return level === 'ERRO' || level === 'CRIT' ? 'error' : level === 'WARN' ? 'warning' : 'info';
+}
+
+/** Whether `line` starts a Rust panic report (its message is on the next line). */
+export function isPanicStart(line: string): boolean {
+  return PANIC.test(clean(line));
+}
+
+/** The one meaningful line of what gnd printed, or undefined when it printed nothing but noise. */
+export function failureLine(lines: readonly string[]): string | undefined {
+  const text = lines.map(clean);
+  for (let i = 0; i < text.length; i++) {
+    if (PANIC.test(text[i])) {
+      const message = text.slice(i + 1).find((l) => !NOISE.test(l) && !LEVELED.test(l));
+      if (message) return bounded(message.trim());
+    }
+    if (text[i].startsWith('Error: ')) return bounded(text[i].slice('Error: '.length).trim());
+  }
+  for (const line of text) {
+    const leveled = LEVELED.exec(line);
+    if (leveled && (leveled[1] === 'ERRO' || leveled[1] === 'CRIT')) return bounded(leveled[2].trim());
+  }
+  const last = [...text].reverse().find((l) => !NOISE.test(l));
+  return last === undefined ? undefined : bounded((LEVELED.exec(last)?.[2] ?? last).trim());
 }

@@ -7,7 +7,8 @@
  * The bridge: `gnd dev` resolves a deployment's files from its working directory, never from
  * IPFS, so every added file is also written there as a plain file named by its CID.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
@@ -16,6 +17,7 @@ import type { FsBlockstore } from 'blockstore-fs';
 import type { UnixFSEntry } from 'ipfs-unixfs-exporter';
 import type { ImportCandidate, ImporterOptions, WritableStorage } from 'ipfs-unixfs-importer';
 import type { CID } from 'multiformats/cid';
+import { MultipartError, spoolParts } from './multipart';
 
 // The IPFS libraries are ES modules whose own dependencies resolve only by `import` (not
 // `require`), and they are needed only once the endpoint starts: loaded then, by import().
@@ -55,8 +57,8 @@ export interface AddedEntry {
   size: bigint;
 }
 
-/** Adds files (name → bytes) as kubo's `ipfs add` does: the files first, then the folders their names make. */
-export async function addFiles(files: readonly { name: string; bytes: Uint8Array }[], blockstore: WritableStorage): Promise<AddedEntry[]> {
+/** Adds files (name → bytes, or a stream of them) as kubo's `ipfs add` does: the files first, then the folders their names make. */
+export async function addFiles(files: readonly { name: string; bytes: Uint8Array | AsyncIterable<Uint8Array> }[], blockstore: WritableStorage): Promise<AddedEntry[]> {
   const candidates: ImportCandidate[] = files.map((f) => ({ path: f.name, content: f.bytes }));
   const { importer } = await libraries();
   const added: AddedEntry[] = [];
@@ -121,35 +123,6 @@ function cidOfArg(arg: string, CID: typeof import('multiformats/cid').CID): CID 
   }
 }
 
-async function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  // A declared length over the bound is refused before a byte is read.
-  if (Number(req.headers['content-length']) > MAX_ADD_BYTES) throw new HttpProblem(413, `upload larger than ${MAX_ADD_BYTES} bytes`);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > MAX_ADD_BYTES) throw new HttpProblem(413, `upload larger than ${MAX_ADD_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-/** The file parts of a multipart body, by their (URL-decoded) file names, in order. */
-async function fileParts(req: http.IncomingMessage): Promise<{ name: string; bytes: Uint8Array }[]> {
-  const contentType = req.headers['content-type'] ?? '';
-  if (!contentType.startsWith('multipart/form-data')) throw new HttpProblem(400, 'add needs a multipart/form-data body');
-  const body = await readBody(req);
-  const form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
-  const parts: { name: string; bytes: Uint8Array }[] = [];
-  for (const value of form.getAll('file')) {
-    if (typeof value === 'string') continue;
-    const name = decoded(value.name || 'file');
-    parts.push({ name, bytes: new Uint8Array(await value.arrayBuffer()) });
-  }
-  if (!parts.length) throw new HttpProblem(400, 'add needs at least one file part');
-  return parts;
-}
-
 async function entryAt(arg: string, blockstore: FsBlockstore): Promise<UnixFSEntry> {
   const { exporter, CID } = await libraries();
   const cid = cidOfArg(arg, CID);
@@ -189,23 +162,34 @@ export async function startIpfsEndpoint(options: IpfsEndpointOptions): Promise<I
   // The empty folder (QmUNLLs…), which graph-node asks the gateway for at start.
   for await (const _ of importer([{ path: 'empty' }], blockstore, { ...KUBO_ADD_OPTIONS })) void _;
 
-  const bridge = async (cid: string, bytes: Uint8Array) => {
-    const target = path.join(options.filesDir, cid);
-    const partial = `${target}.${process.pid}.part`;
-    await writeFile(partial, bytes);
-    await rename(partial, target);
-  };
-
   const rpc: Record<string, (url: URL, req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>> = {
     async add(_url, req, res) {
-      const files = await fileParts(req);
-      const added = await addFiles(files, blockstore);
-      for (const file of files) {
-        const entry = added.find((a) => a.name === file.name);
-        if (entry) await bridge(entry.cid, file.bytes);
+      // A declared length over the bound is refused before a byte is read.
+      if (Number(req.headers['content-length']) > MAX_ADD_BYTES) throw new HttpProblem(413, `upload larger than ${MAX_ADD_BYTES} bytes`);
+      const contentType = req.headers['content-type'] ?? '';
+      if (!contentType.startsWith('multipart/form-data')) throw new HttpProblem(400, 'add needs a multipart/form-data body');
+      // The upload goes to disk as it arrives (never whole into memory), then each file is imported from there.
+      const spool = await mkdtemp(path.join(path.dirname(options.filesDir), '.add-'));
+      try {
+        const parts = (await spoolParts(req, contentType, spool, MAX_ADD_BYTES)).filter((p) => p.field === 'file');
+        if (!parts.length) throw new HttpProblem(400, 'add needs at least one file part');
+        const files = parts.map((p) => ({ name: decoded(p.filename || 'file'), path: p.file }));
+        const added = await addFiles(
+          files.map((f) => ({ name: f.name, bytes: createReadStream(f.path) })),
+          blockstore,
+        );
+        // The bridge: each file, already on disk, moved into gnd's folder under its CID.
+        for (const file of files) {
+          const entry = added.find((a) => a.name === file.name);
+          if (entry) await rename(file.path, path.join(options.filesDir, entry.cid));
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(added.map((a) => `${JSON.stringify({ Name: a.name, Hash: a.cid, Size: String(a.size) })}\n`).join(''));
+      } catch (err) {
+        throw err instanceof MultipartError ? new HttpProblem(err.status, err.message) : err;
+      } finally {
+        await rm(spool, { recursive: true, force: true });
       }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(added.map((a) => `${JSON.stringify({ Name: a.name, Hash: a.cid, Size: String(a.size) })}\n`).join(''));
     },
     async 'pin/add'(url, _req, res) {
       const cid = cidOfArg(argOf(url), CID);

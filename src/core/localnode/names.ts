@@ -8,6 +8,7 @@
  * command line other users can read, nor a message.
  */
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { REDACTED, redactKnownSecrets } from '../redact';
@@ -138,6 +139,59 @@ export async function readSubgraphNames(psql: string, postgresUrl: string, signa
         } catch (parseError) {
           reject(new SubgraphNamesError(clean((parseError as Error).message)));
         }
+      },
+    );
+  });
+}
+
+/**
+ * Checks a Postgres the user gives, before gnd gets it (gnd panics on a URL it cannot use and
+ * goes on running without answering): a postgresql:// URL with a user, a password (gnd needs
+ * one) and a database, and a server that accepts it and has that database. With psql the
+ * connection is tried; without it, only that something listens on the host and port.
+ */
+export async function checkPostgresUrl(postgresUrl: string, psql: string | undefined, signal?: AbortSignal): Promise<void> {
+  const FORM = 'postgresql://USER:PASSWORD@HOST:PORT/DATABASE';
+  let parsed: ReturnType<typeof postgresEnv>;
+  try {
+    parsed = postgresEnv(postgresUrl);
+  } catch (err) {
+    throw new SubgraphNamesError(`${(err as Error).message.replace(/\.$/, '')}: give it as ${FORM}.`);
+  }
+  const { env, secrets } = parsed;
+  if (!env.PGUSER || !env.PGPASSWORD || !env.PGDATABASE)
+    throw new SubgraphNamesError(`The Postgres URL needs a user, a password (gnd refuses a URL without one) and a database: give it as ${FORM}.`);
+  const where = `${env.PGHOST}:${env.PGPORT}`;
+  if (!psql) {
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect({ host: env.PGHOST, port: Number(env.PGPORT), timeout: 5000 });
+      const fail = (why: string) => {
+        socket.destroy();
+        reject(new SubgraphNamesError(`The Postgres at ${where} cannot be reached (${why}): check that it runs and the URL's host and port.`));
+      };
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once('timeout', () => fail('no answer within 5 s'));
+      socket.once('error', (err) => fail(err.message));
+    });
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      psql,
+      ['--no-psqlrc', '--no-align', '--tuples-only', '--quiet', '--set', 'ON_ERROR_STOP=1', '--command', 'select 1'],
+      { env: { PATH: process.env.PATH ?? '', LANG: 'C', ...env }, timeout: TIMEOUT_MS, signal, windowsHide: true },
+      (err, _stdout, stderr) => {
+        if (!err) return resolve();
+        const why = (err as { killed?: boolean }).killed
+          ? `no answer within ${TIMEOUT_MS / 1000} s`
+          : stderr
+              .trim()
+              .split('\n')[0]
+              .replace(/^psql: (error: )?/, '') || err.message;
+        reject(new SubgraphNamesError(`The Postgres at ${where} refused the connection gnd would make: ${redactKnownSecrets(maskWords(why, secrets))}`));
       },
     );
   });

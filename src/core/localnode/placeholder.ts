@@ -10,9 +10,12 @@ import * as path from 'node:path';
 /** The smallest valid wasm module: its magic number and version. */
 const EMPTY_WASM = Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 
+/** The placeholder manifest's description: it also tells a data folder an earlier Chaindeck made. */
+export const PLACEHOLDER_DESCRIPTION = "Placeholder that gnd dev needs; Chaindeck's local graph-node serves the subgraphs deployed to it.";
+
 function manifest(network: string, startBlock: number): string {
   return `specVersion: 0.0.5
-description: Placeholder that gnd dev needs; Chaindeck's local graph-node serves the subgraphs deployed to it.
+description: ${PLACEHOLDER_DESCRIPTION}
 schema:
   file: ./schema.graphql
 dataSources:
@@ -38,6 +41,9 @@ dataSources:
       file: ./placeholder.wasm
 `;
 }
+
+/** Where the placeholder's manifest is in a data folder: gnd's `--manifests`, and how a gnd of the folder is known. */
+export const placeholderManifest = (dataDir: string) => path.join(dataDir, 'dev', 'subgraph.yaml');
 
 /** Writes the placeholder (a manifest and its build/) into `dir`; returns the manifest's path for `--manifests`. */
 export async function writePlaceholder(dir: string, network: string, startBlock: number): Promise<string> {

@@ -6,10 +6,10 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { accessSync, chownSync, constants, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { isAlive } from './lock';
+import { argumentsOf, isAlive, namesFolder } from './lock';
 
 const run = promisify(execFile);
 
@@ -107,37 +107,62 @@ export function postmasterPid(dataDir: string): number | undefined {
   }
 }
 
+/**
+ * The pid of the postmaster that runs on `dataDir`: the one its postmaster.pid names, alive, and
+ * started with that folder as an argument. A pid the system has given to another program since
+ * is not it (and is never signalled: pg_ctl stop would signal whatever has the pid).
+ */
+export function runningPostmaster(dataDir: string): number | undefined {
+  const pid = postmasterPid(dataDir);
+  return pid !== undefined && isAlive(pid) && namesFolder(argumentsOf(pid), dataDir) ? pid : undefined;
+}
+
 function failureText(err: unknown): string {
   const e = err as { stderr?: string; message?: string };
   return (e.stderr?.trim() || e.message || String(err)).split('\n').slice(-4).join(' ');
 }
 
-/** Creates the cluster in `dataDir` when it has none, starts it on 127.0.0.1:`port`, and creates the database once. */
 /**
  * Removes postmaster.pid when its postmaster is gone. Postgres itself takes a killed postmaster
- * that its parent has not reaped yet (a zombie, which answers kill(pid, 0)) for a running one and
- * refuses to start ("lock file postmaster.pid already exists"); isAlive counts zombies as gone.
+ * that its parent has not reaped yet (a zombie, which answers kill(pid, 0)), or a program that
+ * got its pid since, for a running one and refuses to start ("lock file postmaster.pid already exists").
  */
 export function removeStalePidFile(dataDir: string): void {
-  const pid = postmasterPid(dataDir);
-  if (pid !== undefined && !isAlive(pid)) rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
+  if (postmasterPid(dataDir) !== undefined && runningPostmaster(dataDir) === undefined) rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
 }
 
+/** Where initdb makes a new cluster before it is moved into place: a killed initdb leaves only this behind, never a half-made cluster. */
+const STAGING_SUFFIX = '.initdb';
+
+/**
+ * Creates the cluster in `dataDir` when it has none (made beside it, then moved into place),
+ * starts it on 127.0.0.1:`port`, and creates the database when it is missing: a first start
+ * killed after initdb left a cluster without it. `log` says what is done, a rebuild too.
+ */
 export async function startPostgres(bins: PostgresBinaries, dataDir: string, port: number, log: (line: string) => void = () => {}): Promise<RunningPostgres> {
   const root = isRoot();
-  const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
   if (root) checkReachable(dataDir);
-  if (fresh) {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    if (root) chownSync(dataDir, Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim()), Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim()));
-    await chmod(dataDir, 0o700);
+  const staging = dataDir + STAGING_SUFFIX;
+  if (existsSync(staging)) {
+    log(`removing ${staging}, a Postgres cluster an interrupted start left half-made; it is made again`);
+    await rm(staging, { recursive: true, force: true, maxRetries: 5 });
+  }
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    if (existsSync(dataDir) && (await readdir(dataDir)).length > 0)
+      throw new PostgresError(`${dataDir} holds files but no Postgres cluster (no PG_VERSION): move them away, or choose another data folder.`);
+    await mkdir(staging, { recursive: true, mode: 0o700 });
+    if (root) chownSync(staging, Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim()), Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim()));
+    await chmod(staging, 0o700);
     log(`initdb ${dataDir}`);
-    const [cmd, args] = asPostgresUser(bins.initdb, ['-D', dataDir, '-U', PG_USER, '--encoding=UTF8', '--locale=C', '-A', 'trust']);
+    const [cmd, args] = asPostgresUser(bins.initdb, ['-D', staging, '-U', PG_USER, '--encoding=UTF8', '--locale=C', '-A', 'trust']);
     try {
       await run(cmd, args, { maxBuffer: 8 * 1024 * 1024 });
     } catch (err) {
+      await rm(staging, { recursive: true, force: true }).catch(() => undefined);
       throw new PostgresError(`initdb failed: ${failureText(err)}`);
     }
+    await rm(dataDir, { recursive: true, force: true }); // an empty folder, if any
+    await rename(staging, dataDir);
   }
   removeStalePidFile(dataDir);
   const [cmd, args] = asPostgresUser(bins.pgCtl, [
@@ -170,10 +195,11 @@ export async function startPostgres(bins: PostgresBinaries, dataDir: string, por
     dataDir,
     stop: () => stopPostgres(bins, dataDir),
   };
-  if (fresh) {
-    try {
-      await run(bins.createdb, ['-h', '127.0.0.1', '-p', String(port), '-U', PG_USER, '-E', 'UTF8', '-T', 'template0', '--lc-collate=C', '--lc-ctype=C', PG_DATABASE]);
-    } catch (err) {
+  try {
+    await run(bins.createdb, ['-h', '127.0.0.1', '-p', String(port), '-U', PG_USER, '-E', 'UTF8', '-T', 'template0', '--lc-collate=C', '--lc-ctype=C', PG_DATABASE]);
+    log(`created the database ${PG_DATABASE}`);
+  } catch (err) {
+    if (!/already exists/.test(failureText(err))) {
       await running.stop();
       throw new PostgresError(`createdb failed: ${failureText(err)}`);
     }
@@ -183,9 +209,9 @@ export async function startPostgres(bins: PostgresBinaries, dataDir: string, por
 
 /** Stops the cluster of `dataDir` (fast: open sessions are ended); nothing when it is not running. */
 export async function stopPostgres(bins: Pick<PostgresBinaries, 'pgCtl'>, dataDir: string): Promise<void> {
-  const pid = postmasterPid(dataDir);
-  // Not running, or ended (pg_ctl would wait for a postmaster that is a zombie).
-  if (pid === undefined || !isAlive(pid)) return;
+  const pid = runningPostmaster(dataDir);
+  // Not running, or ended (pg_ctl would wait for a postmaster that is a zombie, or signal a stranger with its pid).
+  if (pid === undefined) return;
   const [cmd, args] = asPostgresUser(bins.pgCtl, ['-D', dataDir, '-m', 'fast', '-w', '-t', '20', 'stop']);
   try {
     await run(cmd, args);
@@ -196,7 +222,7 @@ export async function stopPostgres(bins: Pick<PostgresBinaries, 'pgCtl'>, dataDi
 
 /** The same stop, synchronous, for the last moment of a process that is exiting. */
 export function stopPostgresSync(bins: Pick<PostgresBinaries, 'pgCtl'>, dataDir: string): void {
-  if (!existsSync(path.join(dataDir, 'postmaster.pid'))) return;
+  if (runningPostmaster(dataDir) === undefined) return;
   const [cmd, args] = asPostgresUser(bins.pgCtl, ['-D', dataDir, '-m', 'immediate', '-w', '-t', '10', 'stop']);
   spawnSync(cmd, args, { stdio: 'ignore' });
 }

@@ -10,21 +10,23 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync, rmSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { RpcClient } from '../rpc/client';
 import type { ResolvedEndpoint } from '../rpc/endpoint';
+import { registerSecret } from '../redact';
 import { resolveGnd, type InstallProgress } from './gnd';
+import { failureLine, isPanicStart } from './gndLog';
 import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
-import { acquireLock, commandLineOf, isAlive, removeLock, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
-import { findPsql, readSubgraphNames, type SubgraphName } from './names';
-import { writePlaceholder } from './placeholder';
+import { prepareDataFolder } from './dataFolder';
+import { acquireLock, isAlive, processesWithArgument, processStart, removeLock, SYSTEM_PROCESSES, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
+import { checkPostgresUrl, findPsql, postgresEnv, readSubgraphNames, type SubgraphName } from './names';
+import { placeholderManifest, writePlaceholder } from './placeholder';
 import { startWatchdog } from './watchdog';
-import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
+import { findPostgres, MISSING_POSTGRES, PostgresError, runningPostmaster, startPostgres, stopPostgres, stopPostgresSync, type PostgresBinaries, type RunningPostgres } from './postgres';
 import { askGnd, fetchStatuses, PROBE_MAX_BYTES, type DeploymentStatus } from './status';
 
 export interface LocalNodePorts {
@@ -125,7 +127,7 @@ async function answers(url: string, body?: string): Promise<boolean> {
  * the URL's secrets scrubbed from every message). A user:password in the URL is sent as HTTP
  * Basic, as gnd sends it; the path and query count as secret too, as everywhere in Chaindeck.
  */
-export async function chainHead(rpcUrl: string): Promise<number> {
+export async function chainHead(rpcUrl: string, signal?: AbortSignal): Promise<number> {
   try {
     const url = new URL(rpcUrl);
     const user = decodeURIComponent(url.username);
@@ -139,11 +141,38 @@ export async function chainHead(rpcUrl: string): Promise<number> {
       auth: basic ? 'basic' : 'none',
       secrets: [password, url.pathname.length > 1 ? url.pathname.slice(1) : '', url.search.slice(1)].filter((s) => s.length > 0),
     };
-    const head = await new RpcClient(endpoint, { timeoutMs: 15_000 }).call('eth_blockNumber', []);
+    const head = await new RpcClient(endpoint, { timeoutMs: 15_000 }).call('eth_blockNumber', [], { signal });
     if (typeof head !== 'string' || !/^0x[0-9a-f]{1,16}$/i.test(head)) throw new Error(`eth_blockNumber answered ${JSON.stringify(head)?.slice(0, 80)}, not a block number`);
     return Number(BigInt(head));
   } catch (err) {
+    if (signal?.aborted) throw new LocalNodeError('The start was cancelled.');
     throw new LocalNodeError(`The chain at the RPC URL did not answer eth_blockNumber (${err instanceof Error ? err.message : String(err)}): check the URL and that the node runs.`);
+  }
+}
+
+/**
+ * Registers every secret part of the RPC URL (userinfo, path, query, the Basic credentials as
+ * sent) for redaction: gnd echoes its endpoint in its log, in forms of its own.
+ */
+export function registerRpcSecrets(rpcUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(rpcUrl);
+  } catch {
+    return;
+  }
+  const user = safeDecode(url.username);
+  const password = safeDecode(url.password);
+  const secrets = [url.username, user, url.password, password, url.pathname.slice(1), ...url.pathname.split('/'), url.search.slice(1), ...url.searchParams.values()];
+  if (user || password) secrets.push(Buffer.from(`${user}:${password}`).toString('base64'), `${url.username}:${url.password}`);
+  for (const secret of secrets) registerSecret(secret);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 
@@ -190,7 +219,10 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   private stopping?: Promise<void>;
   private starting?: Promise<LocalNodeUrls>;
   private cancelStart?: () => void;
+  /** gnd's last lines, read for the reason it failed. */
   private readonly tail: string[] = [];
+  /** A panic's message while gnd starts: gnd may go on running without ever answering. */
+  private panicked?: string;
   private interrupted = false;
   /** A failure while ready is being handled (the rest stopping). */
   private failing = false;
@@ -241,7 +273,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         await this.stopAll();
-        this.setState(stopRequest.signal.aborted ? { kind: 'stopped' } : { kind: 'failed', reason });
+        // Cancelled by the caller or by stop(): stopped, as asked; anything else failed.
+        this.setState(cancel.aborted ? { kind: 'stopped' } : { kind: 'failed', reason });
         throw err;
       } finally {
         this.starting = undefined;
@@ -303,12 +336,14 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     this.setState({ kind: 'starting', step });
   }
 
-  private lockRecord(): void {
-    if (!this.dataDir) return;
+  /** Writes what runs now into the lock: each process with its start time; `postgres`, the cluster whose start begins (before pg_ctl runs). */
+  private lockRecord(postgres?: string): void {
+    if (!this.dataDir || !this.lock) return;
     const processes: LockedProcess[] = [];
-    if (this.postgres && this.postgres.pid > 0) processes.push({ role: 'postgres', pid: this.postgres.pid });
-    if (this.gnd?.pid) processes.push({ role: 'gnd', pid: this.gnd.pid });
-    if (this.lock) writeLock(this.dataDir, { ...this.lock, processes });
+    if (this.postgres && this.postgres.pid > 0) processes.push({ role: 'postgres', pid: this.postgres.pid, since: processStart(this.postgres.pid) });
+    if (this.gnd?.pid) processes.push({ role: 'gnd', pid: this.gnd.pid, since: processStart(this.gnd.pid) });
+    this.lock = { ...this.lock, processes, ...(postgres ? { postgres } : {}) };
+    writeLock(this.dataDir, this.lock);
   }
 
   private async startAll(signal?: AbortSignal): Promise<LocalNodeUrls> {
@@ -318,28 +353,32 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       if (signal?.aborted) throw new LocalNodeError('The start was cancelled.');
     };
     this.tail.length = 0;
+    this.panicked = undefined;
     this.interrupted = false;
+    registerRpcSecrets(o.rpcUrl);
     this.step('preparing the data folder');
     process.on('exit', this.exitGuard);
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
-    if (o.dataDir) {
-      const dataDir = path.resolve(o.dataDir);
-      if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new LocalNodeError(`The data folder ${dataDir} is not a folder: choose a folder (a missing one is created).`);
-      this.dataDir = dataDir;
-      await mkdir(this.dataDir, { recursive: true });
-    } else {
-      this.dataDir = await mkdtemp(path.join(os.tmpdir(), 'chaindeck-graph-node-'));
-      this.temporary = true;
-    }
+    const folder = await prepareDataFolder(o.dataDir, root);
+    this.dataDir = folder.dir;
+    this.temporary = folder.temporary;
     const dataDir = this.dataDir;
-    // As root, Postgres runs as the postgres user, which must pass through the data folder.
-    if (root && !o.postgresUrl) await chmod(dataDir, statSync(dataDir).mode | 0o001);
+    const cluster = path.join(dataDir, 'pg');
 
     const { record, stopped } = await acquireLock(dataDir, this.processControl());
     this.lock = record;
     this.lockOwned = true;
-    for (const p of stopped) this.emit('log', `chaindeck: stopped ${p.role} (pid ${p.pid}) left running from ${dataDir}`);
     this.watchdog = startWatchdog(dataDir, { temporary: this.temporary, graceMs: STOP_GRACE_MS });
+    // With the lock ours, a Postgres still running on the cluster is a leftover, also one whose pid no lock learnt (killed during pg_ctl).
+    // So is a gnd on the folder's own manifest (killed between spawning it and writing the lock), stopped first.
+    const leftovers: LockedProcess[] = processesWithArgument(placeholderManifest(dataDir)).map((pid) => ({ role: 'gnd', pid }));
+    const postmaster = runningPostmaster(cluster);
+    if (postmaster !== undefined) leftovers.push({ role: 'postgres', pid: postmaster });
+    for (const leftover of leftovers) {
+      await this.processControl().stop(leftover);
+      stopped.push(leftover);
+    }
+    for (const p of stopped) this.emit('log', `chaindeck: stopped ${p.role} (pid ${p.pid}) left running from ${dataDir}`);
 
     const picked = o.ports ?? {};
     const ports: LocalNodePorts = {
@@ -354,7 +393,12 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       throw new LocalNodeError('Two of the ports picked are the same: pick a different port for each.');
 
     let postgresUrl = o.postgresUrl;
-    if (!postgresUrl) {
+    if (postgresUrl) {
+      // gnd given a Postgres it cannot use panics and waits for ever: checked first, in one line.
+      this.step('checking Postgres');
+      await checkPostgresUrl(postgresUrl, findPsql(undefined, env, o.postgresDirs), signal);
+      for (const secret of postgresEnv(postgresUrl).secrets) registerSecret(secret);
+    } else {
       this.postgresBins = findPostgres(env, o.postgresDirs);
       if (!this.postgresBins) throw new PostgresError(MISSING_POSTGRES);
     }
@@ -372,7 +416,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
 
     if (this.postgresBins) {
       this.step('starting Postgres');
-      this.postgres = await startPostgres(this.postgresBins, path.join(dataDir, 'pg'), ports.postgres, (line) => this.emit('log', `chaindeck: ${line}`));
+      this.lockRecord(cluster);
+      this.postgres = await startPostgres(this.postgresBins, cluster, ports.postgres, (line) => this.emit('log', `chaindeck: ${line}`));
       postgresUrl = this.postgres.url;
       this.lockRecord();
     }
@@ -384,7 +429,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
 
     this.step('reading the chain head');
     const network = o.network ?? 'mainnet';
-    const manifest = await writePlaceholder(path.join(dataDir, 'dev'), network, await chainHead(o.rpcUrl));
+    const manifest = await writePlaceholder(path.join(dataDir, 'dev'), network, await chainHead(o.rpcUrl, signal));
     aborted();
 
     this.step('starting gnd');
@@ -400,8 +445,10 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     spawnFailure.catch(() => undefined);
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
+        if (this.current.kind === 'starting' && !this.panicked && this.tail.length && isPanicStart(this.tail[this.tail.length - 1]))
+          this.panicked = failureLine(this.tail.slice(-1).concat(line));
         this.tail.push(line);
-        if (this.tail.length > 30) this.tail.shift();
+        if (this.tail.length > 200) this.tail.shift();
         // What gnd prints while it shuts down (a panic trace on every SIGINT) is not news.
         if (!this.interrupted) this.emit('log', line);
       });
@@ -424,6 +471,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null)
         throw new LocalNodeError(`gnd exited before it answered (${child.signalCode ?? `status ${child.exitCode}`}): ${this.lastLines()}`);
+      if (this.panicked) throw new LocalNodeError(`gnd failed while starting: ${this.panicked}`);
       if (await Promise.race([ready(), spawnFailure])) break;
       aborted();
       if (Date.now() > deadline) throw new LocalNodeError(`gnd did not answer within ${Math.round((o.readyTimeoutMs ?? 120_000) / 1000)} s: ${this.lastLines()}`);
@@ -465,8 +513,9 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     });
   }
 
+  /** The one line of gnd's output that says why it failed. */
   private lastLines(): string {
-    return this.tail.slice(-5).join('\n') || '(no output)';
+    return failureLine(this.tail) ?? '(no output)';
   }
 
   /** gnd ended while we did not stop it: the node has failed, and the rest is stopped. */
@@ -485,8 +534,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
 
   private processControl(): ProcessControl {
     return {
-      isAlive,
-      commandLineOf,
+      ...SYSTEM_PROCESSES,
       stop: async (leftover) => {
         if (leftover.role === 'postgres' && this.dataDir) {
           const bins = this.postgresBins ?? findPostgres(this.options.env ?? process.env, this.options.postgresDirs);
