@@ -84,8 +84,9 @@ function whens(value: unknown): string[] {
   return Object.entries(value).flatMap(([key, v]) => (key === 'when' && typeof v === 'string' ? [v] : whens(v)));
 }
 
-test('every chaindeck.* context key in a when clause is in the table, and every table key is used', () => {
-  const names = whens(c).flatMap((when) => [...when.matchAll(/(?<![\w.])chaindeck\.[\w.]+/g)].map((m) => m[0]));
+test('every chaindeck.* context key in a when clause or a walkthrough completion event is in the table, and every table key is used', () => {
+  const completions = c.walkthroughs.flatMap((w) => w.steps.flatMap((s) => events(s.completionEvents, 'onContext')));
+  const names = [...whens(c), ...completions].flatMap((when) => [...when.matchAll(/(?<![\w.])chaindeck\.[\w.]+/g)].map((m) => m[0]));
   const contextKeys = names.filter((name) => !tableViews.includes(name));
   const tableKeys: string[] = Object.values(CONTEXT_KEYS);
   assert.ok(contextKeys.length > 0, 'the when clauses were read');
