@@ -117,6 +117,19 @@ export const CONTEXT_KEYS = {
   storageBrowsed: 'chaindeck.storage.browsed',
 } as const;
 
+/**
+ * The Get Started walkthrough (package.json's contributes.walkthroughs) and the steps that
+ * complete from what the user did, by the context key that says it.
+ */
+export const WALKTHROUGH = {
+  id: 'gettingStarted',
+  stepOf: {
+    [CONTEXT_KEYS.nodesConfigured]: 'addNode',
+    [CONTEXT_KEYS.callSent]: 'sendCall',
+    [CONTEXT_KEYS.storageBrowsed]: 'browseStorage',
+  },
+} as const;
+
 /** The view types of the webview panels. */
 export const PANEL_TYPES = {
   storage: 'chaindeck.storage',

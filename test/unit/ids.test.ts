@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, CONTEXT_KEYS, focusCommand, INTERNAL_COMMANDS, MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE, PANEL_TYPES, VIEWS } from '../../src/editor/ids';
+import { COMMANDS, CONTEXT_KEYS, focusCommand, INTERNAL_COMMANDS, MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE, PANEL_TYPES, VIEWS, WALKTHROUGH } from '../../src/editor/ids';
 
 interface Contributes {
   commands: { command: string }[];
@@ -15,7 +15,7 @@ interface Contributes {
   keybindings?: { command: string; when?: string }[];
   views: Record<string, { id: string }[]>;
   viewsWelcome: { view: string; contents: string; when?: string }[];
-  walkthroughs: { steps: { description: string; completionEvents?: string[] }[] }[];
+  walkthroughs: { id: string; steps: { id: string; description: string; completionEvents?: string[] }[] }[];
 }
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { activationEvents?: string[]; contributes: Contributes };
 const c = pkg.contributes;
@@ -92,6 +92,16 @@ test('every chaindeck.* context key in a when clause or a walkthrough completion
   assert.ok(contextKeys.length > 0, 'the when clauses were read');
   for (const key of contextKeys) assert.ok(tableKeys.includes(key), `context key ${key} is not in src/editor/ids.ts`);
   for (const key of tableKeys) assert.ok(contextKeys.includes(key), `context key ${key} is in no when clause`);
+});
+
+test('each walkthrough step the extension completes from state is there and completes on its context key', () => {
+  const walkthrough = c.walkthroughs.find((w) => w.id === WALKTHROUGH.id);
+  assert.ok(walkthrough, `no walkthrough ${WALKTHROUGH.id} in package.json`);
+  for (const [key, stepId] of Object.entries(WALKTHROUGH.stepOf)) {
+    const step = walkthrough.steps.find((s) => s.id === stepId);
+    assert.ok(step, `no step ${stepId} in the walkthrough`);
+    assert.ok(step.completionEvents?.includes(`onContext:${key}`), `step ${stepId} does not complete on ${key}`);
+  }
 });
 
 test('panel view types are chaindeck. ids, none shared with a view', () => {

@@ -71,7 +71,15 @@ const TYPES: Record<string, SolcType> = {
 };
 
 /** One pass over `storage` with the words given (every slot known, zero unless given). */
-function walkOnce(storage: SolcStorageItem[], words: Map<bigint, bigint[]>, keyWords: bigint[] = [], userKeys: string[] = [], limits: Partial<DecodeLimits> = {}, states = 1, hints?: KnobHints) {
+function walkOnce(
+  storage: SolcStorageItem[],
+  words: Map<bigint, bigint[]>,
+  keyWords: bigint[] = [],
+  userKeys: string[] = [],
+  limits: Partial<DecodeLimits> = {},
+  states = 1,
+  hints?: KnobHints,
+) {
   const walk = new Walk({
     types: TYPES,
     states,
@@ -265,7 +273,9 @@ describe('mappings', () => {
     );
     assert.equal(walk.warnings.size, 0);
     // The cut's advice is in the front end's words: the CLI's flag, the editor's command, or none.
-    const cut = (hints?: KnobHints) => [...walkOnce([item('allowed', 9, 0, 't_mapping(t_address,t_mapping(t_address,t_uint256))')], words, [W(alice), W(bob)], [], { maxKeyTries: 3 }, 1, hints).walk.warnings];
+    const cut = (hints?: KnobHints) => [
+      ...walkOnce([item('allowed', 9, 0, 't_mapping(t_address,t_mapping(t_address,t_uint256))')], words, [W(alice), W(bob)], [], { maxKeyTries: 3 }, 1, hints).walk.warnings,
+    ];
     assert.deepEqual(cut(CLI_HINTS), ['allowed: more candidate keys than the 3 key combinations tried; name the keys wanted with --keys']);
     assert.deepEqual(cut(KNOB_HINTS), ['allowed: more candidate keys than the 3 key combinations tried; name the keys wanted with "Add Key…" on the mapping in the Contract Storage view']);
     assert.deepEqual(cut(), ['allowed: more candidate keys than the 3 key combinations tried']);

@@ -30,7 +30,13 @@ export interface Sending {
  * Sends `payload` (or a GET when `options.httpMethod` says so) to the node and opens the reply
  * in the response view. Never throws: failures become an error message and a log line.
  */
-export async function sendAndShow({ store, log, responses, milestones }: Sending, node: NodeConfig, label: string, payload: object | undefined, options: ExchangeOptions = {}): Promise<void> {
+export async function sendAndShow(
+  { store, log, responses, milestones }: Sending,
+  node: NodeConfig,
+  label: string,
+  payload: object | undefined,
+  options: ExchangeOptions = {},
+): Promise<void> {
   try {
     const exchange = await withProgress(`${label} on ${node.name}`, async (signal) => (await store.client(node)).exchange(payload, { ...options, signal }));
     milestones.reached(CONTEXT_KEYS.callSent);

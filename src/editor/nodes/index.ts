@@ -1,6 +1,6 @@
 /** The Nodes feature: the tree, the status bar, the commands, Call Method… and request files. */
 import * as vscode from 'vscode';
-import { COMMANDS, CONTEXT_KEYS, VIEWS } from '../ids';
+import { COMMANDS, VIEWS } from '../ids';
 import { registerCommand } from '../kit/commands';
 import type { EditorContext } from '../kit/context';
 import { callMethod } from './callMethod';
@@ -23,7 +23,7 @@ export function registerNodes({ extension, log, secrets, settings, milestones }:
   const statusBar = new NodeStatusBar(store, extension.workspaceState, facts, settings);
   const f: NodesFeature = { store, log, facts, tree, statusBar, responses: new ResponseView(), subscriptions: new Subscriptions(store, log, settings), milestones };
   // The walkthrough's first step is done whenever a node is configured, however it got there.
-  const configured = () => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.nodesConfigured, store.all().length > 0);
+  const configured = () => milestones.nodesConfigured(store.all().length > 0);
   configured();
   extension.subscriptions.push(
     facts,

@@ -250,7 +250,13 @@ export class DecodeCommands {
   private async read(node: NodeConfig, address: string, layout: ContractLayout, keys: readonly string[], blocks: string[]): Promise<StorageReading | undefined> {
     const what = `storage of ${address} on ${node.name}`;
     const reading = await withProgress(`Decoding ${what}`, async (signal) =>
-      readStorage(await this.f.store.client(node), layout, blocks, { address, keys, signal, hints: this.f.settings.limits().hints, onWarning: (line) => this.f.log.warn(`Decoding ${what}: ${line}`) }),
+      readStorage(await this.f.store.client(node), layout, blocks, {
+        address,
+        keys,
+        signal,
+        hints: this.f.settings.limits().hints,
+        onWarning: (line) => this.f.log.warn(`Decoding ${what}: ${line}`),
+      }),
     );
     this.f.log.info(`Decoded ${what} at block ${reading.blocks.map((b) => b.number).join(' and ')}: ${reading.stats.reads} slot reads in ${reading.stats.roundTrips} round trip(s)`);
     return reading;

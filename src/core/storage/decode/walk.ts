@@ -183,7 +183,9 @@ export class Walk {
     const entries: { key: string; node: DecodedNode }[] = [];
     for (const key of keys) {
       if (this.tries >= this.input.limits.maxKeyTries) {
-        this.warnings.add(`${path.replace(/\[.*$/, '')}: more candidate keys than the ${this.input.limits.maxKeyTries} key combinations tried${this.input.hints?.mappingKeys ? `; name the keys wanted with ${this.input.hints.mappingKeys}` : ''}`);
+        this.warnings.add(
+          `${path.replace(/\[.*$/, '')}: more candidate keys than the ${this.input.limits.maxKeyTries} key combinations tried${this.input.hints?.mappingKeys ? `; name the keys wanted with ${this.input.hints.mappingKeys}` : ''}`,
+        );
         break;
       }
       this.tries++;
