@@ -34,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     registerCommand(log, COMMANDS.showLog, () => log.show()),
     registerCommand(log, COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chaindeck.chaindeck')),
   );
-  const editor: EditorContext = { extension: context, log, secrets: new Secrets(context.secrets), settings, milestones: new Milestones(context.globalState, context.extension.id) };
+  const editor: EditorContext = { extension: context, log, secrets: new Secrets(context.secrets), settings, milestones: new Milestones(context.extension.id) };
   const nodes = registerNodes(editor);
   const withNodes = { ...editor, nodes };
   const contractStorage = registerStorage(withNodes);

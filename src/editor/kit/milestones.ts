@@ -1,29 +1,22 @@
 /**
  * What the user has done that the Get Started walkthrough's steps complete on, whatever way it
- * was done (a palette command, a CodeLens, a tree menu, an earlier session): mirrored in context
- * keys, which package.json's `onContext:` completion events read; a call sent and storage read
- * are kept in the global state, a configured node is read from the settings.
+ * was done (a palette command, a CodeLens, a tree menu, a node written into settings by hand):
+ * mirrored in context keys, which package.json's `onContext:` completion events read.
  */
 import * as vscode from 'vscode';
 import { CONTEXT_KEYS, WALKTHROUGH } from '../ids';
 
 type Milestone = keyof typeof WALKTHROUGH.stepOf;
-type Kept = typeof CONTEXT_KEYS.callSent | typeof CONTEXT_KEYS.storageBrowsed;
-const KEPT: readonly Kept[] = [CONTEXT_KEYS.callSent, CONTEXT_KEYS.storageBrowsed];
 
 export class Milestones {
-  constructor(
-    private readonly state: vscode.Memento,
-    private readonly extensionId: string,
-  ) {
-    // Done in an earlier session: the walkthrough shows it done here too.
-    for (const key of KEPT) if (state.get(key) === true) this.show(key, true);
-  }
+  private readonly reachedKeys = new Set<Milestone>();
 
-  /** Records that the user did it; a second time costs nothing. */
-  reached(key: Kept): void {
-    if (this.state.get(key) === true) return;
-    void this.state.update(key, true);
+  constructor(private readonly extensionId: string) {}
+
+  /** Records that the user did it (a call answered, storage read); a second time costs nothing. */
+  reached(key: typeof CONTEXT_KEYS.callSent | typeof CONTEXT_KEYS.storageBrowsed): void {
+    if (this.reachedKeys.has(key)) return;
+    this.reachedKeys.add(key);
     this.show(key, true);
   }
 
