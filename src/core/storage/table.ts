@@ -64,7 +64,10 @@ export function rangeTable(range: RangeView, label?: (slot: string) => string | 
 /** The caveats of the mode used, in plain words, for the banner; `txIndex` as the user gave it (undefined: none). */
 export function modeNotes(result: Pick<StorageRangeResult, 'mode' | 'nativeUnavailable' | 'emulation'>, txIndex: number | undefined): string[] {
   if (result.mode === 'native') {
-    return [`Slots are hashed keys (keccak256 of the slot), in ascending order; the preimage is the plain slot when the node knows it.`, `State before transaction ${txIndex ?? 0} of the block.`];
+    return [
+      `Slots are hashed keys (keccak256 of the slot), in ascending order; the preimage is the plain slot when the node knows it.`,
+      `State before transaction ${txIndex ?? 0} of the block.`,
+    ];
   }
   return [
     ...(result.nativeUnavailable !== undefined ? [`debug_storageRangeAt is not available on this node (${result.nativeUnavailable}), so the range was emulated.`] : []),
