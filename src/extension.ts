@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { COMMANDS } from './editor/ids';
 import { registerCommand } from './editor/kit/commands';
 import type { EditorContext } from './editor/kit/context';
+import { Milestones } from './editor/kit/milestones';
 import { settings } from './editor/kit/settings';
 import { Log } from './editor/log';
 import { registerNodes } from './editor/nodes';
@@ -33,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     registerCommand(log, COMMANDS.showLog, () => log.show()),
     registerCommand(log, COMMANDS.openSettings, () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:chaindeck.chaindeck')),
   );
-  const editor: EditorContext = { extension: context, log, secrets: new Secrets(context.secrets), settings };
+  const editor: EditorContext = { extension: context, log, secrets: new Secrets(context.secrets), settings, milestones: new Milestones(context.extension.id) };
   const nodes = registerNodes(editor);
   const withNodes = { ...editor, nodes };
   const contractStorage = registerStorage(withNodes);

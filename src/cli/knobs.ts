@@ -13,4 +13,5 @@ export const CLI_HINTS: Required<KnobHints> = {
   timeoutBrief: '--timeout, or the setting chaindeck.requestTimeoutMs',
   responseCap: `the setting chaindeck.maxResponseMB (CLI: the environment variable ${MAX_RESPONSE_ENV})`,
   apiUrl: 'setting chaindeck.platform.apiUrl, CLI: --api-url',
+  mappingKeys: '--keys',
 };

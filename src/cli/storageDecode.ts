@@ -6,6 +6,7 @@
 import { inertJson } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
+import { CLI_HINTS } from './knobs';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, renderTable, reportFailure, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 
@@ -87,7 +88,7 @@ Integers and enums are decimal strings, bool true/false, addresses EIP-55, bytes
       const layout = await layoutFromFile(args.layout, args.contract);
       const { decodeStorage, decodedJson, leaves } = await import('../core/storage/decode/decode');
       const reading = await withNodeClient(args.target, args.timeoutMs, (client) =>
-        decodeStorage(client, layout, args.block, { address: args.address, keys: args.keys, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
+        decodeStorage(client, layout, args.block, { address: args.address, keys: args.keys, hints: CLI_HINTS, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
       );
       if (args.format === 'json') print(`${inertJson(decodedJson(reading))}\n`);
       else {

@@ -13,4 +13,6 @@ export interface KnobHints {
   responseCap?: string;
   /** In parentheses after "Check the platform API URL": where that URL is set. */
   apiUrl?: string;
+  /** After "name the keys wanted with": how the user gives a storage decode its mapping keys. */
+  mappingKeys?: string;
 }

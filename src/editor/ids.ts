@@ -109,6 +109,25 @@ export const CONTEXT_KEYS = {
   /** Whether it shows a diff with an earlier block, and whether only the changed leaves. */
   contractStorageDiffing: 'chaindeck.contractStorage.diffing',
   contractStorageChangedOnly: 'chaindeck.contractStorage.changedOnly',
+  /** What the user has done, for the Get Started walkthrough's steps (`onContext:` completion events): a node is configured, */
+  nodesConfigured: 'chaindeck.nodes.configured',
+  /** a call got its reply (Call Method, a request file), */
+  callSent: 'chaindeck.calls.sent',
+  /** a contract's storage was read (a Storage panel page, the Contract Storage view). */
+  storageBrowsed: 'chaindeck.storage.browsed',
+} as const;
+
+/**
+ * The Get Started walkthrough (package.json's contributes.walkthroughs) and the steps that
+ * complete from what the user did, by the context key that says it.
+ */
+export const WALKTHROUGH = {
+  id: 'gettingStarted',
+  stepOf: {
+    [CONTEXT_KEYS.nodesConfigured]: 'addNode',
+    [CONTEXT_KEYS.callSent]: 'sendCall',
+    [CONTEXT_KEYS.storageBrowsed]: 'browseStorage',
+  },
 } as const;
 
 /** The view types of the webview panels. */

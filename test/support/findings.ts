@@ -10,14 +10,18 @@ import * as path from 'node:path';
 import type { Finding, Fix } from '../../src/core/subgraph/types';
 import { LineIndex } from '../../src/core/subgraph/text';
 
-/** A finding as one line (1-based line:column, files relative to `root`), its fix's edits indented below it. */
+/** A finding as one line (1-based line:column, files relative to `root`), its fixes' edits indented below it. */
 export function renderFinding(f: Finding, root: string): string {
   const place = (r: Finding['range']) => `${r.start.line + 1}:${r.start.character + 1}-${r.end.line + 1}:${r.end.character + 1}`;
   const file = (name: string) => path.relative(root, name).split(path.sep).join('/');
   const lines = [`${f.severity} ${f.code} ${file(f.file)}:${place(f.range)} ${f.message}`];
-  if (f.fix) {
-    lines.push(`  fix (${f.fix.kind}) ${f.fix.title} in ${file(f.fix.file)}`);
-    for (const e of f.fix.edits) lines.push(`    ${place(e.range)} ${JSON.stringify(e.text)}`);
+  for (const [label, fix] of [
+    ['fix', f.fix],
+    ['alternative', f.alternative],
+  ] as const) {
+    if (!fix) continue;
+    lines.push(`  ${label} (${fix.kind}) ${fix.title} in ${file(fix.file)}`);
+    for (const e of fix.edits) lines.push(`    ${place(e.range)} ${JSON.stringify(e.text)}`);
   }
   return lines.join('\n');
 }

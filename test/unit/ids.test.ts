@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMMANDS, CONTEXT_KEYS, focusCommand, INTERNAL_COMMANDS, MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE, PANEL_TYPES, VIEWS } from '../../src/editor/ids';
+import { COMMANDS, CONTEXT_KEYS, focusCommand, INTERNAL_COMMANDS, MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE, PANEL_TYPES, VIEWS, WALKTHROUGH } from '../../src/editor/ids';
 
 interface Contributes {
   commands: { command: string }[];
@@ -15,7 +15,7 @@ interface Contributes {
   keybindings?: { command: string; when?: string }[];
   views: Record<string, { id: string }[]>;
   viewsWelcome: { view: string; contents: string; when?: string }[];
-  walkthroughs: { steps: { description: string; completionEvents?: string[] }[] }[];
+  walkthroughs: { id: string; steps: { id: string; description: string; completionEvents?: string[] }[] }[];
 }
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { activationEvents?: string[]; contributes: Contributes };
 const c = pkg.contributes;
@@ -84,13 +84,24 @@ function whens(value: unknown): string[] {
   return Object.entries(value).flatMap(([key, v]) => (key === 'when' && typeof v === 'string' ? [v] : whens(v)));
 }
 
-test('every chaindeck.* context key in a when clause is in the table, and every table key is used', () => {
-  const names = whens(c).flatMap((when) => [...when.matchAll(/(?<![\w.])chaindeck\.[\w.]+/g)].map((m) => m[0]));
+test('every chaindeck.* context key in a when clause or a walkthrough completion event is in the table, and every table key is used', () => {
+  const completions = c.walkthroughs.flatMap((w) => w.steps.flatMap((s) => events(s.completionEvents, 'onContext')));
+  const names = [...whens(c), ...completions].flatMap((when) => [...when.matchAll(/(?<![\w.])chaindeck\.[\w.]+/g)].map((m) => m[0]));
   const contextKeys = names.filter((name) => !tableViews.includes(name));
   const tableKeys: string[] = Object.values(CONTEXT_KEYS);
   assert.ok(contextKeys.length > 0, 'the when clauses were read');
   for (const key of contextKeys) assert.ok(tableKeys.includes(key), `context key ${key} is not in src/editor/ids.ts`);
   for (const key of tableKeys) assert.ok(contextKeys.includes(key), `context key ${key} is in no when clause`);
+});
+
+test('each walkthrough step the extension completes from state is there and completes on its context key', () => {
+  const walkthrough = c.walkthroughs.find((w) => w.id === WALKTHROUGH.id);
+  assert.ok(walkthrough, `no walkthrough ${WALKTHROUGH.id} in package.json`);
+  for (const [key, stepId] of Object.entries(WALKTHROUGH.stepOf)) {
+    const step = walkthrough.steps.find((s) => s.id === stepId);
+    assert.ok(step, `no step ${stepId} in the walkthrough`);
+    assert.ok(step.completionEvents?.includes(`onContext:${key}`), `step ${stepId} does not complete on ${key}`);
+  }
 });
 
 test('panel view types are chaindeck. ids, none shared with a view', () => {

@@ -8,6 +8,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AbiCoder, keccak256, toUtf8Bytes, concat, getAddress } from 'ethers';
+import { CLI_HINTS } from '../../src/cli/knobs';
+import type { KnobHints } from '../../src/core/knobs';
 import { RpcFailure } from '../../src/core/rpc/failure';
 import type { RpcCall } from '../../src/core/rpc/types';
 import type { SolcStorageItem, SolcType } from '../../src/core/storage/layout';
@@ -18,6 +20,7 @@ import { DEFAULT_LIMITS, Walk, type DecodeLimits } from '../../src/core/storage/
 import { StorageDecodeError } from '../../src/core/storage/decode/errors';
 import { StorageRangeError } from '../../src/core/storage/errors';
 import type { StorageRpc } from '../../src/core/storage/types';
+import { KNOB_HINTS } from '../../src/editor/kit/settingsSchema';
 
 const T = (label: string, numberOfBytes: number | string, extra: Partial<SolcType> = {}): SolcType => ({ encoding: 'inplace', label, numberOfBytes: String(numberOfBytes), ...extra });
 const item = (label: string, slot: number | string, offset: number, type: string): SolcStorageItem => ({ label, slot: String(slot), offset, type });
@@ -68,13 +71,22 @@ const TYPES: Record<string, SolcType> = {
 };
 
 /** One pass over `storage` with the words given (every slot known, zero unless given). */
-function walkOnce(storage: SolcStorageItem[], words: Map<bigint, bigint[]>, keyWords: bigint[] = [], userKeys: string[] = [], limits: Partial<DecodeLimits> = {}, states = 1) {
+function walkOnce(
+  storage: SolcStorageItem[],
+  words: Map<bigint, bigint[]>,
+  keyWords: bigint[] = [],
+  userKeys: string[] = [],
+  limits: Partial<DecodeLimits> = {},
+  states = 1,
+  hints?: KnobHints,
+) {
   const walk = new Walk({
     types: TYPES,
     states,
     words: (s) => words.get(s) ?? new Array<bigint>(states).fill(0n),
     keys: (id) => keysFor(TYPES[id], keyWords, userKeys),
     limits: { ...DEFAULT_LIMITS, ...limits },
+    hints,
     hashes: new Map(),
   });
   const nodes = storage.map((s) => walk.variable(s.label, s.type, BigInt(s.slot), s.offset));
@@ -264,8 +276,13 @@ describe('mappings', () => {
       [[`allowed[${getAddress(alice)}][${getAddress(bob)}]`, '7']],
     );
     assert.equal(walk.warnings.size, 0);
-    const cut = walkOnce([item('allowed', 9, 0, 't_mapping(t_address,t_mapping(t_address,t_uint256))')], words, [W(alice), W(bob)], [], { maxKeyTries: 3 });
-    assert.deepEqual([...cut.walk.warnings], ['allowed: more candidate keys than the 3 key combinations tried; name the keys wanted with --keys']);
+    // The cut's advice is in the front end's words: the CLI's flag, the editor's command, or none.
+    const cut = (hints?: KnobHints) => [
+      ...walkOnce([item('allowed', 9, 0, 't_mapping(t_address,t_mapping(t_address,t_uint256))')], words, [W(alice), W(bob)], [], { maxKeyTries: 3 }, 1, hints).walk.warnings,
+    ];
+    assert.deepEqual(cut(CLI_HINTS), ['allowed: more candidate keys than the 3 key combinations tried; name the keys wanted with --keys']);
+    assert.deepEqual(cut(KNOB_HINTS), ['allowed: more candidate keys than the 3 key combinations tried; name the keys wanted with "Add Key…" on the mapping in the Contract Storage view']);
+    assert.deepEqual(cut(), ['allowed: more candidate keys than the 3 key combinations tried']);
   });
 
   test('a layout that loops (a struct inside itself) or names a type it does not describe is refused, naming the variable', () => {

@@ -302,8 +302,31 @@ describe('across files', () => {
   test('source.abi not in mapping.abis', () => assert.equal(only(run([m('      abi: ERC20', '      abi: ERC2O')]), 'abi-not-listed').fix?.edits[0].text, 'ERC20'));
   test('handler with a typo: a rename fix', () =>
     assert.equal(only(run([m('handler: handleApproval', 'handler: handleAproval')]), 'handler-not-exported').fix?.edits[0].text, 'handleApproval'));
+  test('a misspelt handler a typo apart: "Change to" first, the stub under the name as written after', () => {
+    const f = only(run([m('handler: handleApproval', 'handler: handleAproval')]), 'handler-not-exported');
+    assert.equal(f.fix?.title, 'Change to handleApproval');
+    assert.equal(f.alternative?.title, 'Add handler handleAproval to mapping.ts');
+  });
+  test('a handler named past a typo (a suffix, another prefix, snake case): "Change to" the export first', () => {
+    for (const written of ['handleApprovalEvent', 'onApproval', 'handle_approval']) {
+      const f = only(run([m('handler: handleApproval', `handler: ${written}`)]), 'handler-not-exported');
+      assert.equal(f.fix?.title, 'Change to handleApproval', written);
+      assert.match(f.message, /did you mean 'handleApproval'\?/);
+      assert.equal(f.alternative?.kind, 'add-handler', written);
+    }
+  });
+  test('an entity named past a typo: "Change to" first, the new entity type after', () => {
+    const f = only(run([m('        - ApprovalQuery', '        - ApprovalQueryEntity')]), 'entity-not-in-schema');
+    assert.equal(f.fix?.title, 'Change to ApprovalQuery');
+    assert.equal(f.alternative?.kind, 'add-entity');
+  });
+  test('an event and an ABI named past a typo: "Change to" the one of the ABI', () => {
+    assert.equal(only(run([m(APPROVAL, 'ApprovalEvent(address,address,uint256)')]), 'event-not-in-abi').fix?.title, `Change to ${APPROVAL}`);
+    assert.equal(only(run([m('      abi: ERC20\n', '      abi: ERC20Token\n')]), 'abi-not-listed').fix?.title, 'Change to ERC20');
+  });
   test('a new handler: a fix adding it to the mapping, with its event import', () => {
-    const f = only(run([m('handler: handleApproval', 'handler: onApproval')]), 'handler-not-exported');
+    const f = only(run([m('handler: handleApproval', 'handler: handleAllowance')]), 'handler-not-exported');
+    assert.equal(f.alternative, undefined);
     assert.equal(f.fix?.kind, 'add-handler');
     if (f.fix?.kind !== 'add-handler') return;
     assert.equal(f.fix.file, mappingFile);
@@ -314,7 +337,7 @@ describe('across files', () => {
     );
     const texts = f.fix.edits.map((e) => e.text);
     assert.ok(
-      texts.some((t) => t.includes('export function onApproval(event: Approval): void {')),
+      texts.some((t) => t.includes('export function handleAllowance(event: Approval): void {')),
       texts.join('\n'),
     );
     // Approval is imported already from generated/ERC20/ERC20: no second import.

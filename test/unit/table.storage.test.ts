@@ -58,8 +58,15 @@ test('an empty range has the columns and no rows', () => {
 test('the banner says what the emulation cannot do', () => {
   const notes = modeNotes({ mode: 'emulate', nativeUnavailable: 'JSON-RPC error -32601: Method not found', emulation: { reads: 42, strategy: 'batch' } }, 3);
   assert.match(notes[0], /debug_storageRangeAt is not available on this node \(JSON-RPC error -32601: Method not found\)/);
-  assert.ok(notes.includes('Tx index ignored: reads show end-of-block state.'));
+  assert.ok(notes.includes('Tx index 3 ignored: reads show end-of-block state.'));
   assert.ok(notes.some((n) => /^Mapping and dynamic-array slots are invisible unless you compute them — use the slot tools/.test(n)));
   assert.ok(notes.some((n) => /^Slower: 42 reads/.test(n)));
   assert.deepEqual(modeNotes({ mode: 'native' }, 3).slice(1), ['State before transaction 3 of the block.']);
+});
+
+test('no tx index given: the banner speaks of none (native mode reads before transaction 0)', () => {
+  const notes = modeNotes({ mode: 'emulate', emulation: { reads: 4, strategy: 'batch' } }, undefined);
+  assert.ok(notes.includes('Reads show end-of-block state.'));
+  assert.ok(!notes.some((n) => /tx index/i.test(n)), notes.join('\n'));
+  assert.deepEqual(modeNotes({ mode: 'native' }, undefined).slice(1), ['State before transaction 0 of the block.']);
 });

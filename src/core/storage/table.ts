@@ -61,14 +61,17 @@ export function rangeTable(range: RangeView, label?: (slot: string) => string | 
   return { columns, rows };
 }
 
-/** The caveats of the mode used, in plain words, for the banner. */
-export function modeNotes(result: Pick<StorageRangeResult, 'mode' | 'nativeUnavailable' | 'emulation'>, txIndex: number): string[] {
+/** The caveats of the mode used, in plain words, for the banner; `txIndex` as the user gave it (undefined: none). */
+export function modeNotes(result: Pick<StorageRangeResult, 'mode' | 'nativeUnavailable' | 'emulation'>, txIndex: number | undefined): string[] {
   if (result.mode === 'native') {
-    return [`Slots are hashed keys (keccak256 of the slot), in ascending order; the preimage is the plain slot when the node knows it.`, `State before transaction ${txIndex} of the block.`];
+    return [
+      `Slots are hashed keys (keccak256 of the slot), in ascending order; the preimage is the plain slot when the node knows it.`,
+      `State before transaction ${txIndex ?? 0} of the block.`,
+    ];
   }
   return [
     ...(result.nativeUnavailable !== undefined ? [`debug_storageRangeAt is not available on this node (${result.nativeUnavailable}), so the range was emulated.`] : []),
-    'Tx index ignored: reads show end-of-block state.',
+    txIndex === undefined ? 'Reads show end-of-block state.' : `Tx index ${txIndex} ignored: reads show end-of-block state.`,
     'Mapping and dynamic-array slots are invisible unless you compute them — use the slot tools (Chaindeck: Compute Mapping Slot…, Compute Array Element Slot…).',
     `Slower: ${result.emulation?.reads ?? 'many'} reads (eth_getStorageAt, one per slot) for this page, where the native method needs one call.`,
   ];

@@ -3,7 +3,7 @@
  * form manifests use), the functions call handlers may name, and topic hashes (ethers' keccak).
  */
 import { id } from 'ethers';
-import { closest } from './text';
+import { nearMatch } from './nearMatch';
 import type { EventParam } from './types';
 
 export interface AbiEvent {
@@ -158,7 +158,7 @@ export function bestEvent(abi: Abi, written: string): AbiEvent | undefined {
   const sameTypes = byName.find((e) => canonicalSignature(e.signature) === canonicalSignature(wanted));
   if (sameTypes) return sameTypes;
   if (byName.length) return byName[0];
-  const near = closest(
+  const near = nearMatch(
     name,
     abi.events.map((e) => e.name),
   );
@@ -169,6 +169,6 @@ export function bestEvent(abi: Abi, written: string): AbiEvent | undefined {
 export function bestFunction(abi: Abi, written: string): string | undefined {
   const name = normalizeSignature(written).split('(')[0];
   const names = abi.callFunctions.map((f) => f.split('(')[0]);
-  const near = names.includes(name) ? name : closest(name, names);
+  const near = names.includes(name) ? name : nearMatch(name, names);
   return near === undefined ? undefined : abi.callFunctions[names.indexOf(near)];
 }

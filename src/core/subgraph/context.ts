@@ -223,7 +223,7 @@ export class Context {
   }
 
   /** Reports a finding in the manifest. */
-  flag(span: Span, severity: Severity, code: string, message: string, extra: { fix?: Fix; action?: FindingAction } = {}): void {
+  flag(span: Span, severity: Severity, code: string, message: string, extra: { fix?: Fix; alternative?: Fix; action?: FindingAction } = {}): void {
     this.findings.push({ file: this.manifestFile, range: this.doc.lines.range(span.start, span.end), severity, code, message, ...extra });
   }
 

@@ -9,6 +9,7 @@ import { isCheckedKind, label, type Path } from './checkShape';
 import type { Context, Span } from './context';
 import type { SchemaInfo } from './schema';
 import { entityStub, handlerStub, type HandlerStubInput } from './stubs';
+import { nearMatch } from './nearMatch';
 import { brief, closest, LineIndex } from './text';
 import { API_VERSION_FOR, compareVersions, parseVersion, requireSpecVersion, SPEC_VERSION_FOR } from './versions';
 import { get, isMap, isScalar, items, pairOf, str, type YMap, type YNode, type YScalar } from './ynode';
@@ -116,7 +117,7 @@ class DataSourceChecker {
       if (abi) this.sourceAbi = { name, abi };
       return;
     }
-    const near = closest(name, names) ?? (names.length === 1 ? names[0] : undefined);
+    const near = nearMatch(name, names) ?? (names.length === 1 ? names[0] : undefined);
     this.ctx.flag(node!, 'error', 'abi-not-listed', `ABI name '${name}' not found in mapping.abis${names.length ? ` (available: ${names.join(', ')})` : ''}`, {
       fix: near ? this.ctx.replace(node!, near, `Change to ${near}`) : undefined,
     });
@@ -251,12 +252,13 @@ class DataSourceChecker {
     const exports = compiled ? this.ctx.wasmExportsOf(this.mappingFile) : this.exportsOf(this.mappingFile);
     const handler = String(node.value);
     if (!exports || exports.has(handler)) return;
-    const near = closest(handler, exports);
+    const near = nearMatch(handler, exports);
     const relative = str(get(this.ds.mapping, 'file'));
     // graph build compiles and checks only the first data source of each mapping file, so the
     // mistake can pass it; graph-node then fails the subgraph when the first such trigger arrives.
     const message = `Handler '${handler}' is not an exported function of ${relative}: graph-node fails the subgraph when the first trigger for it arrives (graph build checks only the first data source of each mapping file, so it may not catch this)${near ? `; did you mean '${near}'?` : ''}`;
-    this.ctx.flag(node, 'error', 'handler-not-exported', message, { fix: near ? this.ctx.replace(node, near, `Change to ${near}`) : compiled ? undefined : this.stub(handler, trigger) });
+    const stub = compiled ? undefined : this.stub(handler, trigger);
+    this.ctx.flag(node, 'error', 'handler-not-exported', message, near ? { fix: this.ctx.replace(node, near, `Change to ${near}`), alternative: stub } : { fix: stub });
   }
 
   private stub(handler: string, trigger: HandlerStubInput['trigger']): ReturnType<typeof handlerStub> | undefined {
@@ -281,7 +283,7 @@ class DataSourceChecker {
     for (const node of items(get(mapping, 'entities'))) {
       const name = str(node);
       if (name === undefined || schema.entities.has(name)) continue;
-      const near = closest(name, schema.entities.keys());
+      const near = nearMatch(name, schema.entities.keys());
       const event = this.sourceAbi?.abi.events.find((e) => e.name.toLowerCase() === name.toLowerCase());
       const schemaText = this.ctx.read(schemaFile) ?? '';
       // Neither graph-cli nor graph-node checks mapping.entities against the schema: a hint only.
@@ -290,9 +292,9 @@ class DataSourceChecker {
         'info',
         'entity-not-in-schema',
         `Entity '${name}' is not an @entity type of ${path.basename(schemaFile)}${near ? `; did you mean '${near}'?` : ''} (a hint: graph-cli and graph-node do not check mapping.entities)`,
-        {
-          fix: near ? this.ctx.replace(node, near, `Change to ${near}`) : entityStub(schemaFile, schemaText, name, event?.params),
-        },
+        near
+          ? { fix: this.ctx.replace(node, near, `Change to ${near}`), alternative: entityStub(schemaFile, schemaText, name, event?.params) }
+          : { fix: entityStub(schemaFile, schemaText, name, event?.params) },
       );
     }
   }

@@ -52,6 +52,12 @@ export interface Finding {
   /** Stable rule id, e.g. `unknown-key`, `event-not-in-abi`. */
   code: string;
   fix?: Fix;
+  /**
+   * A second fix, offered after `fix`: when `fix` changes a misspelt name to the near match
+   * (see nearMatch.ts), this one creates what the name as written asks for (a handler stub, an
+   * entity type), for when the name was meant.
+   */
+  alternative?: Fix;
   /** One fix for every finding of this rule in the file (the same object on each of them). */
   fixAll?: Fix;
   action?: FindingAction;

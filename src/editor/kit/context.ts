@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import type { Log } from '../log';
 import type { NodesFeature } from '../nodes/feature';
 import type { Secrets } from '../secrets';
+import type { Milestones } from './milestones';
 import type { Settings } from './settings';
 
 export interface EditorContext {
@@ -14,6 +15,8 @@ export interface EditorContext {
   log: Log;
   secrets: Secrets;
   settings: Settings;
+  /** What the user has done, for the walkthrough. */
+  milestones: Milestones;
 }
 
 export interface EditorContextWithNodes extends EditorContext {

@@ -47,4 +47,6 @@ export const KNOB_HINTS: Required<KnobHints> = {
   timeoutBrief: `--timeout, or the setting ${SETTINGS.requestTimeoutMs.id}`,
   responseCap: `the setting ${SETTINGS.maxResponseMB.id} (CLI: the environment variable CHAINDECK_MAX_RESPONSE_MB)`,
   apiUrl: `setting ${SETTINGS.platformApiUrl.id}, CLI: --api-url`,
+  // Not a setting: the Contract Storage view's own command, so the editor's words differ from the CLI's here.
+  mappingKeys: '"Add Key…" on the mapping in the Contract Storage view',
 };

@@ -9,10 +9,10 @@ import { parseParams } from '../../core/rpc/params';
 import { problemOf } from '../kit/errors';
 import { sendAndShow } from './calls';
 import type { NodesFeature } from './feature';
-import { resolveNode } from './pickers';
+import { nodeToCall } from './pickers';
 
 export async function callMethod(f: NodesFeature, arg?: unknown): Promise<void> {
-  const node = await resolveNode(f.store, arg, 'Call a Method on Which Node?');
+  const node = await nodeToCall(f.store, arg, 'Call a Method on Which Node?');
   if (!node) return;
   const method = await pickMethod(node);
   if (!method) return;

@@ -8,6 +8,8 @@ import type { ExchangeOptions } from '../../core/rpc/client';
 import { methodsOf } from '../../core/rpc/jsonrpc';
 import { reportError } from '../kit/errors';
 import { withProgress } from '../kit/progress';
+import { CONTEXT_KEYS } from '../ids';
+import type { Milestones } from '../kit/milestones';
 import type { Log } from '../log';
 import type { ResponseView } from './responseView';
 import type { NodeStore } from './store';
@@ -21,15 +23,23 @@ export interface Sending {
   store: NodeStore;
   log: Log;
   responses: ResponseView;
+  milestones: Milestones;
 }
 
 /**
  * Sends `payload` (or a GET when `options.httpMethod` says so) to the node and opens the reply
  * in the response view. Never throws: failures become an error message and a log line.
  */
-export async function sendAndShow({ store, log, responses }: Sending, node: NodeConfig, label: string, payload: object | undefined, options: ExchangeOptions = {}): Promise<void> {
+export async function sendAndShow(
+  { store, log, responses, milestones }: Sending,
+  node: NodeConfig,
+  label: string,
+  payload: object | undefined,
+  options: ExchangeOptions = {},
+): Promise<void> {
   try {
     const exchange = await withProgress(`${label} on ${node.name}`, async (signal) => (await store.client(node)).exchange(payload, { ...options, signal }));
+    milestones.reached(CONTEXT_KEYS.callSent);
     log.info(`${label} on ${node.name}: HTTP ${exchange.status} in ${Math.round(exchange.timeMs)} ms, ${exchange.bytes} B`);
     await responses.show({ nodeName: node.name, label, exchange, methodOf: methodsOf(payload) });
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { Milestones } from '../kit/milestones';
 import type { Log } from '../log';
 import type { NodeFacts } from './facts';
 import type { ResponseView } from './responseView';
@@ -15,4 +16,5 @@ export interface NodesFeature {
   statusBar: NodeStatusBar;
   responses: ResponseView;
   subscriptions: Subscriptions;
+  milestones: Milestones;
 }

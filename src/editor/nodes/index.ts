@@ -15,13 +15,16 @@ import { NodesTree } from './tree';
 import { Subscriptions } from './subscriptions';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
-export function registerNodes({ extension, log, secrets, settings }: EditorContext): NodesFeature {
+export function registerNodes({ extension, log, secrets, settings, milestones }: EditorContext): NodesFeature {
   const store = new NodeStore(secrets, settings);
   // One cache of live facts: the tree and the status bar read and refresh the same one.
   const facts = new NodeFacts(store, log);
   const tree = new NodesTree(store, facts, settings);
   const statusBar = new NodeStatusBar(store, extension.workspaceState, facts, settings);
-  const f: NodesFeature = { store, log, facts, tree, statusBar, responses: new ResponseView(), subscriptions: new Subscriptions(store, log, settings) };
+  const f: NodesFeature = { store, log, facts, tree, statusBar, responses: new ResponseView(), subscriptions: new Subscriptions(store, log, settings), milestones };
+  // The walkthrough's first step is done whenever a node is configured, however it got there.
+  const configured = () => milestones.nodesConfigured(store.all().length > 0);
+  configured();
   extension.subscriptions.push(
     facts,
     tree,
@@ -35,6 +38,7 @@ export function registerNodes({ extension, log, secrets, settings }: EditorConte
     ...registerNodeCommands(f),
     ...registerRequestFiles(f),
     migrateSecretsInSettings(f),
+    store.onDidChange(configured),
   );
   return f;
 }

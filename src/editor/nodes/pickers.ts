@@ -56,6 +56,13 @@ export async function resolveNode(store: NodeStore, arg: unknown, title: string,
   return chosen?.node;
 }
 
+/** The node to send to: the one given, else the only one configured (nothing to ask), else the user's pick. */
+export function nodeToCall(store: NodeStore, arg: unknown, title: string): Promise<NodeConfig | undefined> {
+  const nodes = store.all();
+  if (!nodeOf(arg) && nodes.length === 1) return Promise.resolve(nodes[0]);
+  return resolveNode(store, arg, title);
+}
+
 export async function pickProtocol(title: string, current: Protocol): Promise<Protocol | undefined> {
   const items = PROTOCOLS.map((protocol) => ({ label: PROTOCOL_LABELS[protocol].label, detail: PROTOCOL_LABELS[protocol].detail, protocol }));
   const chosen = await pickOne(items, { title, placeholder: 'Which protocol does the node speak?', active: items.find((i) => i.protocol === current) });

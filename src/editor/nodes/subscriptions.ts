@@ -13,7 +13,7 @@ import { errorText, problemOf } from '../kit/errors';
 import type { Settings } from '../kit/settings';
 import type { Log } from '../log';
 import type { NodeStore } from './store';
-import { pickOne, resolveNode } from './pickers';
+import { nodeToCall, pickOne } from './pickers';
 
 /** The usual eth_subscribe kinds; `logs` asks for a filter. */
 const KINDS = [
@@ -42,7 +42,7 @@ export class Subscriptions implements vscode.Disposable {
 
   /** Asks node, kind and (for logs) the filter, then subscribes. Returns the title, if any. */
   async subscribe(arg?: unknown, preset?: { kind: string; params?: unknown[] }): Promise<string | undefined> {
-    const node = await resolveNode(this.store, arg, 'Subscribe on Which Node?');
+    const node = await nodeToCall(this.store, arg, 'Subscribe on Which Node?');
     if (!node) return undefined;
     const params = preset ? [preset.kind, ...(preset.params ?? [])] : await askParams();
     if (!params) return undefined;

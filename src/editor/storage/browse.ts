@@ -57,7 +57,8 @@ export async function browse(f: StorageFeature, panels: Panels, arg?: unknown): 
     nodeId: (node ?? fallback)?.id ?? '',
     address: options.address?.trim() ?? '',
     block: String(options.block ?? 'latest'),
-    txIndex: String(options.txIndex ?? 0),
+    // Empty unless given: native mode then reads before transaction 0, and no note speaks of an index nobody set.
+    txIndex: options.txIndex === undefined ? '' : String(options.txIndex),
     start: options.start ?? '0',
     max: String(options.max ?? f.settings.storagePageSize()),
     // A mode given by a caller is checked here; the setting's, by settings.

@@ -12,7 +12,7 @@ import { mappingKeyProblem, mappingKeyType } from '../../core/storage/decode/tre
 import { normaliseAddress, parseBlockRef } from '../../core/storage/inputs';
 import { layoutName, layoutsForAddress, readLayoutFile, selectLayout, type ContractLayout } from '../../core/storage/layout';
 import type { NodeConfig } from '../../core/nodes/model';
-import { focusCommand, VIEWS } from '../ids';
+import { CONTEXT_KEYS, focusCommand, VIEWS } from '../ids';
 import { problemOf } from '../kit/errors';
 import { withProgress } from '../kit/progress';
 import { nodeOf, pickOne } from '../nodes/pickers';
@@ -71,6 +71,7 @@ export class DecodeCommands {
     const reading = await this.read(node, address, layout, keys, [block]);
     if (!reading) return undefined;
     this.view.show({ node, address, layout, keys, reading, block: reading.blocks[0], changedOnly: false });
+    this.f.milestones.reached(CONTEXT_KEYS.storageBrowsed);
     void vscode.commands.executeCommand(focusCommand(VIEWS.contractStorage));
     return this.summary();
   }
@@ -249,7 +250,13 @@ export class DecodeCommands {
   private async read(node: NodeConfig, address: string, layout: ContractLayout, keys: readonly string[], blocks: string[]): Promise<StorageReading | undefined> {
     const what = `storage of ${address} on ${node.name}`;
     const reading = await withProgress(`Decoding ${what}`, async (signal) =>
-      readStorage(await this.f.store.client(node), layout, blocks, { address, keys, signal, onWarning: (line) => this.f.log.warn(`Decoding ${what}: ${line}`) }),
+      readStorage(await this.f.store.client(node), layout, blocks, {
+        address,
+        keys,
+        signal,
+        hints: this.f.settings.limits().hints,
+        onWarning: (line) => this.f.log.warn(`Decoding ${what}: ${line}`),
+      }),
     );
     this.f.log.info(`Decoded ${what} at block ${reading.blocks.map((b) => b.number).join(' and ')}: ${reading.stats.reads} slot reads in ${reading.stats.roundTrips} round trip(s)`);
     return reading;

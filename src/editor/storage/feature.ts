@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
+import type { Milestones } from '../kit/milestones';
 import type { Settings } from '../kit/settings';
 import type { Log } from '../log';
 import type { NodeStore } from '../nodes/store';
@@ -12,6 +13,7 @@ export interface StorageFeature {
   log: Log;
   settings: Settings;
   layouts: Layouts;
+  milestones: Milestones;
   /** The node the status bar shows (the user's pick, else the default). */
   selectedNode(): NodeConfig | undefined;
   /** Shows and logs a failure (a cancellation only logged). */

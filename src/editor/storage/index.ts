@@ -17,7 +17,7 @@ import type { StorageFeature } from './feature';
 import { Layouts } from './layouts';
 import { arraySlotCommand, eip1967Command, mappingSlotCommand, readSlotCommand } from './slotTools';
 
-export function registerStorage({ extension, log, settings, nodes }: EditorContextWithNodes): ContractStorageView {
+export function registerStorage({ extension, log, settings, nodes, milestones }: EditorContextWithNodes): ContractStorageView {
   const layouts = new Layouts(nodes.store);
   const f: StorageFeature = {
     extensionUri: extension.extensionUri,
@@ -25,6 +25,7 @@ export function registerStorage({ extension, log, settings, nodes }: EditorConte
     log,
     settings,
     layouts,
+    milestones,
     selectedNode: () => nodes.statusBar.node(),
     report: (doing, error) => reportError(log, doing, error),
   };

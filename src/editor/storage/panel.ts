@@ -15,7 +15,7 @@ import { storageRange, toSpecOutput, type StorageRangeResult } from '../../core/
 import { modeNotes, rangeTable } from '../../core/storage/table';
 import { cursorPage } from '../../core/table/paging';
 import type { NodeChoice, StorageContract, StorageForm, StoragePage, StorageSnapshot } from '../../webview/storage/protocol';
-import { PANEL_TYPES } from '../ids';
+import { CONTEXT_KEYS, PANEL_TYPES } from '../ids';
 import { errorText } from '../kit/errors';
 import { TablePanel } from '../webview/tablePanel';
 import type { StorageFeature } from './feature';
@@ -213,6 +213,7 @@ export class StoragePanel implements vscode.Disposable {
       this.query = pinned;
       this.pages = [...below, { result, page }];
       this.host.show(page);
+      this.f.milestones.reached(CONTEXT_KEYS.storageBrowsed);
       this.f.log.info(`Read ${Object.keys(result.storage).length} entries of ${what} at block ${result.block.number} (${result.mode}, page ${page.pageNumber})`);
       for (const w of result.warnings) this.f.log.warn(`${what}: ${w}`);
       return result;
@@ -231,7 +232,7 @@ export class StoragePanel implements vscode.Disposable {
       nodeName: query.node.name,
       block: { number: String(result.block.number), hash: result.block.hash },
       ...cursorPage(depth, result.nextKey),
-      notes: modeNotes(result, query.txIndex ?? 0),
+      notes: modeNotes(result, query.txIndex),
       warnings: result.warnings,
       layout: layout?.name,
     };

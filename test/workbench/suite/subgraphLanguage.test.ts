@@ -145,6 +145,19 @@ describe('subgraph language', () => {
     assert.match(await hover(manifest, positionOf('0xA0b86991', 4)), /EIP-55 checksum: \*\*valid\*\*/);
   });
 
+  it('offers "Change to" the exported handler first for a misspelt one, and the stub under the name as written after it', async () => {
+    await replaceInManifest('handler: handleApproval', 'handler: handleApprovalEvent');
+    const diagnostic = await until('the handler-not-exported diagnostic', () => ours(manifest).find((d) => d.code === 'handler-not-exported'));
+    const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', manifest, diagnostic.range);
+    const titles = actions.map((a) => a.title);
+    assert.equal(titles[0], 'Change to handleApproval', JSON.stringify(titles));
+    assert.ok(titles.includes('Add handler handleApprovalEvent to mapping.ts'), JSON.stringify(titles));
+    const change = actions[0] as vscode.CodeAction;
+    assert.ok(change.isPreferred && change.edit && (await vscode.workspace.applyEdit(change.edit)));
+    assert.equal(document.getText().includes('handler: handleApproval\n'), true);
+    await until('no diagnostics after the change', () => (ours(manifest).length === 0 ? true : undefined));
+  });
+
   it('adds a handler stub to the mapping and shows it', async () => {
     await replaceInManifest('handler: handleApproval', 'handler: handleAllowance');
     const diagnostic = await until('the handler-not-exported diagnostic', () => ours(manifest).find((d) => d.code === 'handler-not-exported'));

@@ -122,7 +122,10 @@ test('opens the Storage panel from the Nodes tree and walks the pages', () =>
     await showsPage(1, '0x0', 10);
     const banner = panel().locator('.banner');
     assert.match((await banner.textContent()) ?? '', /Emulated with eth_getStorageAt/);
-    assert.match((await banner.textContent()) ?? '', /Tx index ignored: reads show end-of-block state/);
+    // No tx index was given: the field stays empty and the caveat names none.
+    assert.equal(await panel().locator('input[name="txIndex"]').inputValue(), '');
+    assert.match((await banner.textContent()) ?? '', /Reads show end-of-block state/);
+    assert.doesNotMatch((await banner.textContent()) ?? '', /tx index/i);
     assert.match((await banner.textContent()) ?? '', /Slower: \d+ reads/);
     assert.match((await panel().locator('.summary').textContent()) ?? '', /block \d+.*hash 0x[0-9a-f]{64}/);
     assert.equal(await panel().locator('.dt-rows [role="row"][data-index="0"] [role="gridcell"]').nth(2).textContent(), '256');

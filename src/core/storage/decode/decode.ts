@@ -9,6 +9,7 @@
  * elements; a further round only where those hold more of the same (a long string in a mapping
  * value, an array of arrays).
  */
+import type { KnobHints } from '../../knobs';
 import { RpcFailure } from '../../rpc/failure';
 import { blockCall, blockFailure, blockFromResult, type BlockInfo } from '../block';
 import { BLOCK_FAILED_PREFIX, StorageRangeError } from '../errors';
@@ -32,6 +33,8 @@ export interface StorageReadOptions extends ReaderOptions {
   /** Search the contract's logs for mapping keys (default true). */
   discoverKeys?: boolean;
   limits?: Partial<DecodeLimits>;
+  /** The front end's words that end a warning, e.g. how to give mapping keys. */
+  hints?: Pick<KnobHints, 'mappingKeys'>;
   /** Each warning line, as it is known (a bound that cut, a key that fits no mapping). */
   onWarning?(line: string): void;
 }
@@ -132,7 +135,7 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
   const codeCalls = blocks.map((b) => ({ method: 'eth_getCode', params: [address, minimalHex(BigInt(b.number))] }));
 
   for (let round = 0; ; round++) {
-    const walk = new Walk({ types: layout.types, states: blocks.length, words: (s) => reader.known.get(s), keys, limits, hashes });
+    const walk = new Walk({ types: layout.types, states: blocks.length, words: (s) => reader.known.get(s), keys, limits, hints: options.hints, hashes });
     const variables = layout.storage.map((v) => ({ label: v.label, type: v.type, slot: BigInt(v.slot), offset: v.offset, node: walk.variable(v.label, v.typeId, BigInt(v.slot), v.offset) }));
     if (round > 0 && walk.needed.size === 0 && keysKnown) {
       for (const w of walk.warnings) warn(w);

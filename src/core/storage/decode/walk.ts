@@ -11,6 +11,7 @@
  * dynamic array elements and string data are read up to bounds, with a warning where one cuts.
  */
 import { keccak256 } from 'ethers';
+import type { KnobHints } from '../../knobs';
 import { word } from '../inputs';
 import { bytesOf, slotsOf, staticLength, typeOf, type SolcType } from '../layout';
 import { StorageDecodeError } from './errors';
@@ -45,6 +46,8 @@ export interface WalkInput {
   /** The candidate keys of a mapping key type (by solc type id). */
   keys(keyTypeId: string): readonly MappingKeyCandidate[];
   limits: DecodeLimits;
+  /** The front end's words for giving mapping keys, ending the warning of a cut. */
+  hints?: Pick<KnobHints, 'mappingKeys'>;
   /** Shared across passes: keccak256 results. */
   hashes: Map<string, bigint>;
 }
@@ -181,7 +184,9 @@ export class Walk {
     const entries: { key: string; node: DecodedNode }[] = [];
     for (const key of keys) {
       if (this.tries >= this.input.limits.maxKeyTries) {
-        this.warnings.add(`${path.replace(/\[.*$/, '')}: more candidate keys than the ${this.input.limits.maxKeyTries} key combinations tried; name the keys wanted with --keys`);
+        this.warnings.add(
+          `${path.replace(/\[.*$/, '')}: more candidate keys than the ${this.input.limits.maxKeyTries} key combinations tried${this.input.hints?.mappingKeys ? `; name the keys wanted with ${this.input.hints.mappingKeys}` : ''}`,
+        );
         break;
       }
       this.tries++;

@@ -117,7 +117,8 @@ export class SubgraphDiagnostics implements vscode.Disposable {
       const version = m.depends.get(path.normalize(file));
       return !document || (version === undefined ? !document.isDirty : version === document.version);
     };
-    return readAsFound(shown.finding.file) && (!shown.finding.fix || readAsFound(shown.finding.fix.file)) ? shown : undefined;
+    const { finding } = shown;
+    return readAsFound(finding.file) && [finding.fix, finding.alternative].every((fix) => !fix || readAsFound(fix.file)) ? shown : undefined;
   }
 
   private async discover(): Promise<void> {

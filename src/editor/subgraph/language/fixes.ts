@@ -1,8 +1,9 @@
 /**
  * Quick fixes for the findings that carry one: core's fix as a WorkspaceEdit (a corrected
  * signature, key, address or value; a new entity type in the schema; a handler stub in the
- * mapping), one fix-all per rule that offers it (e.g. immutable: false on every entity), and
- * "Run graph codegen" for generated code older than its sources.
+ * mapping), then its alternative (a misspelt handler: "Change to handleTransfer" first, the stub
+ * under the name as written after), one fix-all per rule that offers it (e.g. immutable: false
+ * on every entity), and "Run graph codegen" for generated code older than its sources.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -24,6 +25,7 @@ export class SubgraphFixes implements vscode.CodeActionProvider {
       if (diagnostic.source !== SOURCE) continue;
       const shown = this.diagnostics.shownFor(document.uri, diagnostic);
       if (shown?.finding.fix) actions.push(fixAction(shown.finding.fix, diagnostic));
+      if (shown?.finding.alternative) actions.push(fixAction(shown.finding.alternative, diagnostic));
       if (shown?.finding.action === 'run-codegen') actions.push(codegenAction(shown, diagnostic));
       // Findings of one rule share one fix-all: offered once, however many are under the cursor.
       if (shown?.finding.fixAll) fixAlls.set(shown.finding.fixAll, [...(fixAlls.get(shown.finding.fixAll) ?? []), diagnostic]);
