@@ -513,6 +513,22 @@ describe('raw diffs from state-diff tracing', () => {
     assert.deepEqual(diff.changes, [{ slot: word(2n), before: word(0n), after: word(3n) }]);
   });
 
+  test("a transaction the node could not trace (geth's {txHash, error}) is that error, on one line: not a tracer that ignored diffMode", async () => {
+    const node = memoryNode(states());
+    const plain = node.rpc.batch.bind(node.rpc);
+    node.rpc.batch = async (calls, options) => {
+      if (!calls.some((c) => c.method.startsWith('trace_') || c.method.startsWith('debug_'))) return plain(calls, options);
+      return calls.map(() => ({ result: [{ txHash: word(9n), error: 'execution timeout\n::error::forged' }], response: { jsonrpc: '2.0' as const, id: 1 } }));
+    };
+    const { rawStorageDiff } = await import('../../src/core/storage/decode/rawDiff');
+    await assert.rejects(rawStorageDiff(node.rpc, '5', '7', { address }), (err: unknown) => {
+      assert.ok(err instanceof StorageDecodeError);
+      assert.equal(err.reason, 'read');
+      assert.equal(err.message, `debug_traceBlockByNumber of block 6 failed: transaction ${word(9n)}: execution timeout\\n::error::forged`);
+      return true;
+    });
+  });
+
   test('a node with neither tracer: the error says so and what to do', async () => {
     const node = memoryNode(states());
     const { rawStorageDiff } = await import('../../src/core/storage/decode/rawDiff');
