@@ -172,7 +172,7 @@ describe('chaindeck storage-range: results (exit 0)', () => {
       node.methods.debug_storageRangeAt = { result: { storage: junk, nextKey: null } };
       const bad = await storage([...base(), '--mode', 'native', '--max', '5']);
       assert.equal(bad.code, 1);
-      const message = `debug_storageRangeAt answered an entry that is not a storage entry: ${JSON.stringify(junk)}`;
+      const message = `debug_storageRangeAt answered an entry that is not a storage entry: ${JSON.stringify(JSON.stringify(junk))}`;
       assert.deepEqual(oneObject(bad).error, { code: -32000, message });
       assert.equal(bad.err, `chaindeck storage-range: ${message}\n`);
     }
