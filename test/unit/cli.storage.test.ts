@@ -257,6 +257,14 @@ describe('chaindeck storage-range: errors (exit 1, the JSON error object on stdo
     assert.ok(!node.calls.some((c) => c.method === 'eth_getStorageAt'));
   });
 
+  test('a node message with URLs followed by a quote or a line break: masked in the JSON error, which still parses', async () => {
+    // Made one line first (the break becomes a backslash and n), then masked as text is: a URL runs to the next space.
+    node.methods.debug_storageRangeAt = { error: { code: -32000, message: 'see https://evil.example.com/SECRETPATH" or https://evil.example.com/SECRETPATH\nnext' } };
+    const run = await runMain(['storage-range', ...base(), '--mode', 'native'], {}, true);
+    assert.equal(error(run), 'debug_storageRangeAt failed: JSON-RPC error -32000: see https://evil.example.com/***" or https://evil.example.com/***\\***');
+    assert.ok(!run.out.includes('SECRETPATH'), run.out);
+  });
+
   test('--timeout bounds the whole command: a silent node fails at once after it, not by the node', async () => {
     node.reply = () => ({ delayMs: 20_000, body: {} });
     const started = Date.now();
