@@ -96,7 +96,7 @@ function timestampFieldSet(ctx: Context, schema: SchemaInfo | undefined): string
   if (!fields.length) return undefined;
   const code = mappingCode(ctx);
   if (/\bValue\s*\.\s*fromTimestamp\b/.test(code)) return fields[0].name;
-  return fields.find(({ field }) => new RegExp(`\\.\\s*${field}\\s*=(?!=)`).test(code))?.name;
+  return fields.find(({ field }) => new RegExp(`\\.\\s*${field}\\s*=(?![=>])`).test(code))?.name;
 }
 
 /** The first line of every file graph codegen writes. */
