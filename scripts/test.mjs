@@ -70,9 +70,10 @@ function signalGroup(child, sig) {
 }
 
 // Stopped: pass the signal to every group (the integration harness and the workbench runner stop
-// their servers and print their counts), give them STOP_GRACE_MS, then kill what is left; the
+// their servers and print their counts), give them STOP_GRACE_MS (short: a CI runner that cancels
+// kills everything about 10 s after its signal), then kill what is left; the
 // layer loop below then prints the counts so far. A second Ctrl+C kills at once.
-const STOP_GRACE_MS = 20_000;
+const STOP_GRACE_MS = 5_000;
 function stop(sig) {
   if (stoppedBy) {
     for (const child of running) signalGroup(child, 'SIGKILL');

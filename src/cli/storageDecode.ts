@@ -3,9 +3,8 @@
  * storage layout — one JSON array in layout order ({label, type, slot, offset, value}), or a
  * table of every leaf. Mapping keys come from the contract's event logs and from --keys.
  */
-import { inertJson } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand } from './command';
+import { defineCommand, printJson } from './command';
 import { CLI_HINTS } from './knobs';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, renderTable, reportFailure, sharedOptions, type OutputFormat } from './storageLayoutFlags';
@@ -90,7 +89,7 @@ Integers and enums are decimal strings, bool true/false, addresses EIP-55, bytes
       const reading = await withNodeClient(args.target, args.timeoutMs, (client) =>
         decodeStorage(client, layout, args.block, { address: args.address, keys: args.keys, hints: CLI_HINTS, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
       );
-      if (args.format === 'json') print(`${inertJson(decodedJson(reading))}\n`);
+      if (args.format === 'json') printJson(io, decodedJson(reading), true);
       else {
         const rows = reading.variables.flatMap((v) => leaves(v.node, v.label).map((l) => [l.path, l.type, l.slot, cell(l.values[0], l.type === 'string')]));
         print(renderTable(['PATH', 'TYPE', 'SLOT', 'VALUE'], rows));

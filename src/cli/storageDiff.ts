@@ -4,9 +4,8 @@
  * in layout order; without, one per changed raw slot ({slot, before, after}), found by the node's
  * state-diff tracing.
  */
-import { inertJson } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand } from './command';
+import { defineCommand, printJson } from './command';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, renderTable, reportFailure, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 
@@ -75,7 +74,7 @@ export const storageDiffCommand = defineCommand({
         const diff = await withNodeClient(args.target, args.timeoutMs, (client) =>
           diffStorage(client, layout, args.from, args.to, { address: args.address, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
         );
-        if (args.format === 'json') print(`${inertJson(diff.changes)}\n`);
+        if (args.format === 'json') printJson(io, diff.changes, true);
         else
           print(
             renderTable(
@@ -87,7 +86,7 @@ export const storageDiffCommand = defineCommand({
       }
       const { rawStorageDiff } = await import('../core/storage/decode/rawDiff');
       const diff = await withNodeClient(args.target, args.timeoutMs, (client) => rawStorageDiff(client, args.from, args.to, { address: args.address }));
-      if (args.format === 'json') print(`${inertJson(diff.changes)}\n`);
+      if (args.format === 'json') printJson(io, diff.changes, true);
       else
         print(
           renderTable(

@@ -3,12 +3,11 @@
  * by the eth_getStorageAt emulation, printed as exactly one JSON object in the spec's output
  * form (pretty-printed with two spaces, like `chaindeck rpc`). Warnings go to stderr.
  */
-import { inertJson } from '../core/inert';
 import { StorageRangeError } from '../core/storage/errors';
 import { MAX_RESULTS_LIMIT } from '../core/storage/inputs';
 import { STORAGE_MODES, type StorageModeChoice } from '../core/storage/types';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand } from './command';
+import { defineCommand, printJson } from './command';
 import { ENDPOINT_ENV, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 
 const options = {
@@ -105,7 +104,7 @@ or, on failure,
         // a failure to load or build the client is not the call's and is not turned into it.
         .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
     );
-    io.out(`${inertJson(toSpecOutput(outcome))}\n`);
+    printJson(io, toSpecOutput(outcome));
     if (outcome instanceof Error) {
       const detail = outcome instanceof StorageRangeError && outcome.detail && !outcome.message.includes(outcome.detail) ? `: ${outcome.detail}` : '';
       io.err(`chaindeck storage-range: ${outcome.message}${detail}\n`);

@@ -84,7 +84,7 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
     // Loaded here, not at start: the checks are most of the CLI's code.
     const [{ validateSubgraph }, { nodeFileSource }] = await Promise.all([import('../core/subgraph/validate'), import('../core/subgraph/fileSource')]);
     const { findings, incomplete } = validateSubgraph(manifest, nodeFileSource(), { text });
-    const display = (file: string) => (file === manifest ? manifest : path.relative(process.cwd(), path.resolve(file)) || file);
+    const display = (file: string) => safeStart(file === manifest ? manifest : path.relative(process.cwd(), path.resolve(file)) || file);
     const lines: Line[] = findings
       .map((f) => ({
         file: display(f.file),
@@ -103,10 +103,18 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
     const count = (s: Finding['severity']) => lines.filter((l) => l.severity === s).length;
     const errors = count('error');
     if (format === 'text') {
-      io.err(`${inertLine(manifest)}: ${errors} error${errors === 1 ? '' : 's'}, ${count('warning')} warning${count('warning') === 1 ? '' : 's'}\n`);
+      io.err(`${inertLine(display(manifest))}: ${errors} error${errors === 1 ? '' : 's'}, ${count('warning')} warning${count('warning') === 1 ? '' : 's'}\n`);
     }
     // Not everything checked is not a pass, whatever the findings say.
     for (const reason of incomplete) io.err(`chaindeck validate: could not check everything: ${reason}\n`);
     return errors || incomplete.length ? 1 : 0;
   },
 });
+
+/**
+ * A line that starts with `::` (after spaces) is a workflow command to a CI runner, so a file name
+ * that starts with anything but a letter, digit, `_`, `.` or `/` is printed as `./name`.
+ */
+function safeStart(file: string): string {
+  return /^[\p{L}\p{N}_./]/u.test(file) ? file : `./${file}`;
+}

@@ -17,7 +17,7 @@ import { nodeFileSource } from '../../src/core/subgraph/fileSource';
 import { parseCliPath, parseManifest, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
 import type { Finding } from '../../src/core/subgraph/types';
 import { validateSubgraph } from '../../src/core/subgraph/validate';
-import { tutorialFiles, VARIANTS, type Files, type Variant } from '../fixtures/subgraphs/corpus';
+import { replaceIn, VARIANTS, writeProject, type Edit, type Variant } from '../fixtures/subgraphs/corpus';
 
 const root = path.resolve(__dirname, '..', '..');
 const GRAPH = path.join(root, 'node_modules', '.bin', 'graph');
@@ -41,13 +41,9 @@ const graph = (cwd: string, ...args: string[]) => exec(GRAPH, [...args, '--skip-
 
 let tmp: string;
 
-/** A copy of the tutorial (edited) where graph-cli finds graph-ts, as in a real project. */
-function project(name: string, files: Files): string {
-  const dir = path.join(tmp, name.replace(/[^\w-]+/g, '-'));
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  }
+/** A copy of the tutorial, changed by `edit`, where graph-cli finds graph-ts, as in a real project. */
+function project(name: string, edit: Edit = () => {}): string {
+  const dir = writeProject(tmp, name.replace(/[^\w-]+/g, '-'), edit);
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
@@ -190,9 +186,7 @@ interface Outcome {
 }
 
 async function runVariant(variant: Variant): Promise<Outcome> {
-  const files = tutorialFiles();
-  variant.edit(files);
-  const dir = project(variant.name, files);
+  const dir = project(variant.name, (files) => variant.edit(files));
   const codegen = await graph(dir, 'codegen');
   const build = variant.build ? await graph(dir, 'build') : undefined;
   // Validated after codegen ran, as a user would: generated/ is there and fresh.
@@ -210,7 +204,7 @@ after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('the tutorial subgraph', () => {
   test('graph codegen and graph build succeed; Chaindeck finds nothing; a schema edit makes generated code stale', async () => {
-    const dir = project('tutorial', tutorialFiles());
+    const dir = project('tutorial');
     const codegen = await graph(dir, 'codegen');
     assert.equal(codegen.code, 0, codegen.output);
     assert.match(codegen.output, /Types generated successfully/);
@@ -286,9 +280,7 @@ describe('node dist/cli.js validate', () => {
   const cli = (args: string[], cwd: string) => exec(process.execPath, [path.join(root, 'dist', 'cli.js'), 'validate', ...args], cwd, 30_000);
 
   test('prints FILE:LINE:COL: severity: MESSAGE and exits 1 on errors, 0 on a clean subgraph', async () => {
-    const files = tutorialFiles();
-    files['subgraph.yaml'] = files['subgraph.yaml'].replace('Approval(indexed address,indexed address,uint256)', 'Approval(address,address,uint256)');
-    const dir = project('dist-cli', files);
+    const dir = project('dist-cli', replaceIn('subgraph.yaml', 'Approval(indexed address,indexed address,uint256)', 'Approval(address,address,uint256)'));
     const broken = await cli([], dir);
     assert.equal(broken.code, 1);
     assert.match(broken.output, /^subgraph\.yaml:23:18: error: Event with signature 'Approval\(address,address,uint256\)' not present in ABI 'ERC20'; did you mean/m);

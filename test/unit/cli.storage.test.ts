@@ -172,7 +172,7 @@ describe('chaindeck storage-range: results (exit 0)', () => {
       node.methods.debug_storageRangeAt = { result: { storage: junk, nextKey: null } };
       const bad = await storage([...base(), '--mode', 'native', '--max', '5']);
       assert.equal(bad.code, 1);
-      const message = `debug_storageRangeAt answered an entry that is not a storage entry: ${JSON.stringify(junk)}`;
+      const message = `debug_storageRangeAt answered an entry that is not a storage entry: ${JSON.stringify(JSON.stringify(junk))}`;
       assert.deepEqual(oneObject(bad).error, { code: -32000, message });
       assert.equal(bad.err, `chaindeck storage-range: ${message}\n`);
     }
@@ -255,6 +255,14 @@ describe('chaindeck storage-range: errors (exit 1, the JSON error object on stdo
     const run = await storage([...base()]);
     assert.equal(error(run), 'debug_storageRangeAt failed: JSON-RPC error -32000: historical state not available');
     assert.ok(!node.calls.some((c) => c.method === 'eth_getStorageAt'));
+  });
+
+  test('a node message with URLs followed by a quote or a line break: masked in the JSON error, which still parses', async () => {
+    // Made one line first (the break becomes a backslash and n), then masked as text is: a URL runs to the next space.
+    node.methods.debug_storageRangeAt = { error: { code: -32000, message: 'see https://evil.example.com/SECRETPATH" or https://evil.example.com/SECRETPATH\nnext' } };
+    const run = await runMain(['storage-range', ...base(), '--mode', 'native'], {}, true);
+    assert.equal(error(run), 'debug_storageRangeAt failed: JSON-RPC error -32000: see https://evil.example.com/***" or https://evil.example.com/***\\***');
+    assert.ok(!run.out.includes('SECRETPATH'), run.out);
   });
 
   test('--timeout bounds the whole command: a silent node fails at once after it, not by the node', async () => {

@@ -10,21 +10,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { tutorialFiles, type Files } from '../fixtures/subgraphs/corpus';
+import { writeProject } from '../fixtures/subgraphs/corpus';
 import { runMain, type MainRun } from '../support/cli';
 
 const USAGE_START = '\n\nUsage: chaindeck validate [PATH] [--format text|json]\n';
 const cwd = process.cwd();
 let dir: string;
-
-function writeProject(name: string, edit: (files: Files) => void = () => {}): void {
-  const files = tutorialFiles();
-  edit(files);
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.join(dir, name, path.dirname(file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name, file), text);
-  }
-}
 
 const validate = (...args: string[]) => runMain(['validate', ...args]);
 
@@ -37,15 +28,15 @@ function assertUsage(run: MainRun, message: string): void {
 
 before(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaindeck-cli-validate-'));
-  writeProject('good');
+  writeProject(dir, 'good');
   // One warning (graft.base) and one info finding (an entity not in the schema): no error.
-  writeProject('hints', (f) => {
+  writeProject(dir, 'hints', (f) => {
     f['subgraph.yaml'] = f['subgraph.yaml']
       .replace('specVersion: 0.0.5', 'specVersion: 0.0.5\nfeatures:\n  - grafting\ngraft:\n  base: nope\n  block: 1')
       .replace('ApprovalQuery', 'ApprovalQuerry');
   });
-  writeProject('one-error', (f) => void (f['subgraph.yaml'] = f['subgraph.yaml'].replace('startBlock: 6082465', 'startblock: 6082465')));
-  writeProject('fifo-schema');
+  writeProject(dir, 'one-error', (f) => void (f['subgraph.yaml'] = f['subgraph.yaml'].replace('startBlock: 6082465', 'startblock: 6082465')));
+  writeProject(dir, 'fifo-schema');
   fs.rmSync(path.join(dir, 'fifo-schema', 'schema.graphql'));
   execFileSync('mkfifo', [path.join(dir, 'fifo-schema', 'schema.graphql')]);
   fs.mkdirSync(path.join(dir, 'empty'));

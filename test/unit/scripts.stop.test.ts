@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { isAlive } from '../../src/core/localnode/lock';
 import { processesIn } from '../support/processes';
 import { runnerProject } from '../support/runnerProject';
 import { until } from '../support/until';
@@ -23,15 +24,6 @@ const tests = {
     '});',
     '',
   ].join('\n'),
-};
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 for (const [signal, code] of [
@@ -57,7 +49,7 @@ for (const [signal, code] of [
       assert.equal(exitCode, code, out);
       assert.match(out, new RegExp(`stopped by ${signal} during unit`));
       assert.match(out.trimEnd().split('\n').at(-1) ?? '', /^1 passed, 1 failed$/, 'the closing line counts the finished test and the stopped layer');
-      await until('every process of the run to end', () => (processesIn(dir).length === 0 && !alive(hanging)) || undefined, 5_000);
+      await until('every process of the run to end', () => (processesIn(dir).length === 0 && !isAlive(hanging)) || undefined, 5_000);
     } finally {
       runner.kill('SIGKILL');
       for (const pid of processesIn(dir)) process.kill(pid, 'SIGKILL');

@@ -44,7 +44,12 @@ const TYPES: Record<string, SolcType> = {
   t_address: T('address', 20),
   't_contract(IFoo)7': T('contract IFoo', 20),
   't_enum(Kind)12': T('enum Demo.Kind', 1),
+  t_bytes3: T('bytes3', 3),
   t_bytes4: T('bytes4', 4),
+  t_uint24: T('uint24', 3),
+  't_array(t_address)dyn_storage': { encoding: 'dynamic_array', label: 'address[]', numberOfBytes: '32', base: 't_address' },
+  't_array(t_uint24)12_storage': T('uint24[12]', 64, { base: 't_uint24' }),
+  't_array(t_bytes3)dyn_storage': { encoding: 'dynamic_array', label: 'bytes3[]', numberOfBytes: '32', base: 't_bytes3' },
   t_bytes32: T('bytes32', 32),
   't_userDefinedValueType(Price)3': T('Price', 12),
   t_string_storage: { encoding: 'bytes', label: 'string', numberOfBytes: '32' },
@@ -204,6 +209,36 @@ describe('arrays and structs', () => {
     );
   });
 
+  test('elements whose size does not divide 32: floor(32 / size) per slot, the next element in the next slot (address[], uint24[12], bytes3[])', () => {
+    const [dAddr, dCodes] = [5n, 8n].map((slot) => BigInt(keccak256(word(slot))));
+    const [a, b] = ['0x1111111111111111111111111111111111111111', '0x2222222222222222222222222222222222222222'];
+    // uint24 i holds i + 1; bytes3 i holds 0xc0de00 + i: ten to a slot, the 2 bytes left over unused.
+    const packed = (values: bigint[]) => values.reduce((acc, v, i) => acc | (v << BigInt(24 * i)), 0n);
+    const ticks = Array.from({ length: 12 }, (_, i) => BigInt(i + 1));
+    const codes = Array.from({ length: 11 }, (_, i) => 0xc0de00n + BigInt(i));
+    const words = new Map([
+      [5n, [2n]],
+      [dAddr, [W(a)]],
+      [dAddr + 1n, [W(b)]],
+      [6n, [packed(ticks.slice(0, 10))]],
+      [7n, [packed(ticks.slice(10))]],
+      [8n, [11n]],
+      [dCodes, [packed(codes.slice(0, 10))]],
+      [dCodes + 1n, [packed(codes.slice(10))]],
+    ]);
+    const { nodes } = walkOnce(
+      [item('holders', 5, 0, 't_array(t_address)dyn_storage'), item('ticks', 6, 0, 't_array(t_uint24)12_storage'), item('codes', 8, 0, 't_array(t_bytes3)dyn_storage')],
+      words,
+    );
+    const hex = (n: bigint) => `0x${n.toString(16)}`;
+    const elements = (i: number) => leaves(nodes[i], 'v').flatMap((l) => (l.path.endsWith('.length') ? [] : [[l.slot, l.values[0]]]));
+    assert.deepEqual([0, 1, 2].map(elements), [
+      [a, b].map((x, i) => [hex(dAddr + BigInt(i)), getAddress(x)]),
+      ticks.map((t, i) => [i < 10 ? '0x6' : '0x7', String(t)]),
+      codes.map((c, i) => [hex(i < 10 ? dCodes : dCodes + 1n), hex(c)]),
+    ]);
+  });
+
   test('an array of packed structs: each element two slots, members at their offsets', () => {
     const base = BigInt(keccak256(word(4n)));
     const who = '0x1111111111111111111111111111111111111111';
@@ -337,7 +372,8 @@ describe('candidate keys per key type', () => {
 });
 
 /** An in-memory node: storage per block number, logs, and a hash per block that a test may change. */
-function memoryNode(storage: Map<number, Map<bigint, bigint>>, logs: { topics: string[]; data: string; blockNumber: string }[] = []) {
+/** A node holding `storage` at each block; the contract has code from block `deployedAt` on. */
+function memoryNode(storage: Map<number, Map<bigint, bigint>>, logs: { topics: string[]; data: string; blockNumber: string }[] = [], deployedAt = 0) {
   const hashes = new Map([...storage.keys()].map((n) => [n, word(BigInt(n) + 0xabcn)]));
   const batches: RpcCall[][] = [];
   const answer = (c: RpcCall): unknown => {
@@ -348,7 +384,7 @@ function memoryNode(storage: Map<number, Map<bigint, bigint>>, logs: { topics: s
         return hashes.has(n) ? { number: `0x${n.toString(16)}`, hash: hashes.get(n) } : null;
       }
       case 'eth_getCode':
-        return '0x6000';
+        return Number(BigInt(p[1] as string)) >= deployedAt ? '0x6000' : '0x';
       case 'eth_getStorageAt':
         return word(storage.get(Number(BigInt(p[2] as string)))?.get(BigInt(p[1] as string)) ?? 0n);
       case 'eth_getLogs':
@@ -373,7 +409,7 @@ function memoryNode(storage: Map<number, Map<bigint, bigint>>, logs: { topics: s
       });
     },
   };
-  return { rpc, batches, hashes };
+  return { rpc, batches, hashes, storage };
 }
 
 describe('rounds of reads against a node', () => {
@@ -432,6 +468,29 @@ describe('rounds of reads against a node', () => {
       { path: 'list[1]', slot: `0x${BigInt(keccak256(word(2n))).toString(16)}`, before: '8', after: null },
       { path: `balances[${getAddress(who)}]`, slot: `0x${mapSlot(abiWord('address', who), 3n).toString(16)}`, before: '0', after: '100' },
     ]);
+  });
+
+  test('a diff from before the deployment (code at the TO block only): every variable changes from zero, not "no code"', async () => {
+    const node = memoryNode(
+      new Map([
+        [4, new Map<bigint, bigint>()],
+        [5, state(42n, [7n], 0n)],
+      ]),
+      logs,
+      5,
+    );
+    const diff = await diffStorage(node.rpc, layout, '4', '5', { address: '0x5fbdb2315678afecb367f032d93f642f64180aa3' });
+    assert.deepEqual(diff.changes, [
+      { path: 'total', slot: '0x0', before: '0', after: '42' },
+      { path: 'name', slot: '0x1', before: '', after: 'hello' },
+      { path: 'list.length', slot: '0x2', before: '0', after: '1' },
+      { path: 'list[0]', slot: `0x${BigInt(keccak256(word(2n))).toString(16)}`, before: null, after: '7' },
+    ]);
+    // At neither block: no contract to decode.
+    await assert.rejects(
+      diffStorage(memoryNode(node.storage, logs, 9).rpc, layout, '4', '5', { address: '0x5fbdb2315678afecb367f032d93f642f64180aa3' }),
+      (err: unknown) => err instanceof StorageDecodeError && err.reason === 'no-code',
+    );
   });
 
   test('a block that cannot be had is named as the user wrote it (not found, or the node refusing it)', async () => {
@@ -528,6 +587,22 @@ describe('raw diffs from state-diff tracing', () => {
     const diff = await rawStorageDiff(node.rpc, '5', '7', { address });
     assert.equal(diff.method, 'trace_replayBlockTransactions');
     assert.deepEqual(diff.changes, [{ slot: word(2n), before: word(0n), after: word(3n) }]);
+  });
+
+  test("a transaction the node could not trace (geth's {txHash, error}) is that error, on one line: not a tracer that ignored diffMode", async () => {
+    const node = memoryNode(states());
+    const plain = node.rpc.batch.bind(node.rpc);
+    node.rpc.batch = async (calls, options) => {
+      if (!calls.some((c) => c.method.startsWith('trace_') || c.method.startsWith('debug_'))) return plain(calls, options);
+      return calls.map(() => ({ result: [{ txHash: word(9n), error: 'execution timeout\n::error::forged' }], response: { jsonrpc: '2.0' as const, id: 1 } }));
+    };
+    const { rawStorageDiff } = await import('../../src/core/storage/decode/rawDiff');
+    await assert.rejects(rawStorageDiff(node.rpc, '5', '7', { address }), (err: unknown) => {
+      assert.ok(err instanceof StorageDecodeError);
+      assert.equal(err.reason, 'read');
+      assert.equal(err.message, `debug_traceBlockByNumber of block 6 failed: transaction ${word(9n)}: execution timeout\\n::error::forged`);
+      return true;
+    });
   });
 
   test('a node with neither tracer: the error says so and what to do', async () => {

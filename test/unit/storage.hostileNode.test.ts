@@ -169,3 +169,36 @@ describe('what a node or a layout file may hold, in one line of ours', () => {
     assert.equal(run.err, `Warning: arr: ${length} elements, the first 10000 read\n`);
   });
 });
+
+describe('JSON on stdout: masked value by value, then serialised', () => {
+  test('a string in storage that is the --user password with a quote in it: masked in storage-decode and storage-diff, where masking the serialised text missed its escaped form', async () => {
+    const password = 'pa"ss\\word9';
+    const bytes = Buffer.from(password);
+    // A short string: the bytes left-aligned, twice the length in the lowest byte.
+    slots.set(2n, `0x${bytes.toString('hex').padEnd(62, '0')}${(bytes.length * 2).toString(16).padStart(2, '0')}`);
+    const file = layoutFile('with-string.json', {
+      storage: [...LAYOUT.storage, { label: 'note', offset: 0, slot: '2', type: 't_string_storage' }],
+      types: { ...LAYOUT.types, t_string_storage: { encoding: 'bytes', label: 'string', numberOfBytes: '32' } },
+    });
+    const env = { CHAINDECK_PASSWORD: password };
+    const common = ['--rpc', node.url, '--user', 'bob', '--address', ADDRESS, '--layout', file, '--format', 'json'];
+    const decoded = await runMain(['storage-decode', ...common], env, true);
+    assert.equal(decoded.code, 0, decoded.err);
+    assert.equal((JSON.parse(decoded.out) as { label: string; value: unknown }[]).find((v) => v.label === 'note')?.value, '***');
+    // For the diff the note is set between blocks 1 and 16.
+    const asked = (params: unknown) => {
+      const [ref] = params as [string];
+      const n = ref === 'latest' ? head : Number(BigInt(ref));
+      return { result: { number: `0x${n.toString(16)}`, hash: word(0xb10c00 + n) } };
+    };
+    node.methods.eth_getBlockByNumber = asked;
+    node.methods.eth_getStorageAt = (params) => {
+      const [, slot, at] = params as string[];
+      return { result: BigInt(slot) === 2n && at === '0x1' ? word(0) : (slots.get(BigInt(slot)) ?? word(0)) };
+    };
+    const diff = await runMain(['storage-diff', ...common.slice(0, 6), '--from', '0x1', '--to', '0x10', ...common.slice(6)], env, true);
+    assert.equal(diff.code, 0, diff.err);
+    assert.deepEqual((JSON.parse(diff.out) as { path: string; after: unknown }[]).find((c) => c.path === 'note')?.after, '***');
+    for (const out of [decoded.out, diff.out]) assert.ok(!out.includes('word9'), out);
+  });
+});

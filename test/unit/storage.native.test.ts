@@ -179,6 +179,12 @@ describe('nativeRange', () => {
     );
   });
 
+  /** The answer as JSON, quoted as one string of at most 120 characters and an ellipsis. */
+  const quoted = (answer: unknown) => {
+    const json = JSON.stringify(answer);
+    return JSON.stringify(json.length > 120 ? `${json.slice(0, 120)}…` : json);
+  };
+
   test('an answer that is not a storage range is refused, quoting at most 120 characters of it', async () => {
     const wrong: unknown[] = [
       { storage: null },
@@ -194,11 +200,11 @@ describe('nativeRange', () => {
     for (const answer of wrong) {
       const err = await storageError(nativeRange(new ScriptedRpc({ debug_storageRangeAt: () => answer }), params));
       assert.equal(err.reason, 'native', JSON.stringify(answer));
-      assert.equal(err.message, `debug_storageRangeAt answered something that is not a storage range: ${JSON.stringify(answer).slice(0, 120)}`);
+      assert.equal(err.message, `debug_storageRangeAt answered something that is not a storage range: ${quoted(answer)}`);
     }
     const long = { storage: [], pad: 'y'.repeat(500) };
     const err = await storageError(nativeRange(new ScriptedRpc({ debug_storageRangeAt: () => long }), params));
-    assert.ok(err.message.endsWith(JSON.stringify(long).slice(0, 120)) && err.message.length < 200, err.message);
+    assert.ok(err.message.endsWith(`${JSON.stringify(JSON.stringify(long).slice(0, 120)).slice(0, -1)}…"`) && err.message.length < 220, err.message);
   });
 
   test('an entry that is not hex of at most 32 bytes, or not an entry, is refused, naming it', async () => {
@@ -218,7 +224,7 @@ describe('nativeRange', () => {
         nativeRange(new ScriptedRpc({ debug_storageRangeAt: () => ({ storage: { [word(5)]: { key: null, value: word(5) }, ...storage }, nextKey: null }) }), params),
       );
       assert.equal(err.reason, 'native', JSON.stringify(storage));
-      assert.equal(err.message, `debug_storageRangeAt answered an entry that is not a storage entry: ${JSON.stringify(storage).slice(0, 120)}`);
+      assert.equal(err.message, `debug_storageRangeAt answered an entry that is not a storage entry: ${quoted(storage)}`);
     }
   });
 

@@ -230,6 +230,18 @@ describe('known values', () => {
     assert.equal(only(run([m('network: mainnet', 'network: eth')]), 'network-alias').fix?.edits[0].text, 'mainnet');
     assert.equal(only(run([m('network: mainnet', 'network: near-mainnet')]), 'network-protocol').severity, 'error');
   });
+  test('a network named like an Object property (constructor, __proto__, toString) is an unknown network, not an alias', () => {
+    const wrong = ADDRESS.replace('A0b8', 'A0B8');
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      const findings = run([m('network: mainnet', `network: ${name}`), m(ADDRESS, wrong)]);
+      assert.deepEqual(
+        findings.filter((f) => f.code.includes('network')).map((f) => f.code),
+        ['unknown-network'],
+        name,
+      );
+      assert.match(only(findings, 'address-checksum').message, /^Address checksum \(EIP-55\) is wrong/, name);
+    }
+  });
   test('invalid address', () => assert.match(only(run([m(ADDRESS, '0x1234')]), 'invalid-address').message, /^Contract address is invalid: 0x1234/));
   test('wrong EIP-55 checksum: a hint (neither tool checks it) whose fix is the checksummed form, quotes kept', () => {
     const wrong = ADDRESS.replace('A0b8', 'A0B8');

@@ -110,6 +110,16 @@ describe('chaindeck validate exit status on unreadable input', () => {
     assert.match(missing.stdout, /error: Handler 'handleApproval' is not an exported function of \.\/src\/mapping\.ts/);
   });
 
+  test('export * chains deeper than 16 modules: the handlers are not checked, still exit 1, with the reason', async () => {
+    const root = reexporting('reexport-deep');
+    for (let i = 0; i < 17; i++) fs.writeFileSync(path.join(root, 'src', i ? `more${i}.ts` : 'more.ts'), `export * from './more${i + 1}';\n`);
+    fs.writeFileSync(path.join(root, 'src', 'more17.ts'), "export * from './handlers';\n");
+    const run = await runCli(['validate', path.join(root, 'subgraph.yaml')]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /the handlers of .*src\/mapping\.ts are not checked: its re-exports \(export \* from\) go more than 16 modules deep, to .*src\/more15\.ts/);
+  });
+
   test('a missing manifest stays a usage error (2)', async () => {
     const run = await runCli(['validate', path.join(dir, 'nothing.yaml')]);
     assert.equal(run.code, 2, run.stderr);

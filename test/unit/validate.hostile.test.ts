@@ -8,21 +8,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { tutorialFiles, type Files } from '../fixtures/subgraphs/corpus';
+import { writeProject, type Edit, type Files } from '../fixtures/subgraphs/corpus';
 import { runMain } from '../support/cli';
 
 const cwd = process.cwd();
 let dir: string;
 
-function writeProject(name: string, edit: (files: Files) => void): string {
-  const files = tutorialFiles();
-  edit(files);
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.join(dir, name, path.dirname(file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name, file), text);
-  }
-  return path.join(name, 'subgraph.yaml');
-}
+/** The tutorial, changed by `edit`, in folder `name`; returns its manifest, relative to `dir`. */
+const writeEdited = (name: string, edit: Edit): string => path.relative(dir, path.join(writeProject(dir, name, edit), 'subgraph.yaml'));
 
 const validate = (...args: string[]) => runMain(['validate', ...args]);
 const manifestEdit = (from: string, to: string) => (files: Files) => {
@@ -53,7 +46,7 @@ describe('one finding, one line', () => {
   test('a manifest value with line breaks cannot print a workflow command or a finding of its own', async () => {
     // YAML double quotes make \n, \r, NEL and U+2028 real line breaks in the value.
     const forged = '"mainet\\n::error file=src/mapping.ts,line=1::forged\\r\\nsubgraph.yaml:1:1: error: fake\\x85\\u2028::warning::x"';
-    const manifest = writeProject('network', manifestEdit('network: mainnet', `network: ${forged}`));
+    const manifest = writeEdited('network', manifestEdit('network: mainnet', `network: ${forged}`));
     for (const format of ['text', 'json']) {
       const run = await validate(manifest, '--format', format);
       if (format === 'text') {
@@ -68,7 +61,7 @@ describe('one finding, one line', () => {
   });
 
   test('a file name with a line break, in the finding that names it and in "could not check everything"', async () => {
-    const manifest = writeProject('file-name', manifestEdit('file: ./schema.graphql', 'file: "./schema\\n::error::forged.graphql"'));
+    const manifest = writeEdited('file-name', manifestEdit('file: ./schema.graphql', 'file: "./schema\\n::error::forged.graphql"'));
     const run = await validate(manifest);
     assertOneLineEach(run.out, 1);
     assert.match(run.out, /File does not exist: \.\/schema\\n::error::forged\.graphql$/m);
@@ -78,8 +71,31 @@ describe('one finding, one line', () => {
     for (const line of folder.err.trimEnd().split('\n')) assert.match(line, /^(file-name\/subgraph\.yaml: \d+ errors?|chaindeck validate: could not check everything: )/, line);
   });
 
+  test('a file named like a workflow command is printed as ./name, in a finding and in the summary', async () => {
+    const forged = '::error title=Forged::all good.graphql';
+    const project = writeProject(dir, 'command-name', (files) => {
+      manifestEdit('file: ./schema.graphql', `file: "./${forged}"`)(files);
+      files[forged] = files['schema.graphql'].replace('id: ID!', 'id: Id!');
+      delete files['schema.graphql'];
+    });
+    fs.renameSync(path.join(project, 'subgraph.yaml'), path.join(project, '::error::forged.yaml'));
+    process.chdir(project);
+    try {
+      const run = await validate('::error::forged.yaml');
+      assert.equal(run.code, 1, run.err);
+      // Runners read a line that starts with `::` (after spaces) as a command, on stdout and stderr.
+      const lines = run.out.trimEnd().split('\n');
+      assert.equal(lines.length, 2, run.out);
+      for (const line of lines) assert.ok(line.startsWith(`./${forged}:3:7: error: `), line);
+      assert.doesNotMatch(run.err, /^\s*::/m);
+      assert.match(run.err, /^\.\/::error::forged\.yaml: 2 errors, /);
+    } finally {
+      process.chdir(dir);
+    }
+  });
+
   test('terminal controls in a value are stripped, as in every other output', async () => {
-    const manifest = writeProject('controls', manifestEdit('network: mainnet', 'network: "main\\e[2J\\e]0;title\\anet"'));
+    const manifest = writeEdited('controls', manifestEdit('network: mainnet', 'network: "main\\e[2J\\e]0;title\\anet"'));
     const run = await validate(manifest);
     assertOneLineEach(run.out, 1);
     assert.ok(!run.out.includes('\x1b') && !run.out.includes('\x07'), run.out);
@@ -100,7 +116,7 @@ describe('files the manifest points at are named, never quoted', () => {
       ['json-link', () => {}, /Could not parse ABI: the file is not valid JSON \(\.\/abis\/ERC20\.json\)$/m],
     ];
     for (const [name, edit, message] of cases) {
-      const manifest = writeProject(`abi-${name}`, edit);
+      const manifest = writeEdited(`abi-${name}`, edit);
       if (name !== 'passwd') {
         fs.rmSync(path.join(dir, `abi-${name}`, 'abis', 'ERC20.json'));
         fs.symlinkSync(path.join(dir, name === 'env-link' ? 'secret.env' : 'secret.json'), path.join(dir, `abi-${name}`, 'abis', 'ERC20.json'));
@@ -113,7 +129,7 @@ describe('files the manifest points at are named, never quoted', () => {
   });
 
   test('an ABI cut short: said so, without quoting it', async () => {
-    const manifest = writeProject('abi-short', (files) => void (files['abis/ERC20.json'] = files['abis/ERC20.json'].slice(0, 200)));
+    const manifest = writeEdited('abi-short', (files) => void (files['abis/ERC20.json'] = files['abis/ERC20.json'].slice(0, 200)));
     const run = await validate(manifest);
     assert.match(run.out, /Could not parse ABI: the JSON ends early \(is the file cut short\?\) \(\.\/abis\/ERC20\.json\)$/m);
   });

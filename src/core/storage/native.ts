@@ -8,7 +8,7 @@
  * real errors (a bad block hash, a tx index out of
  * range), which the auto mode must not hide behind the emulation.
  */
-import { RpcFailure } from '../rpc/failure';
+import { quoteStart, RpcFailure } from '../rpc/failure';
 import { cancelledError, StorageRangeError } from './errors';
 import type { StorageEntry, StorageRpc } from './types';
 
@@ -67,11 +67,11 @@ export async function nativeRange(rpc: StorageRpc, p: NativeParams, signal?: Abo
     Array.isArray(storage) ||
     (r.nextKey !== null && r.nextKey !== undefined && !(typeof r.nextKey === 'string' && HEX_WORD.test(r.nextKey)))
   ) {
-    throw new StorageRangeError(`debug_storageRangeAt answered something that is not a storage range: ${JSON.stringify(result).slice(0, 120)}`, 'native');
+    throw new StorageRangeError(`debug_storageRangeAt answered something that is not a storage range: ${quoteStart(JSON.stringify(result), 120)}`, 'native');
   }
   const entries = Object.entries(storage as Record<string, unknown>);
   const bad = entries.find(([hashed, entry]) => !isEntry(hashed, entry));
-  if (bad) throw new StorageRangeError(`debug_storageRangeAt answered an entry that is not a storage entry: ${JSON.stringify({ [bad[0]]: bad[1] }).slice(0, 120)}`, 'native');
+  if (bad) throw new StorageRangeError(`debug_storageRangeAt answered an entry that is not a storage entry: ${quoteStart(JSON.stringify({ [bad[0]]: bad[1] }), 120)}`, 'native');
   // At most maxResults entries, whatever the node sent: the rest is the next page, from the first key left out.
   const kept = (entries as [string, StorageEntry][]).sort(([a], [b]) => compareHex(a, b)).slice(0, p.maxResults + 1);
   const nextKey = kept.length > p.maxResults ? kept.pop()![0] : ((r.nextKey as string | null | undefined) ?? null);

@@ -37,6 +37,9 @@ export function dataSourceRefs(root: YNode | undefined): DataSourceRef[] {
   return refs;
 }
 
+/** How many `export * from` modules deep a mapping's handlers are looked for. */
+const MAX_REEXPORT_DEPTH = 16;
+
 const spanOfKey = (map: YMap, key: string): Span | undefined => {
   const pair = pairOf(map, key);
   return pair && { start: pair.keyStart, end: pair.keyEnd };
@@ -215,7 +218,7 @@ class DataSourceChecker {
   }
 
   /**
-   * The names a mapping exports, following `export * from './x'` chains up to 16 modules deep.
+   * The names a mapping exports, following `export * from './x'` chains up to MAX_REEXPORT_DEPTH modules deep.
    * Undefined when that set is not known for sure (a module that cannot be read, such as a
    * package, or a longer chain): then no handler is reported as missing.
    */
@@ -226,7 +229,10 @@ class DataSourceChecker {
     seen.add(file);
     const scan = this.ctx.cache.mapping(text);
     if (!scan.exportAll.length) return scan.exports;
-    if (depth >= 16) return undefined;
+    if (depth >= MAX_REEXPORT_DEPTH) {
+      this.ctx.unchecked.push(`the handlers of ${this.mappingFile ?? file} are not checked: its re-exports (export * from) go more than ${MAX_REEXPORT_DEPTH} modules deep, to ${file}`);
+      return undefined;
+    }
     const all = new Set(scan.exports);
     for (const module of scan.exportAll) {
       const base = path.join(path.dirname(file), module);

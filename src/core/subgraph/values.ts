@@ -71,15 +71,18 @@ const dataSourceKind: ValueRule = (ctx, node, path) => {
   });
 };
 
+/** `table[key]` for the table's own keys only: a network named `constructor` or `__proto__` is no alias. */
+const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
 const network: ValueRule = (ctx, node) => {
   const name = str(node)!;
   if (EVM_NETWORKS.includes(name)) return;
-  const alias = EVM_NETWORK_ALIASES[name];
+  const alias = own(EVM_NETWORK_ALIASES, name);
   if (alias) {
     ctx.flag(node, 'info', 'network-alias', `'${name}' is an alias: graph-node hosts call this network '${alias}'`, { fix: replaceValue(ctx, node as YScalar, alias, `Change to ${alias}`) });
     return;
   }
-  const protocol = OTHER_PROTOCOL_NETWORKS[name];
+  const protocol = own(OTHER_PROTOCOL_NETWORKS, name);
   if (protocol) {
     ctx.flag(node, 'error', 'network-protocol', `'${name}' is a ${protocol} network; an Ethereum data source needs an EVM network such as mainnet`);
     return;
@@ -114,7 +117,7 @@ const address: ValueRule = (ctx, node, path) => {
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return;
   const eip55 = ctx.cache.checksum(value);
   const networkName = str(get(items(get(ctx.doc.root, String(path[0])))[Number(path[1])], 'network')) ?? '';
-  const chainId = EIP1191_CHAIN_IDS[EVM_NETWORK_ALIASES[networkName] ?? networkName];
+  const chainId = own(EIP1191_CHAIN_IDS, own(EVM_NETWORK_ALIASES, networkName) ?? networkName);
   const eip1191 = chainId === undefined ? undefined : ctx.cache.checksum(value, chainId);
   // Wallets and libraries on an EIP-1191 chain write either form.
   if (`0x${hex}` === eip55 || `0x${hex}` === eip1191) return;

@@ -5,6 +5,7 @@
  * anvil) — and each slot found is then read at both blocks (a slot may change and change back).
  * A node with neither (ganache) fails with a message that says so.
  */
+import { oneLine } from '../../inert';
 import { RpcFailure } from '../../rpc/failure';
 import type { RpcCall } from '../../rpc/types';
 import type { BlockInfo } from '../block';
@@ -52,9 +53,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * Adds the slots of `address` (lowercase) a block's traces name; or says why the answer is no
- * state diff: not a list, or (a prestateTracer that ignores diffMode) traces without pre and post.
+ * state diff: not a list, a transaction the node could not trace (geth's `{txHash, error}`), or
+ * (a prestateTracer that ignores diffMode) traces without pre and post.
  */
-function slotsOf(method: Tracer, result: unknown, address: string, into: Set<bigint>): 'not-list' | 'not-diff' | undefined {
+function slotsOf(method: Tracer, result: unknown, address: string, into: Set<bigint>): 'not-list' | 'not-diff' | { error: string } | undefined {
   if (!Array.isArray(result)) return 'not-list';
   const add = (storage: unknown) => {
     if (!isObject(storage)) return;
@@ -65,6 +67,10 @@ function slotsOf(method: Tracer, result: unknown, address: string, into: Set<big
     return isObject(entry?.[1]) ? entry[1].storage : undefined;
   };
   for (const tx of result as unknown[]) {
+    if (isObject(tx) && tx.error !== undefined && tx.error !== null) {
+      const error = typeof tx.error === 'string' ? tx.error : JSON.stringify(tx.error);
+      return { error: typeof tx.txHash === 'string' ? `transaction ${tx.txHash}: ${error}` : error };
+    }
     if (method === 'debug_traceBlockByNumber') {
       const diff = isObject(tx) ? tx.result : undefined;
       if (!isObject(diff) || !isObject(diff.pre) || !isObject(diff.post)) return 'not-diff';
@@ -129,6 +135,8 @@ export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, 
       );
     }
     if (failed) throw new StorageDecodeError(`${method} failed: ${failed.error.message}`, 'read');
+    const traceFailed = problems.find((entry): entry is readonly [number, { error: string }] => typeof entry[1] === 'object');
+    if (traceFailed) throw new StorageDecodeError(`${method} of block ${traceFailed[0]} failed: ${oneLine(traceFailed[1].error)}`, 'read');
     const notList = problems.find(([, p]) => p === 'not-list');
     if (notList) throw new StorageDecodeError(`${method} of block ${notList[0]} answered something that is not a list of transaction traces`, 'read');
     for (const slot of found) slots.add(slot);
