@@ -389,6 +389,8 @@ function memoryNode(storage: Map<number, Map<bigint, bigint>>, logs: { topics: s
         return word(storage.get(Number(BigInt(p[2] as string)))?.get(BigInt(p[1] as string)) ?? 0n);
       case 'eth_getLogs':
         return logs;
+      case 'eth_getBlockTransactionCountByNumber':
+        return '0x1';
       default:
         throw new RpcFailure('rpc', `no ${c.method}`, { code: -32601 });
     }
@@ -522,6 +524,9 @@ describe('rounds of reads against a node', () => {
 
 describe('raw diffs from state-diff tracing', () => {
   const address = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+  /** Each block holds one transaction: the count asked beside each trace. */
+  const isCount = (c: RpcCall) => c.method === 'eth_getBlockTransactionCountByNumber';
+  const oneTx = { result: '0x1', response: { jsonrpc: '2.0' as const, id: 1 } };
   const states = () =>
     new Map([
       [5, new Map([[1n, 10n]])],
@@ -544,6 +549,7 @@ describe('raw diffs from state-diff tracing', () => {
       if (!traced.length) return plain(calls, options);
       seen.push(...traced.map((c) => c.method));
       return calls.map((c) => {
+        if (isCount(c)) return oneTx;
         const n = Number(BigInt((c.params as string[])[0]));
         if (c.method === 'debug_traceBlockByNumber')
           return { error: new RpcFailure('rpc', 'JSON-RPC error -32601: the method debug_traceBlockByNumber does not exist/is not available', { code: -32601 }) };
@@ -561,9 +567,11 @@ describe('raw diffs from state-diff tracing', () => {
   test('a prestateTracer that ignores diffMode (no pre and post) is no diff: the other way is tried, and without it an error, never "nothing changed"', async () => {
     const prestate = (traced: readonly RpcCall[]) =>
       traced.map((c) =>
-        c.method === 'debug_traceBlockByNumber'
-          ? { result: [{ txHash: word(9n), result: { [address]: { balance: '0x0', nonce: 1, storage: { [word(1n)]: word(10n) } } } }], response: { jsonrpc: '2.0' as const, id: 1 } }
-          : { error: new RpcFailure('rpc', `JSON-RPC error -32601: no ${c.method}`, { code: -32601 }) },
+        isCount(c)
+          ? oneTx
+          : c.method === 'debug_traceBlockByNumber'
+            ? { result: [{ txHash: word(9n), result: { [address]: { balance: '0x0', nonce: 1, storage: { [word(1n)]: word(10n) } } } }], response: { jsonrpc: '2.0' as const, id: 1 } }
+            : { error: new RpcFailure('rpc', `JSON-RPC error -32601: no ${c.method}`, { code: -32601 }) },
       );
     const node = memoryNode(states());
     const plain = node.rpc.batch.bind(node.rpc);
@@ -582,7 +590,9 @@ describe('raw diffs from state-diff tracing', () => {
     node.rpc.batch = async (calls, options) => {
       if (!calls.some((c) => c.method.startsWith('trace_') || c.method.startsWith('debug_'))) return plain(calls, options);
       if (calls[0].method === 'debug_traceBlockByNumber') return prestate(calls);
-      return calls.map(() => ({ result: [{ stateDiff: { [address]: { storage: { [word(2n)]: { '+': word(3n) } } } } }], response: { jsonrpc: '2.0' as const, id: 1 } }));
+      return calls.map((c) =>
+        isCount(c) ? oneTx : { result: [{ stateDiff: { [address]: { storage: { [word(2n)]: { '+': word(3n) } } } } }], response: { jsonrpc: '2.0' as const, id: 1 } },
+      );
     };
     const diff = await rawStorageDiff(node.rpc, '5', '7', { address });
     assert.equal(diff.method, 'trace_replayBlockTransactions');
@@ -594,7 +604,7 @@ describe('raw diffs from state-diff tracing', () => {
     const plain = node.rpc.batch.bind(node.rpc);
     node.rpc.batch = async (calls, options) => {
       if (!calls.some((c) => c.method.startsWith('trace_') || c.method.startsWith('debug_'))) return plain(calls, options);
-      return calls.map(() => ({ result: [{ txHash: word(9n), error: 'execution timeout\n::error::forged' }], response: { jsonrpc: '2.0' as const, id: 1 } }));
+      return calls.map((c) => (isCount(c) ? oneTx : { result: [{ txHash: word(9n), error: 'execution timeout\n::error::forged' }], response: { jsonrpc: '2.0' as const, id: 1 } }));
     };
     const { rawStorageDiff } = await import('../../src/core/storage/decode/rawDiff');
     await assert.rejects(rawStorageDiff(node.rpc, '5', '7', { address }), (err: unknown) => {
@@ -603,6 +613,30 @@ describe('raw diffs from state-diff tracing', () => {
       assert.equal(err.message, `debug_traceBlockByNumber of block 6 failed: transaction ${word(9n)}: execution timeout\\n::error::forged`);
       return true;
     });
+  });
+
+  test('a trace that leaves out transactions (an empty list for a block with one) is no diff: an error naming the block and the counts, either tracer', async () => {
+    const { rawStorageDiff } = await import('../../src/core/storage/decode/rawDiff');
+    for (const tracer of ['debug_traceBlockByNumber', 'trace_replayBlockTransactions']) {
+      const node = memoryNode(states());
+      const plain = node.rpc.batch.bind(node.rpc);
+      node.rpc.batch = async (calls, options) => {
+        if (!calls.some((c) => c.method.startsWith('trace_') || c.method.startsWith('debug_'))) return plain(calls, options);
+        return calls.map((c) =>
+          isCount(c)
+            ? oneTx
+            : c.method === tracer
+              ? { result: [], response: { jsonrpc: '2.0' as const, id: 1 } }
+              : { error: new RpcFailure('rpc', `JSON-RPC error -32601: no ${c.method}`, { code: -32601 }) },
+        );
+      };
+      await assert.rejects(rawStorageDiff(node.rpc, '5', '7', { address }), (err: unknown) => {
+        assert.ok(err instanceof StorageDecodeError);
+        assert.equal(err.reason, 'read');
+        assert.equal(err.message, `the node traced 0 of 1 transactions in block 6 (${tracer}), so its answer is not a diff`);
+        return true;
+      });
+    }
   });
 
   test('a node with neither tracer: the error says so and what to do', async () => {

@@ -39,6 +39,16 @@ export interface RawStorageDiff {
 
 type Tracer = RawStorageDiff['method'];
 
+/** The number of transactions in a block, asked beside its trace: a trace is a diff only when it covers every one. */
+function countCall(block: number): RpcCall {
+  return { method: 'eth_getBlockTransactionCountByNumber', params: [minimalHex(BigInt(block))] };
+}
+
+/** A block's transaction count from its answer (a hex quantity), or undefined for anything else (null: no such block). */
+function countOf(result: unknown): number | undefined {
+  return typeof result === 'string' && /^0x[0-9a-f]{1,8}$/i.test(result) ? Number(result) : undefined;
+}
+
 function traceCall(method: Tracer, block: number): RpcCall {
   const n = minimalHex(BigInt(block));
   return method === 'debug_traceBlockByNumber' ? { method, params: [n, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }] } : { method, params: [n, ['stateDiff']] };
@@ -100,14 +110,13 @@ export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, 
   let batchSize = TRACE_BATCH;
   for (let start = low + 1; start <= high;) {
     const blocks = Array.from({ length: Math.min(batchSize, high - start + 1) }, (_, i) => start + i);
-    let items;
+    let items, counts;
     try {
       stats.requests++;
       stats.roundTrips++;
-      items = await rpc.batch(
-        blocks.map((n) => traceCall(method, n)),
-        { signal: options.signal },
-      );
+      const answers = await rpc.batch([...blocks.map((n) => traceCall(method, n)), ...blocks.map(countCall)], { signal: options.signal });
+      items = answers.slice(0, blocks.length);
+      counts = answers.slice(blocks.length);
     } catch (err) {
       if (err instanceof RpcFailure && err.cancelled) throw new StorageDecodeError('Storage diff cancelled', 'cancelled');
       if (err instanceof RpcFailure && (err.kind === 'too-large' || isSizeRefusal(err)) && blocks.length > 1) {
@@ -139,6 +148,17 @@ export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, 
     if (traceFailed) throw new StorageDecodeError(`${method} of block ${traceFailed[0]} failed: ${oneLine(traceFailed[1].error)}`, 'read');
     const notList = problems.find(([, p]) => p === 'not-list');
     if (notList) throw new StorageDecodeError(`${method} of block ${notList[0]} answered something that is not a list of transaction traces`, 'read');
+    // An empty (or short) list for a block with transactions is no diff, not "nothing changed".
+    for (const [i, n] of blocks.entries()) {
+      const answer = counts[i];
+      const count = answer && 'result' in answer ? countOf(answer.result) : undefined;
+      if (count === undefined) {
+        const why = answer && 'error' in answer ? answer.error.message : 'the node did not answer a transaction count';
+        throw new StorageDecodeError(`reading the transaction count of block ${n} failed: ${oneLine(why)}`, 'read');
+      }
+      const traced = (items[i] as { result: unknown[] }).result.length;
+      if (traced !== count) throw new StorageDecodeError(`the node traced ${traced} of ${count} transactions in block ${n} (${method}), so its answer is not a diff`, 'read');
+    }
     for (const slot of found) slots.add(slot);
     start += blocks.length;
   }
