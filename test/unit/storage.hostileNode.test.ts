@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AbiCoder, getAddress, keccak256 } from 'ethers';
-import { LOG_BACKOFF, MAX_LOG_REQUESTS } from '../../src/core/storage/decode/logs';
+import { LOG_BACKOFF, MAX_LOG_REQUESTS, RATE_LIMITS_WITHOUT_LOGS } from '../../src/core/storage/decode/logs';
 import { runMain, type MainRun } from '../support/cli';
 import { startRpcServer, type RpcServer } from '../support/rpcNode';
 
@@ -120,8 +120,47 @@ describe('eth_getLogs that refuses every time: bounded, with waits on rate limit
     const run = await decode(layoutFile('plain.json', LAYOUT));
     assert.equal(run.code, 0, run.err);
     assert.equal(getLogsCalls().length, MAX_LOG_REQUESTS);
+    // One line for the bound and for the single blocks refused on the way (hundreds of lines before).
     const lines = run.err.split('\n').filter(Boolean);
-    assert.match(lines.at(-1)!, new RegExp(`^Warning: mapping keys: eth_getLogs was asked ${MAX_LOG_REQUESTS} times, the most one search sends; blocks \\d+–1000000 were not searched$`));
+    assert.equal(lines.length, 1, run.err);
+    assert.match(
+      lines[0],
+      new RegExp(
+        `^Warning: mapping keys: eth_getLogs was asked ${MAX_LOG_REQUESTS} times, the most one search sends; blocks \\d+–1000000 were not searched; \\d+ ranges of eth_getLogs \\(\\d+ blocks, the first blocks 0–0, the last blocks \\d+–\\d+\\) failed and were not searched; the node's last reason: JSON-RPC error -32005: limit exceeded$`,
+      ),
+    );
+  });
+
+  test('a rate limit that comes back after every wait, between caps ("more than 10000 results"): the search stops early, in one warning line', async () => {
+    let asked = 0;
+    node.methods.eth_getLogs = () =>
+      asked++ % 2 === 0 ? { error: { code: -32005, message: 'rate limited, slow down' } } : { error: { code: -32005, message: 'query returned more than 10000 results' } };
+    const run = await decode(layoutFile('plain.json', LAYOUT));
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(
+      JSON.parse(run.revealed).map((v: { value: unknown }) => v.value),
+      ['42', {}],
+    );
+    // The first refusal waited out, then RATE_LIMITS_WITHOUT_LOGS more, each after a cap: no single blocks reached.
+    assert.equal(getLogsCalls().length, 2 * RATE_LIMITS_WITHOUT_LOGS + 1);
+    assert.equal(
+      run.err,
+      `Warning: mapping keys: eth_getLogs was refused as rate-limited again ${RATE_LIMITS_WITHOUT_LOGS} times after waiting, with no logs answered between (JSON-RPC error -32005: rate limited, slow down); blocks 0–16 were not searched\n`,
+    );
+  });
+
+  test('single blocks the node refuses on the way: one warning line, however many, with the first, the last and the last reason', async () => {
+    node.methods.eth_getLogs = (params) => {
+      const [{ fromBlock, toBlock }] = params as { fromBlock: string; toBlock: string }[];
+      if (fromBlock !== toBlock) return { error: { code: -32005, message: 'query returned more than 10000 results' } };
+      return Number(fromBlock) % 4 === 0 ? { error: { code: -32000, message: `block ${Number(fromBlock)} is pruned` } } : { result: [] };
+    };
+    const run = await decode(layoutFile('plain.json', LAYOUT));
+    assert.equal(run.code, 0, run.err);
+    assert.equal(
+      run.err,
+      "Warning: mapping keys: 5 ranges of eth_getLogs (5 blocks, the first blocks 0–0, the last blocks 16–16) failed and were not searched; the node's last reason: JSON-RPC error -32000: block 16 is pruned\n",
+    );
   });
 });
 

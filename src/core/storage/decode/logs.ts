@@ -43,24 +43,58 @@ export interface LogWords {
   warnings: string[];
 }
 
+/** How many times a rate limit, once waited out, may come back before the node answers any logs: then the search stops. */
+export const RATE_LIMITS_WITHOUT_LOGS = 3;
+
+/** The ranges a search left out, told in one warning line however many there are. */
+class SkippedRanges {
+  private count = 0;
+  private blocks = 0;
+  private first = '';
+  private last = '';
+  private reason = '';
+
+  add(from: number, to: number, reason: string): void {
+    const range = `blocks ${from}–${to}`;
+    if (!this.count++) this.first = range;
+    this.last = range;
+    this.blocks += to - from + 1;
+    this.reason = reason;
+  }
+
+  /** One clause, or undefined when nothing was left out. */
+  describe(): string | undefined {
+    if (this.count === 1) return `eth_getLogs for ${this.first} failed (${this.reason}); those blocks' logs are left out`;
+    if (this.count > 1)
+      return `${this.count} ranges of eth_getLogs (${this.blocks} blocks, the first ${this.first}, the last ${this.last}) failed and were not searched; the node's last reason: ${this.reason}`;
+    return undefined;
+  }
+}
+
 /**
  * The candidate words of the logs of `address` in blocks [0, toBlock]: ranges are tried whole,
  * then halved on a cap, in block order; a rate-limit refusal is waited out (LOG_BACKOFF) and the
- * range asked again. At most MAX_LOG_REQUESTS requests. A failure that is no cap, a rate limit
- * that does not pass, or the request bound ends the search of those blocks with a warning (the
- * decode goes on with the keys found and those the user gave).
+ * range asked again. At most MAX_LOG_REQUESTS requests. A failure that is no cap leaves its range
+ * out; a rate limit that does not pass (or keeps coming back without any logs answered), a node
+ * that stops answering, or the request bound ends the search. Everything left out is one warning
+ * line (the decode goes on with the keys found and those the user gave).
  */
 export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock: number, signal?: AbortSignal, backoff: RetryPolicy = LOG_BACKOFF): Promise<LogWords> {
   const out: LogWords = { words: new Set(), logs: 0, requests: 0, warnings: [] };
   const ranges: [number, number][] = [[0, toBlock]];
   const cancelled = () => new StorageDecodeError('Storage decode cancelled', 'cancelled');
   const notSearched = (from: number) => `blocks ${from}–${toBlock}`;
+  const skipped = new SkippedRanges();
+  /** Why the search ended before its last range, if it did. */
+  let stopped: string | undefined;
   let limited = 0;
+  /** Rate-limit refusals, each after the last was waited out, since the node last answered logs. */
+  let limits = 0;
   while (ranges.length) {
     const [from, to] = ranges[0];
     if (signal?.aborted) throw cancelled();
     if (out.requests >= MAX_LOG_REQUESTS) {
-      out.warnings.push(`mapping keys: eth_getLogs was asked ${MAX_LOG_REQUESTS} times, the most one search sends; ${notSearched(from)} were not searched`);
+      stopped = `eth_getLogs was asked ${MAX_LOG_REQUESTS} times, the most one search sends; ${notSearched(from)} were not searched`;
       break;
     }
     let logs: unknown;
@@ -72,7 +106,11 @@ export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock
       if (err.cancelled) throw cancelled();
       if (isRateLimit(err)) {
         if (limited >= backoff.retries) {
-          out.warnings.push(`mapping keys: eth_getLogs was refused as rate-limited ${limited + 1} times in a row (${err.message}); ${notSearched(from)} were not searched`);
+          stopped = `eth_getLogs was refused as rate-limited ${limited + 1} times in a row (${err.message}); ${notSearched(from)} were not searched`;
+          break;
+        }
+        if (limited === 0 && ++limits > RATE_LIMITS_WITHOUT_LOGS) {
+          stopped = `eth_getLogs was refused as rate-limited again ${limits - 1} times after waiting, with no logs answered between (${err.message}); ${notSearched(from)} were not searched`;
           break;
         }
         await sleep(retryDelay(limited++, backoff, err.retryAfterMs), signal, cancelled);
@@ -85,16 +123,21 @@ export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock
         ranges.unshift([from, mid], [mid + 1, to]);
         continue;
       }
-      out.warnings.push(`mapping keys: eth_getLogs for blocks ${from}–${to} failed (${err.message}); those blocks' logs are left out`);
-      if (err.kind !== 'rpc') return out; // the node is not answering: no use asking again
+      if (err.kind !== 'rpc') {
+        // The node is not answering: no use asking again.
+        stopped = `eth_getLogs for blocks ${from}–${to} failed (${err.message}); ${notSearched(from)} were not searched`;
+        break;
+      }
+      skipped.add(from, to, err.message);
       continue;
     }
     limited = 0;
     ranges.shift();
     if (!Array.isArray(logs)) {
-      out.warnings.push(`mapping keys: eth_getLogs for blocks ${from}–${to} answered ${JSON.stringify(logs)?.slice(0, 80)}, not a list of logs`);
+      skipped.add(from, to, `it answered ${JSON.stringify(logs)?.slice(0, 80)}, not a list of logs`);
       continue;
     }
+    limits = 0;
     const take = logs.slice(0, MAX_LOGS - out.logs);
     out.logs += take.length;
     logWords(take, out.words);
@@ -103,6 +146,8 @@ export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock
       break;
     }
   }
+  const left = [stopped, skipped.describe()].filter(Boolean);
+  if (left.length) out.warnings.push(`mapping keys: ${left.join('; ')}`);
   if (out.words.size > MAX_CANDIDATE_WORDS) {
     out.warnings.push(`mapping keys: the logs hold ${out.words.size} distinct words; the first ${MAX_CANDIDATE_WORDS} are tried`);
     out.words = new Set([...out.words].slice(0, MAX_CANDIDATE_WORDS));
