@@ -282,6 +282,18 @@ describe('schema.graphql findings, exactly', () => {
     assert.equal(analyzeSchema(`type A ${E} { id: ID! }`, 'schema.graphql').parsed, true);
   });
 
+  test('a file that is not a schema (the error at its first token): named as such, its first token never quoted', () => {
+    const notSchema = (token: string) => [`graphql-syntax error [${token}] the file is not a GraphQL schema (it does not start with a definition)`];
+    assert.deepEqual(findings('ghp_TOKENSECRET1234567890\n'), notSchema('ghp_TOKENSECRET1234567890'));
+    assert.deepEqual(findings('root:x:0:0:root:/root:/bin/bash\n'), notSchema('root'));
+    // JSON: `{` may start a query, so graphql stops at the key; still no schema.
+    assert.deepEqual(findings('{"token": "secret"}'), notSchema('{'));
+    assert.deepEqual(findings('\u0001secret'), notSchema('\u0001'));
+    assert.deepEqual(findings('# only a comment\n'), ['graphql-syntax error [] the file is not a GraphQL schema (it holds no definition)']);
+    // A schema that starts with a description keeps graphql's message for a typo further on.
+    assert.deepEqual(findings(`"An account" type A ${E} { id ID! }`), ['graphql-syntax error [ID] Syntax Error: Expected ":", found Name "ID".']);
+  });
+
   test('nesting past the bound: one finding at the bracket, nothing parsed', () => {
     // The type's braces are the first level.
     const text = `type A ${E} { id: ID! f: ${'['.repeat(MAX_SCHEMA_DEPTH - 1)}Int${']'.repeat(MAX_SCHEMA_DEPTH - 1)} }`;

@@ -128,6 +128,31 @@ describe('files the manifest points at are named, never quoted', () => {
     }
   });
 
+  test('a schema that is /etc/passwd, a symlink to a token or JSON: the file and the problem, not its first token; a typo in a real schema keeps its quote', async () => {
+    const TOKEN = 'ghp_TOKENSECRET1234567890';
+    fs.writeFileSync(path.join(dir, 'tok'), `${TOKEN}\n`);
+    fs.writeFileSync(path.join(dir, 'tok.json'), `{"token": "${TOKEN}"}\n`);
+    const notSchema = /^schema-[\w.]+\/schema\.graphql:1:1: error: the file is not a GraphQL schema \(it does not start with a definition\)/m;
+    const cases: [string, (files: Files) => void, RegExp][] = [
+      ['passwd', manifestEdit('file: ./schema.graphql', 'file: /etc/passwd'), /^[./]*etc\/passwd:1:1: error: the file is not a GraphQL schema \(it does not start with a definition\)/m],
+      ['tok', () => {}, notSchema],
+      ['tok.json', () => {}, notSchema],
+    ];
+    for (const [name, edit, message] of cases) {
+      const manifest = writeEdited(`schema-${name}`, edit);
+      if (name !== 'passwd') {
+        fs.rmSync(path.join(dir, `schema-${name}`, 'schema.graphql'));
+        fs.symlinkSync(path.join(dir, name), path.join(dir, `schema-${name}`, 'schema.graphql'));
+      }
+      const run = await validate(manifest);
+      assert.equal(run.code, 1, run.err);
+      assert.match(run.out, message);
+      for (const secret of ['root', 'ghp_', 'TOKENSECRET', 'token']) assert.ok(!run.out.includes(secret) && !run.err.includes(secret), `${secret} in ${run.out}`);
+    }
+    const typo = writeEdited('schema-typo', (files) => void (files['schema.graphql'] = files['schema.graphql'].replace('id: ID!', 'id ID!')));
+    assert.match((await validate(typo)).out, /^schema-typo\/schema\.graphql:\d+:\d+: error: Syntax Error: Expected ":", found Name "ID"\./m);
+  });
+
   test('an ABI cut short: said so, without quoting it', async () => {
     const manifest = writeEdited('abi-short', (files) => void (files['abis/ERC20.json'] = files['abis/ERC20.json'].slice(0, 200)));
     const run = await validate(manifest);

@@ -7,7 +7,10 @@
 import { GraphQLError } from 'graphql/error/GraphQLError';
 import {
   Kind,
+  Lexer,
   parse,
+  Source,
+  TokenKind,
   type ConstDirectiveNode,
   type DocumentNode,
   type FieldDefinitionNode,
@@ -97,14 +100,33 @@ export function analyzeSchema(text: string, file: string): SchemaInfo {
     doc = parse(text);
   } catch (err) {
     if (!(err instanceof GraphQLError)) throw err;
-    const at = Math.min(err.positions?.[0] ?? 0, text.length);
+    const stop = Math.min(err.positions?.[0] ?? 0, text.length);
+    const start = schemaStart(text);
+    // graphql quotes the token it stopped at: a typo in a schema, but the first bytes of any other file (a key, /etc/passwd).
+    const inSchema = start.definition && stop > start.at;
+    const at = inSchema ? stop : start.at;
     const word = /^[_A-Za-z0-9]+/.exec(text.slice(at))?.[0].length ?? 1;
-    flag(at, Math.min(at + word, text.length), 'error', 'graphql-syntax', err.message);
+    const message = inSchema ? err.message : `the file is not a GraphQL schema (${start.empty ? 'it holds no definition' : 'it does not start with a definition'})`;
+    flag(at, Math.min(at + word, text.length), 'error', 'graphql-syntax', message);
     return info;
   }
   info.parsed = true;
   new SchemaChecker(doc, info, flag, file).run();
   return info;
+}
+
+/** The words a type-system definition starts with (after an optional description string). */
+const DEFINITION_WORDS = new Set(['schema', 'scalar', 'type', 'interface', 'union', 'enum', 'input', 'directive', 'extend']);
+
+/** Where the file's first token is, and whether it can start a schema definition (a keyword or a description). */
+function schemaStart(text: string): { at: number; definition: boolean; empty: boolean } {
+  try {
+    const token = new Lexer(new Source(text)).advance();
+    const definition = token.kind === TokenKind.STRING || token.kind === TokenKind.BLOCK_STRING || (token.kind === TokenKind.NAME && DEFINITION_WORDS.has(token.value));
+    return { at: token.start, definition, empty: token.kind === TokenKind.EOF };
+  } catch {
+    return { at: 0, definition: false, empty: false }; // no token at all: a character GraphQL does not have
+  }
 }
 
 /**
