@@ -2,8 +2,8 @@
  * The `chaindeck` command line: the help, --version, the response cap from the environment, then
  * the command named first. Commands print through a CliIO, so tests run them in-process.
  */
-import { inertJson, inertText, oneLine } from '../core/inert';
-import { redactKnownInValue, redactKnownSecrets, redactText, redactValue } from '../core/redact';
+import { inertJson, inertText } from '../core/inert';
+import { maskedLine, redactKnownInValue, redactKnownSecrets, redactText, redactValue } from '../core/redact';
 import { DEFAULT_MAX_RESPONSE_MB, setResponseLimitMB } from '../core/rpc/deadline';
 import { errorText } from '../core/systemError';
 import type { CliIO } from './command';
@@ -56,7 +56,7 @@ const processIO = redactingIO(
  * not write, say): the cause in words, redacted, on one line.
  */
 export function unexpectedErrorLine(prefix: string, err: unknown): string {
-  return `${prefix}: ${redactText(inertText(oneLine(errorText(err))))}\n`;
+  return `${prefix}: ${inertText(maskedLine(errorText(err)))}\n`;
 }
 
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {

@@ -8,6 +8,7 @@
  * and the leading `/ws` of a ws(s) URL, which is the provider's WebSocket route, not a key.
  * Loopback URLs get no exception: a local proxy may hold a real key too; `/` has nothing to hide.
  */
+import { oneLine } from './inert';
 
 export const REDACTED = '***';
 
@@ -95,11 +96,21 @@ const TRAILING = /[.,;:!?)\]}'"]+$/;
  * appears. A URL counts wherever its scheme starts, even glued to a word (`seehttps://…`).
  */
 export function redactText(text: string, knownSecrets: SecretList = []): string {
-  const urls = text.replace(/(?:https?|wss?):\/\/[^\s"'<>`]+/gi, (u) => {
+  // A URL ends before the escapes oneLine writes for line breaks (`\n`, `\r`, `\u2028`): text
+  // masked again after it was put on one line keeps what followed the break.
+  const urls = text.replace(/(?:https?|wss?):\/\/(?:[^\s"'<>`\\]|\\(?![nr]|u[0-9a-f]{4}))+/gi, (u) => {
     const tail = TRAILING.exec(u)?.[0] ?? '';
     return redactUrl(u.slice(0, u.length - tail.length)) + tail;
   });
   return redactKnown(urls, knownSecrets);
+}
+
+/**
+ * Outside text quoted in a one-line message (a node's error message): masked before it is cut, so
+ * a cut never ends inside a secret and shows its start, and a URL ends at a real line break.
+ */
+export function maskedLine(text: string, knownSecrets: SecretList = [], max?: number): string {
+  return oneLine(redactText(text, knownSecrets), max);
 }
 
 /**

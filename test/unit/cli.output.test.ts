@@ -108,6 +108,20 @@ describe('rpc: one finding, one line, of bounded length', () => {
     assert.match(run.err, /JSON-RPC error -32603: a\\nby+… \(2,003 more characters cut\)\. Try again later/);
   });
 
+  test('a secret across the 1,000-character cut: masked before the cut, so no start of it shows', async () => {
+    node.script = (r) => ({ body: reply(r, { error: { code: -32000, message: `${'A'.repeat(993)} SECRETKEY123 tail` } }) });
+    const run = await runMain(['rpc', '--url', `${node.url}SECRETKEY123`, 'eth_call'], {}, true);
+    assert.equal(run.code, 1);
+    assert.equal(run.err, `chaindeck rpc: JSON-RPC error -32000: ${'A'.repeat(993)} *** ta… (2 more characters cut)\n`);
+    assert.ok(!run.err.includes('SECRET'), run.err);
+  });
+
+  test('a URL before an escaped line break: its path masked, the rest of the message kept', async () => {
+    node.script = (r) => ({ body: reply(r, { error: { code: -32000, message: `line one ${node.url}SECRETKEY123\n::error file=a::forged` } }) });
+    const run = await runMain(['rpc', '--url', `${node.url}SECRETKEY123`, 'eth_call'], {}, true);
+    assert.equal(run.err, `chaindeck rpc: JSON-RPC error -32000: line one ${node.url}***\\n::error file=a::forged\n`);
+  });
+
   test('oneLine: each kind of line break escaped, a surrogate pair never split, short text kept whole', () => {
     assert.equal(oneLine('a\rb\vc\fd\x85e\u2029f'), 'a\\rb\\u000bc\\u000cd\\u0085e\\u2029f');
     assert.equal(oneLine('ab😀cd', 3), 'ab… (4 more characters cut)');
