@@ -150,8 +150,9 @@ export class SecretSet {
   /** Short secrets: masked only as a whole value or a URL part. */
   readonly short: ReadonlySet<string>;
 
-  constructor(secrets: Iterable<string>) {
-    const short = new Set<string>();
+  /** `wholeOnly`: secrets masked only as a whole value or a URL part, whatever their length. */
+  constructor(secrets: Iterable<string>, wholeOnly: Iterable<string> = []) {
+    const short = new Set<string>([...wholeOnly].filter(Boolean));
     // Per state, its parent and the code unit leading to it, and the states level by level.
     const parent = [0];
     const unit = [0];
@@ -271,11 +272,12 @@ export function redactKnownInValue<T>(value: T, knownSecrets: SecretList = []): 
 }
 
 const registeredSecrets = new Set<string>();
+const registeredWhole = new Set<string>();
 let registeredSet: SecretSet | undefined;
 
 /** The registered secrets, prepared again only after one was added. */
 function registered(): SecretSet {
-  return (registeredSet ??= new SecretSet(registeredSecrets));
+  return (registeredSet ??= new SecretSet(registeredSecrets, registeredWhole));
 }
 const publicUrls = new Set<string>();
 const publicPrefixes = new Set<string>();
@@ -305,9 +307,14 @@ function isPublicUrl(scheme: string, host: string, path: string): 'path' | 'rout
   return undefined;
 }
 
-/** Secrets loaded at run time (from SecretStorage or the environment) are masked in all text. */
-export function registerSecret(secret: string | undefined): void {
-  if (!secret || registeredSecrets.has(secret)) return;
-  registeredSecrets.add(secret);
+/**
+ * Secrets loaded at run time (from SecretStorage or the environment) are masked in all text.
+ * `whole`: only where it stands as a whole value or a URL part, as a short secret is (a short
+ * path segment of a node's URL, which anywhere would hide ordinary words).
+ */
+export function registerSecret(secret: string | undefined, { whole = false }: { whole?: boolean } = {}): void {
+  const set = whole ? registeredWhole : registeredSecrets;
+  if (!secret || set.has(secret)) return;
+  set.add(secret);
   registeredSet = undefined;
 }

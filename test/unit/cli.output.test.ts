@@ -63,6 +63,17 @@ describe('rpc: JSON on stdout parses after masking', () => {
       word: 'k9x stays, as does ak9',
     });
   });
+
+  test('short path segments and query values of the URL are masked as whole values and URL parts, the error message too', async () => {
+    node.script = (r) => ({ body: reply(r, { result: { a: 'k9z', f: 't7', inUrl: 'https://x.example.com/v?k=t7', word: 'k9zz t7x' } }) });
+    const run = await runMain(['rpc', '--url', `${node.url}k9z?q=t7`, 'eth_getThing'], {}, true);
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual((JSON.parse(run.out) as { result: unknown }).result, { a: '***', f: '***', inUrl: 'https://x.example.com/***?***', word: 'k9zz t7x' });
+    node.script = (r) => ({ body: reply(r, { error: { code: -32000, message: 'k9z' } }) });
+    const failed = await runMain(['rpc', '--url', `${node.url}k9z?q=t7`, 'eth_getThing'], {}, true);
+    assert.equal(failed.err, 'chaindeck rpc: JSON-RPC error -32000: ***\n');
+    assert.ok(!failed.out.includes('k9z'), failed.out);
+  });
 });
 
 describe('rpc: one finding, one line, of bounded length', () => {
