@@ -9,7 +9,7 @@ import { RpcFailure } from '../core/rpc/failure';
 import { parseParams } from '../core/rpc/params';
 import type { RpcCall } from '../core/rpc/types';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, printJson, type CliIO } from './command';
+import { defineCommand, errorLine, printJson, type CliIO } from './command';
 import { ENDPOINT_ENV, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 
 const options = {
@@ -109,7 +109,7 @@ export const rpcCommand = defineCommand({
       return await call(args, io);
     } catch (err) {
       if (!(err instanceof RpcFailure)) throw err;
-      io.err(`chaindeck rpc: ${err.message}\n`);
+      io.err(errorLine('rpc', err.message));
       return 1;
     }
   },

@@ -197,3 +197,22 @@ describe('output that cannot be written', () => {
     assert.equal(errorText(new Error('plain')), 'plain');
   });
 });
+
+describe('usage errors and failures: one line on stderr, whatever they quote', () => {
+  test('a file name with a line break: the message stays one line, no forged second line', async () => {
+    const run = await runMain(['validate', 'a\nb/none.yaml'], {}, true);
+    assert.equal(run.code, 2);
+    const first = run.err.split('\n\n')[0];
+    assert.match(first, /^chaindeck validate: .*a\\nb\/none\.yaml.*$/);
+    assert.ok(!run.err.split('\n').some((l) => l.startsWith('b/none.yaml')), run.err);
+  });
+
+  test('an unknown command or a bad cap with a line break: one line too', async () => {
+    const run = await runMain(['x\n::error file=a::forged'], {}, true);
+    assert.equal(run.code, 2);
+    assert.match(run.err, /^chaindeck: unknown command 'x\\n::error file=a::forged'\n\n/);
+    const cap = await runMain(['rpc'], { CHAINDECK_MAX_RESPONSE_MB: '1\nforged' }, true);
+    assert.equal(cap.code, 2);
+    assert.equal(cap.err.split('\n').length, 2, cap.err);
+  });
+});
