@@ -160,6 +160,15 @@ describe('rpc: Retry-After past what Chaindeck waits', () => {
       `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}). The node asks to wait 3600 s (Retry-After). Slow down, or send calls in batches.\n`,
     );
   });
+
+  test('Retry-After: -1 is no Retry-After: retried with backoff, and no "asks to wait 0 s"', async () => {
+    node.script = () => ({ status: 429, headers: { 'Retry-After': '-1' } });
+    const sent = node.seen.length;
+    const run = await runMain(['rpc', '--url', node.url, 'eth_blockNumber'], {}, true);
+    assert.equal(run.code, 1);
+    assert.equal(node.seen.length - sent, 3, 'the default 2 retries');
+    assert.equal(run.err, `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}). Slow down, or send calls in batches.\n`);
+  });
 });
 
 describe('output that cannot be written', () => {
