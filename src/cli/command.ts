@@ -4,7 +4,7 @@
  * its work (exit 0 done, 1 failed). A new command is one module that calls defineCommand, plus
  * its line in ./commands.ts.
  */
-import { inertJson } from '../core/inert';
+import { inertJson, inertLine } from '../core/inert';
 import { readArgs, UsageError, type ArgRules, type OptionTable, type ReadArgs } from './args';
 import { renderUsage, type CommandHelp } from './help';
 
@@ -29,6 +29,15 @@ export function printJson(io: CliIO, value: unknown, revealed = false): void {
   if (io.json) return io.json(value, revealed);
   const print = revealed && io.outRevealed ? io.outRevealed.bind(io) : io.out.bind(io);
   print(`${inertJson(value)}\n`);
+}
+
+/**
+ * The line the CLI prints for a usage error or a failure: `chaindeck NAME: message`, the message
+ * on one line whatever it quotes (a file name or a node's words with a line break would otherwise
+ * print a second, forged line: a fake finding or `::error` command).
+ */
+export function errorLine(name: string, message: string): string {
+  return `chaindeck${name ? ` ${name}` : ''}: ${inertLine(message)}\n`;
 }
 
 /** One subcommand of the `chaindeck` command line, as main runs it. */
@@ -63,7 +72,7 @@ export function defineCommand<O extends OptionTable, A>(spec: CommandSpec<O, A>)
         args = spec.check(readArgs(argv, spec), io);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
-        io.err(`chaindeck ${spec.name}: ${err.message}\n\n${usage}`);
+        io.err(`${errorLine(spec.name, err.message)}\n${usage}`);
         return 2;
       }
       return spec.work(args, io);

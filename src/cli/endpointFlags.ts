@@ -5,7 +5,7 @@
  * from a flag or the URL), `--timeout MS` as one deadline for the whole command, and the node
  * client they make.
  */
-import { basicUsernameProblem, EndpointError, parseEndpoint, resolveEndpoint } from '../core/nodes/endpoint';
+import { basicUsernameProblem, EndpointError, parseEndpoint, resolveEndpoint, shortTailParts } from '../core/nodes/endpoint';
 import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../core/nodes/model';
 import type { AuthForm, ResolvedEndpoint } from '../core/rpc/endpoint';
 import { registerPublicUrl, registerSecret } from '../core/redact';
@@ -98,6 +98,7 @@ function resolveTarget(url: string, user: string | undefined, env: NodeJS.Proces
   const publicPath = publicEnv === '1';
   const parsed = parseEndpoint(url, { publicPath });
   registerSecret(parsed.secret.tail);
+  for (const part of shortTailParts(parsed.secret.tail ?? '')) registerSecret(part, { whole: true });
   registerSecret(parsed.secret.password);
   if (publicPath) for (const u of [parsed.url, parsed.wsUrl]) registerPublicUrl(u.split(KEY_PLACEHOLDER).join(''));
   if (parsed.auth === 'basic') {

@@ -11,7 +11,7 @@ import { redactUrl } from '../core/redact';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION } from '../core/localnode/gndVersion';
 import type { LocalGraphNode, LocalNodePorts } from '../core/localnode/supervisor';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, type CliIO } from './command';
+import { defineCommand, errorLine, type CliIO } from './command';
 import { endpointFromFlags, PASSWORD_ENV, USER_OPTION } from './endpointFlags';
 
 const POSTGRES_URL_ENV = 'CHAINDECK_POSTGRES_URL';
@@ -138,7 +138,7 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
         io.err('chaindeck graph-node: stopped\n');
         return 0;
       }
-      io.err(`chaindeck graph-node: ${err instanceof Error ? err.message : String(err)}\n`);
+      io.err(errorLine('graph-node', err instanceof Error ? err.message : String(err)));
       return 1;
     }
     starting = false;

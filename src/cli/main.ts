@@ -2,11 +2,11 @@
  * The `chaindeck` command line: the help, --version, the response cap from the environment, then
  * the command named first. Commands print through a CliIO, so tests run them in-process.
  */
-import { inertJson, inertText, oneLine } from '../core/inert';
-import { redactKnownInValue, redactKnownSecrets, redactText, redactValue } from '../core/redact';
+import { inertJson, inertText } from '../core/inert';
+import { maskedLine, redactKnownInValue, redactKnownSecrets, redactText, redactValue } from '../core/redact';
 import { DEFAULT_MAX_RESPONSE_MB, setResponseLimitMB } from '../core/rpc/deadline';
 import { errorText } from '../core/systemError';
-import type { CliIO } from './command';
+import { errorLine, type CliIO } from './command';
 import { commands } from './commands';
 import { renderRows, type Row } from './help';
 import { MAX_RESPONSE_ENV } from './knobs';
@@ -56,7 +56,7 @@ const processIO = redactingIO(
  * not write, say): the cause in words, redacted, on one line.
  */
 export function unexpectedErrorLine(prefix: string, err: unknown): string {
-  return `${prefix}: ${redactText(inertText(oneLine(errorText(err))))}\n`;
+  return `${prefix}: ${inertText(maskedLine(errorText(err)))}\n`;
 }
 
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
@@ -77,12 +77,12 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
   const cap = io.env[MAX_RESPONSE_ENV];
   const capProblem = cap === undefined || cap === '' ? undefined : setResponseLimitMB(/^\d+$/.test(cap.trim()) ? Number(cap) : NaN);
   if (capProblem) {
-    io.err(`chaindeck: ${MAX_RESPONSE_ENV}: ${capProblem.replace(/not .*$/, `not '${cap}'`)}\n`);
+    io.err(errorLine('', `${MAX_RESPONSE_ENV}: ${capProblem.replace(/not .*$/, `not '${cap}'`)}`));
     return 2;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    io.err(`chaindeck: unknown command '${name}'\n\n${helpText()}`);
+    io.err(`${errorLine('', `unknown command '${name}'`)}\n${helpText()}`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

@@ -7,7 +7,7 @@ import { StorageRangeError } from '../core/storage/errors';
 import { MAX_RESULTS_LIMIT } from '../core/storage/inputs';
 import { STORAGE_MODES, type StorageModeChoice } from '../core/storage/types';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, printJson } from './command';
+import { defineCommand, errorLine, printJson } from './command';
 import { ENDPOINT_ENV, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 
 const options = {
@@ -107,7 +107,7 @@ or, on failure,
     printJson(io, toSpecOutput(outcome));
     if (outcome instanceof Error) {
       const detail = outcome instanceof StorageRangeError && outcome.detail && !outcome.message.includes(outcome.detail) ? `: ${outcome.detail}` : '';
-      io.err(`chaindeck storage-range: ${outcome.message}${detail}\n`);
+      io.err(errorLine('storage-range', `${outcome.message}${detail}`));
       return 1;
     }
     return 0;

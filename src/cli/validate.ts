@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FILE_CAPS, FileReadError, readTextFile } from '../core/files';
+import { FILE_CAPS, fileErrorOf, FileReadError, readTextFile } from '../core/files';
 import { inertJson, inertLine } from '../core/inert';
 import type { Finding } from '../core/subgraph/types';
 import { UsageError, type OptionTable } from './args';
@@ -28,7 +28,11 @@ function manifestPath(given: string): string {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(given);
-  } catch {
+  } catch (err) {
+    const problem = fileErrorOf(given, err);
+    // A file that is there but cannot be read (a symlink loop, no permission): read in work, which names the cause (exit 1).
+    if (problem.kind !== 'missing') return given;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(problem.message);
     throw new UsageError(`${given}: no such file${given === 'subgraph.yaml' ? ' (run in the subgraph folder, or give the manifest path)' : ''}`);
   }
   if (!stat.isDirectory()) return given;

@@ -8,6 +8,7 @@
  * and the leading `/ws` of a ws(s) URL, which is the provider's WebSocket route, not a key.
  * Loopback URLs get no exception: a local proxy may hold a real key too; `/` has nothing to hide.
  */
+import { oneLine } from './inert';
 
 export const REDACTED = '***';
 
@@ -95,11 +96,21 @@ const TRAILING = /[.,;:!?)\]}'"]+$/;
  * appears. A URL counts wherever its scheme starts, even glued to a word (`seehttps://…`).
  */
 export function redactText(text: string, knownSecrets: SecretList = []): string {
-  const urls = text.replace(/(?:https?|wss?):\/\/[^\s"'<>`]+/gi, (u) => {
+  // A URL ends before the escapes oneLine writes for line breaks (`\n`, `\r`, `\u2028`): text
+  // masked again after it was put on one line keeps what followed the break.
+  const urls = text.replace(/(?:https?|wss?):\/\/(?:[^\s"'<>`\\]|\\(?![nr]|u[0-9a-f]{4}))+/gi, (u) => {
     const tail = TRAILING.exec(u)?.[0] ?? '';
     return redactUrl(u.slice(0, u.length - tail.length)) + tail;
   });
   return redactKnown(urls, knownSecrets);
+}
+
+/**
+ * Outside text quoted in a one-line message (a node's error message): masked before it is cut, so
+ * a cut never ends inside a secret and shows its start, and a URL ends at a real line break.
+ */
+export function maskedLine(text: string, knownSecrets: SecretList = [], max?: number): string {
+  return oneLine(redactText(text, knownSecrets), max);
 }
 
 /**
@@ -139,8 +150,9 @@ export class SecretSet {
   /** Short secrets: masked only as a whole value or a URL part. */
   readonly short: ReadonlySet<string>;
 
-  constructor(secrets: Iterable<string>) {
-    const short = new Set<string>();
+  /** `wholeOnly`: secrets masked only as a whole value or a URL part, whatever their length. */
+  constructor(secrets: Iterable<string>, wholeOnly: Iterable<string> = []) {
+    const short = new Set<string>([...wholeOnly].filter(Boolean));
     // Per state, its parent and the code unit leading to it, and the states level by level.
     const parent = [0];
     const unit = [0];
@@ -260,11 +272,12 @@ export function redactKnownInValue<T>(value: T, knownSecrets: SecretList = []): 
 }
 
 const registeredSecrets = new Set<string>();
+const registeredWhole = new Set<string>();
 let registeredSet: SecretSet | undefined;
 
 /** The registered secrets, prepared again only after one was added. */
 function registered(): SecretSet {
-  return (registeredSet ??= new SecretSet(registeredSecrets));
+  return (registeredSet ??= new SecretSet(registeredSecrets, registeredWhole));
 }
 const publicUrls = new Set<string>();
 const publicPrefixes = new Set<string>();
@@ -294,9 +307,14 @@ function isPublicUrl(scheme: string, host: string, path: string): 'path' | 'rout
   return undefined;
 }
 
-/** Secrets loaded at run time (from SecretStorage or the environment) are masked in all text. */
-export function registerSecret(secret: string | undefined): void {
-  if (!secret || registeredSecrets.has(secret)) return;
-  registeredSecrets.add(secret);
+/**
+ * Secrets loaded at run time (from SecretStorage or the environment) are masked in all text.
+ * `whole`: only where it stands as a whole value or a URL part, as a short secret is (a short
+ * path segment of a node's URL, which anywhere would hide ordinary words).
+ */
+export function registerSecret(secret: string | undefined, { whole = false }: { whole?: boolean } = {}): void {
+  const set = whole ? registeredWhole : registeredSecrets;
+  if (!secret || set.has(secret)) return;
+  set.add(secret);
   registeredSet = undefined;
 }

@@ -3,6 +3,7 @@
  * written is registered with the redactor, so it is masked wherever it might be logged or shown.
  */
 import * as vscode from 'vscode';
+import { shortTailParts } from '../core/nodes/endpoint';
 import { registerSecret } from '../core/redact';
 
 export class Secrets {
@@ -36,9 +37,14 @@ export class Secrets {
   }
 }
 
-/** Usernames stay readable: they only identify, and masking words like "admin" would garble logs. */
+/**
+ * Usernames stay readable: they only identify, and masking words like "admin" would garble logs.
+ * A node's URL tail also gives its short segments and query values, masked as whole values and URL parts.
+ */
 function registerAll(record: object): void {
   for (const [name, value] of Object.entries(record)) {
-    if (typeof value === 'string' && name !== 'username') registerSecret(value);
+    if (typeof value !== 'string' || name === 'username') continue;
+    registerSecret(value);
+    if (name === 'tail' || name === 'wsTail') for (const part of shortTailParts(value)) registerSecret(part, { whole: true });
   }
 }

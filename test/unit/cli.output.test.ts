@@ -63,6 +63,17 @@ describe('rpc: JSON on stdout parses after masking', () => {
       word: 'k9x stays, as does ak9',
     });
   });
+
+  test('short path segments and query values of the URL are masked as whole values and URL parts, the error message too', async () => {
+    node.script = (r) => ({ body: reply(r, { result: { a: 'k9z', f: 't7', inUrl: 'https://x.example.com/v?k=t7', word: 'k9zz t7x' } }) });
+    const run = await runMain(['rpc', '--url', `${node.url}k9z?q=t7`, 'eth_getThing'], {}, true);
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual((JSON.parse(run.out) as { result: unknown }).result, { a: '***', f: '***', inUrl: 'https://x.example.com/***?***', word: 'k9zz t7x' });
+    node.script = (r) => ({ body: reply(r, { error: { code: -32000, message: 'k9z' } }) });
+    const failed = await runMain(['rpc', '--url', `${node.url}k9z?q=t7`, 'eth_getThing'], {}, true);
+    assert.equal(failed.err, 'chaindeck rpc: JSON-RPC error -32000: ***\n');
+    assert.ok(!failed.out.includes('k9z'), failed.out);
+  });
 });
 
 describe('rpc: one finding, one line, of bounded length', () => {
@@ -108,6 +119,20 @@ describe('rpc: one finding, one line, of bounded length', () => {
     assert.match(run.err, /JSON-RPC error -32603: a\\nby+… \(2,003 more characters cut\)\. Try again later/);
   });
 
+  test('a secret across the 1,000-character cut: masked before the cut, so no start of it shows', async () => {
+    node.script = (r) => ({ body: reply(r, { error: { code: -32000, message: `${'A'.repeat(993)} SECRETKEY123 tail` } }) });
+    const run = await runMain(['rpc', '--url', `${node.url}SECRETKEY123`, 'eth_call'], {}, true);
+    assert.equal(run.code, 1);
+    assert.equal(run.err, `chaindeck rpc: JSON-RPC error -32000: ${'A'.repeat(993)} *** ta… (2 more characters cut)\n`);
+    assert.ok(!run.err.includes('SECRET'), run.err);
+  });
+
+  test('a URL before an escaped line break: its path masked, the rest of the message kept', async () => {
+    node.script = (r) => ({ body: reply(r, { error: { code: -32000, message: `line one ${node.url}SECRETKEY123\n::error file=a::forged` } }) });
+    const run = await runMain(['rpc', '--url', `${node.url}SECRETKEY123`, 'eth_call'], {}, true);
+    assert.equal(run.err, `chaindeck rpc: JSON-RPC error -32000: line one ${node.url}***\\n::error file=a::forged\n`);
+  });
+
   test('oneLine: each kind of line break escaped, a surrogate pair never split, short text kept whole', () => {
     assert.equal(oneLine('a\rb\vc\fd\x85e\u2029f'), 'a\\rb\\u000bc\\u000cd\\u0085e\\u2029f');
     assert.equal(oneLine('ab😀cd', 3), 'ab… (4 more characters cut)');
@@ -134,6 +159,15 @@ describe('rpc: Retry-After past what Chaindeck waits', () => {
       run.err,
       `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}). The node asks to wait 3600 s (Retry-After). Slow down, or send calls in batches.\n`,
     );
+  });
+
+  test('Retry-After: -1 is no Retry-After: retried with backoff, and no "asks to wait 0 s"', async () => {
+    node.script = () => ({ status: 429, headers: { 'Retry-After': '-1' } });
+    const sent = node.seen.length;
+    const run = await runMain(['rpc', '--url', node.url, 'eth_blockNumber'], {}, true);
+    assert.equal(run.code, 1);
+    assert.equal(node.seen.length - sent, 3, 'the default 2 retries');
+    assert.equal(run.err, `chaindeck rpc: Rate limited by the node (HTTP 429 Too Many Requests from ${node.url}). Slow down, or send calls in batches.\n`);
   });
 });
 
@@ -170,5 +204,24 @@ describe('output that cannot be written', () => {
     assert.equal(systemErrorText(unknownCode), 'something odd happened (EWEIRD)');
     assert.equal(systemErrorText(new Error('plain')), undefined);
     assert.equal(errorText(new Error('plain')), 'plain');
+  });
+});
+
+describe('usage errors and failures: one line on stderr, whatever they quote', () => {
+  test('a file name with a line break: the message stays one line, no forged second line', async () => {
+    const run = await runMain(['validate', 'a\nb/none.yaml'], {}, true);
+    assert.equal(run.code, 2);
+    const first = run.err.split('\n\n')[0];
+    assert.match(first, /^chaindeck validate: .*a\\nb\/none\.yaml.*$/);
+    assert.ok(!run.err.split('\n').some((l) => l.startsWith('b/none.yaml')), run.err);
+  });
+
+  test('an unknown command or a bad cap with a line break: one line too', async () => {
+    const run = await runMain(['x\n::error file=a::forged'], {}, true);
+    assert.equal(run.code, 2);
+    assert.match(run.err, /^chaindeck: unknown command 'x\\n::error file=a::forged'\n\n/);
+    const cap = await runMain(['rpc'], { CHAINDECK_MAX_RESPONSE_MB: '1\nforged' }, true);
+    assert.equal(cap.code, 2);
+    assert.equal(cap.err.split('\n').length, 2, cap.err);
   });
 });

@@ -258,10 +258,10 @@ describe('chaindeck storage-range: errors (exit 1, the JSON error object on stdo
   });
 
   test('a node message with URLs followed by a quote or a line break: masked in the JSON error, which still parses', async () => {
-    // Made one line first (the break becomes a backslash and n), then masked as text is: a URL runs to the next space.
+    // Masked first, then made one line (the break becomes a backslash and n): the URL ends at the break, so `next` is kept.
     node.methods.debug_storageRangeAt = { error: { code: -32000, message: 'see https://evil.example.com/SECRETPATH" or https://evil.example.com/SECRETPATH\nnext' } };
     const run = await runMain(['storage-range', ...base(), '--mode', 'native'], {}, true);
-    assert.equal(error(run), 'debug_storageRangeAt failed: JSON-RPC error -32000: see https://evil.example.com/***" or https://evil.example.com/***\\***');
+    assert.equal(error(run), 'debug_storageRangeAt failed: JSON-RPC error -32000: see https://evil.example.com/***" or https://evil.example.com/***\\nnext');
     assert.ok(!run.out.includes('SECRETPATH'), run.out);
   });
 

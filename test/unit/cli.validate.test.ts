@@ -102,6 +102,14 @@ describe('chaindeck validate: manifests that cannot be read (exit 1, the reason 
     });
     assert.ok(Date.now() - started < 10_000, 'at once');
   });
+
+  test('a symlink loop and a name too long say so, not "no such file"', async () => {
+    fs.symlinkSync('loop-b.yaml', path.join(dir, 'loop-a.yaml'));
+    fs.symlinkSync('loop-a.yaml', path.join(dir, 'loop-b.yaml'));
+    assert.deepEqual(await validate('loop-a.yaml'), { code: 1, out: '', revealed: '', err: 'chaindeck validate: loop-a.yaml cannot be read: too many symbolic links (a loop?)\n' });
+    const long = `${'n'.repeat(300)}.yaml`;
+    assertUsage(await validate(long), `${long} cannot be read: the path is too long`);
+  });
 });
 
 describe('chaindeck validate: findings and the exit status', () => {

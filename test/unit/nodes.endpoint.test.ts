@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deriveWsUrl, displayUrl, EndpointError, isLoopback, parseEndpoint, resolveEndpoint } from '../../src/core/nodes/endpoint';
+import { deriveWsUrl, displayUrl, EndpointError, isLoopback, parseEndpoint, resolveEndpoint, shortTailParts } from '../../src/core/nodes/endpoint';
 import { KEY_PLACEHOLDER, type NodeConfig } from '../../src/core/nodes/model';
 
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
@@ -148,4 +148,10 @@ test('displayUrl shows the key as *** for both URLs', () => {
   assert.equal(displayUrl(keyNode), 'https://ethereum-mainnet.core.chainstack.com/***');
   assert.equal(displayUrl(keyNode, 'ws'), 'wss://ethereum-mainnet.core.chainstack.com/ws/***');
   assert.equal(displayUrl({ url: 'http://127.0.0.1:8545/' }), 'http://127.0.0.1:8545/');
+});
+
+test('shortTailParts: the short path segments and query values of a tail (decoded too), never the query names', () => {
+  assert.deepEqual(shortTailParts('k9z?q=t7'), ['k9z', 't7']);
+  assert.deepEqual(shortTailParts('v1/a%2Bb/0123456789abcdef?x=1&flag'), ['v1', 'a%2Bb', '1', 'flag', 'a+b']);
+  assert.deepEqual(shortTailParts('?token=ab'), ['ab']);
 });

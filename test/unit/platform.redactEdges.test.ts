@@ -14,10 +14,35 @@ import { runMain } from '../support/cli';
 import { sampleData, startPlatformServer, type PlatformServer } from '../support/platformServer';
 
 describe('redactSecrets and secretsOf: which fields are secrets', () => {
-  test('only whole field names are secret names: token_type, password_updated_at and secret_santa are shown', () => {
-    const shown = redactSecrets({ id: 'x', token_type: 'Bearer', password_updated_at: '2024-05-01', secret_santa: 'alice', token: 'tok-0123456789' });
-    assert.deepEqual(shown, { id: 'x', token_type: 'Bearer', password_updated_at: '2024-05-01', secret_santa: 'alice', token: '***' });
+  test('fact words after the secret word make a fact about it: token_type, password_updated_at, key_id, keyName are shown', () => {
+    const shown = redactSecrets({ id: 'x', token_type: 'Bearer', password_updated_at: '2024-05-01', key_id: 'k-1', keyName: 'main', secret_santa: 'alice', token: 'tok-0123456789' });
+    assert.deepEqual(shown, { id: 'x', token_type: 'Bearer', password_updated_at: '2024-05-01', key_id: 'k-1', keyName: 'main', secret_santa: '***', token: '***' });
     assert.deepEqual(secretsOf({ token_type: 'Bearer', password_updated_at: '2024-05-01', Api_Key: 'ak-0123456789' }), ['ak-0123456789']);
+  });
+
+  test('a secret word anywhere in the name: private_key_hex, seed_phrase, pass-word, dsn, access; a URL password in any scheme', () => {
+    const raw = {
+      id: 'x',
+      private_key_hex: 'PRIVKEYSECRET',
+      seed_phrase: 'SEEDSECRET',
+      'pass-word': 'PWSECRET',
+      access: 'ACCESSSECRET',
+      access_level: 'admin',
+      dsn: 'postgres://u:DSNPASS@db/x',
+      backup: 'amqp://rabbit:AMQPPASS@mq:5672/vh, again AMQPPASS',
+      cache: 'redis://TOKENASUSER@cache:6379',
+    };
+    assert.deepEqual(redactSecrets(raw), {
+      id: 'x',
+      private_key_hex: '***',
+      seed_phrase: '***',
+      'pass-word': '***',
+      access: '***',
+      access_level: 'admin',
+      dsn: '***',
+      backup: 'amqp://rabbit:***@mq:5672/vh, again ***',
+      cache: 'redis://***@cache:6379',
+    });
   });
 
   test('a short credential is masked by its field name all the same', () => {
@@ -91,5 +116,21 @@ describe("object names in the client's messages", () => {
     const run = await runMain(['platform', 'nodes', '--protocol', 'bitcoin', '--format', 'json', '--api-url', api.url], { CHAINDECK_API_KEY: apiKey });
     assert.equal(run.code, 0, run.err);
     assert.equal(api.requests[0].url, '/v1/nodes/?protocol=bitcoin');
+  });
+});
+
+describe('platform nodes --format json: credentials in fields the schema does not know', () => {
+  const apiKey = 'pk_unknown_0123456789abcdef';
+  let api: PlatformServer;
+  before(async () => {
+    const details = () => ({ private_key_hex: 'PRIVKEYSECRET', seed_phrase: 'SEEDSECRET', dsn: 'postgres://u:DSNPASS@db/x', 'pass-word': 'PWSECRET', access: 'ACCESSSECRET' });
+    api = await startPlatformServer({ apiKey, data: sampleData({ nodes: 1, details }) });
+  });
+  after(() => api.close());
+
+  test('none of them is printed', async () => {
+    const run = await runMain(['platform', 'nodes', '--format', 'json', '--api-url', api.url], { CHAINDECK_API_KEY: apiKey });
+    assert.equal(run.code, 0, run.err);
+    for (const secret of ['PRIVKEYSECRET', 'SEEDSECRET', 'DSNPASS', 'PWSECRET', 'ACCESSSECRET']) assert.ok(!run.out.includes(secret), `${secret} shown: ${run.out}`);
   });
 });

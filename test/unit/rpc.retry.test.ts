@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Deadline, DEFAULT_MAX_RESPONSE_MB, MAX_TIMEOUT_MS, responseLimit } from '../../src/core/rpc/deadline';
-import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, sleep } from '../../src/core/rpc/retry';
+import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelay, retryPlan, sleep } from '../../src/core/rpc/retry';
 
 test('only 429 and 500 to 599 are retried', () => {
   const statuses = [200, 408, 428, 429, 430, 499, 500, 504, 599, 600];
@@ -21,6 +21,18 @@ test('Retry-After: a date in the past means no wait; whole and fractional second
   assert.equal(parseRetryAfter(''), undefined);
   assert.equal(parseRetryAfter('1e3'), undefined);
   assert.equal(parseRetryAfter('0x10'), undefined);
+  for (const junk of ['-1', '-5', '12 ', '1-2']) assert.equal(parseRetryAfter(junk), junk === '12 ' ? 12_000 : undefined, junk);
+  assert.equal(parseRetryAfter('Sunday, 01-Jan-2026 00:00:00 GMT', now), 0);
+});
+
+test('retryPlan: a negative or unreadable Retry-After is treated as absent (backoff), never a wait of 0', () => {
+  for (const bad of [-1000, NaN])
+    assert.equal(
+      retryPlan(0, DEFAULT_RETRY, bad, 60_000, () => 0.5),
+      188,
+      String(bad),
+    );
+  assert.equal(retryPlan(0, DEFAULT_RETRY, 0, 60_000), 0);
 });
 
 test('the default policy: 2 retries, 250 ms doubling, 10 s cap; jitter stays between half and all of the step', () => {

@@ -183,6 +183,17 @@ function tailSecrets(tail: string): string[] {
   return [...pieces, ...pieces.map(safeDecode)];
 }
 
+/**
+ * The short path segments and query values of a tail (shorter than the 8 characters tailSecrets
+ * masks anywhere), decoded too: masked where they stand as a whole value or a URL part only, since
+ * anywhere they would hide ordinary words (`v1`, `rpc`). Query names are not secrets.
+ */
+export function shortTailParts(tail: string): string[] {
+  const [path, query = ''] = tail.split(/\?(.*)/s);
+  const parts = [...path.split('/'), ...query.split('&').map((pair) => pair.slice(pair.indexOf('=') + 1))].filter((p) => p && p.length < 8);
+  return [...new Set([...parts, ...parts.map(safeDecode)])];
+}
+
 /** A node ready to call: the secret end put in its URLs, Basic credentials as a header. */
 export function resolveEndpoint(config: NodeConfig, secret: NodeSecret): ResolvedEndpoint {
   const headers: Record<string, string> = {};

@@ -5,9 +5,8 @@
  * so any of them may be shown, logged or printed as is.
  */
 import { CANCELLED, type Cancellable } from '../cancel';
-import { oneLine } from '../inert';
 import { quoteStart } from '../rpc/failure';
-import { redactText, registerPublicUrl } from '../redact';
+import { maskedLine, redactText, registerPublicUrl } from '../redact';
 import { isRecord } from './parse';
 
 export type PlatformErrorKind =
@@ -121,14 +120,14 @@ function fieldsText(fields: Record<string, unknown>): string {
 }
 
 /** The API's words, e.g. `Invalid token. (authentication_failed)`, or the start of the body. */
-export function describeApiError(api: ApiErrorText | undefined, text: string): string {
+export function describeApiError(api: ApiErrorText | undefined, text: string, secrets: readonly string[] = []): string {
   if (api && (api.message || api.code || api.fields)) {
     const parts = [api.message, api.code && `(${api.code})`].filter(Boolean).join(' ');
     const fields = api.fields && Object.keys(api.fields).length ? `${parts ? ' ' : ''}[${fieldsText(api.fields)}]` : '';
-    // The API's words on one line, cut: a multi-line or megabyte message stays one bounded line.
-    return oneLine(`${parts}${fields}`);
+    // The API's words on one line, masked then cut: a multi-line or megabyte message stays one bounded line.
+    return maskedLine(`${parts}${fields}`, secrets);
   }
-  return text.trim() ? quoteStart(text) : 'an empty body';
+  return text.trim() ? quoteStart(text, 80, secrets) : 'an empty body';
 }
 
 /** What the request was for, so messages can say "no such node ND-1". */
@@ -153,8 +152,8 @@ export function statusError(reply: ReplyFacts, shownUrl: string, subject: Reques
   registerPublicUrl(shownUrl);
   const { status } = reply;
   const api = apiErrorOf(reply.body);
-  const said = describeApiError(api, reply.text);
-  const head = `HTTP ${status}${reply.statusText ? ` ${oneLine(reply.statusText)}` : ''} from ${shownUrl}: ${said}`;
+  const said = describeApiError(api, reply.text, secrets);
+  const head = `HTTP ${status}${reply.statusText ? ` ${maskedLine(reply.statusText, secrets)}` : ''} from ${shownUrl}: ${said}`;
   const details: PlatformErrorDetails = { status, retryAfterMs: reply.retryAfterMs, apiCode: api?.code, fields: api?.fields };
   const make = (kind: PlatformErrorKind, message: string) => platformError(kind, message, secrets, details);
   if (status === 401) {
@@ -186,12 +185,12 @@ export function statusError(reply: ReplyFacts, shownUrl: string, subject: Reques
 export function notJsonError(reply: { status: number; contentType: string; text: string }, shownUrl: string, secrets: readonly string[], apiUrlHint?: string): PlatformError {
   registerPublicUrl(shownUrl);
   const what = /html/i.test(reply.contentType) || /^\s*</.test(reply.text) ? 'an HTML page' : reply.contentType || 'no content type';
-  const body = reply.text.trim() ? quoteStart(reply.text) : 'an empty body';
+  const body = reply.text.trim() ? quoteStart(reply.text, 80, secrets) : 'an empty body';
   return platformError('not-json', `The reply from ${shownUrl} is not JSON (HTTP ${reply.status}, ${what}): ${body}. ${checkUrl(apiUrlHint)}`, secrets, { status: reply.status });
 }
 
 /** The error for JSON that is not what the API documents. */
 export function badReplyError(shownUrl: string, why: string, secrets: readonly string[], apiUrlHint?: string): PlatformError {
   registerPublicUrl(shownUrl);
-  return platformError('bad-reply', `The reply from ${shownUrl} is not what the platform API sends: ${oneLine(why)}. ${checkUrl(apiUrlHint)}`, secrets);
+  return platformError('bad-reply', `The reply from ${shownUrl} is not what the platform API sends: ${maskedLine(why, secrets)}. ${checkUrl(apiUrlHint)}`, secrets);
 }

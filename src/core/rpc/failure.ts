@@ -2,12 +2,11 @@
  * Every way a node call can fail, as one error type with a kind and a message a user can act on.
  * Messages name the URL only redacted and are scrubbed of the endpoint's secrets, so any of them
  * may be shown, logged or printed as is. Text the node chose (its error message, reason phrase)
- * is quoted on one line and cut (oneLine), so one failure is one line of bounded length.
+ * is quoted on one line, masked and then cut (maskedLine), so one failure is one line of bounded length.
  */
 import { CANCELLED, type Cancellable } from '../cancel';
-import { oneLine } from '../inert';
 import type { KnobHints } from '../knobs';
-import { redactText, redactUrl } from '../redact';
+import { maskedLine, redactText, redactUrl, type SecretList } from '../redact';
 import type { AuthForm } from './endpoint';
 import type { JsonRpcErrorObject, JsonRpcId } from './types';
 
@@ -110,14 +109,14 @@ const AUTH_HINT: Record<AuthForm, string> = {
   none: 'This endpoint needs credentials: an access key in the URL path, or a username and password.',
 };
 
-/** The first ~80 characters of a body, on one line, quoted. */
-export function quoteStart(text: string, max = 80): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+/** The first ~80 characters of a body, on one line, quoted; masked before it is cut (see maskedLine). */
+export function quoteStart(text: string, max = 80, secrets: SecretList = []): string {
+  const flat = redactText(text, secrets).replace(/\s+/g, ' ').trim();
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max)}…` : flat);
 }
 
 export function rpcErrorFailure(error: JsonRpcErrorObject, ctx: Pick<FailureContext, 'secrets'>, status?: number, prefix = ''): RpcFailure {
-  return failure('rpc', `${prefix}JSON-RPC error ${error.code}: ${oneLine(error.message)}`, ctx, { code: error.code, data: error.data, status });
+  return failure('rpc', `${prefix}JSON-RPC error ${error.code}: ${maskedLine(error.message, ctx.secrets)}`, ctx, { code: error.code, data: error.data, status });
 }
 
 export function timeoutFailure(ctx: FailureContext, outOfTime = false): RpcFailure {
@@ -141,15 +140,15 @@ export function notJsonFailure(reply: { status: number; contentType: string; tex
   const what = isJson
     ? 'is JSON but not a JSON-RPC response'
     : `is not JSON (HTTP ${reply.status}, ${/html/i.test(reply.contentType) || /^\s*</.test(reply.text) ? 'an HTML page' : reply.contentType || 'no content type'})`;
-  const body = reply.text.trim() ? quoteStart(reply.text) : 'an empty body';
+  const body = reply.text.trim() ? quoteStart(reply.text, 80, ctx.secrets) : 'an empty body';
   return failure('not-json', `The reply from ${shownUrl(ctx)} ${what}: ${body}. This does not look like a JSON-RPC endpoint; check the URL.`, ctx, { status: reply.status });
 }
 
 /** A reply whose HTTP status is not 2xx. `rpcError` is the JSON-RPC error the body held, if any. */
 export function httpFailure(reply: { status: number; statusText: string; text: string }, ctx: FailureContext, retryAfterMs?: number, rpcError?: JsonRpcErrorObject): RpcFailure {
   const { status } = reply;
-  const head = `HTTP ${status}${reply.statusText ? ` ${oneLine(reply.statusText)}` : ''} from ${shownUrl(ctx)}`;
-  const said = rpcError ? `: JSON-RPC error ${rpcError.code}: ${oneLine(rpcError.message)}` : reply.text.trim() ? `: ${quoteStart(reply.text)}` : '';
+  const head = `HTTP ${status}${reply.statusText ? ` ${maskedLine(reply.statusText, ctx.secrets)}` : ''} from ${shownUrl(ctx)}`;
+  const said = rpcError ? `: JSON-RPC error ${rpcError.code}: ${maskedLine(rpcError.message, ctx.secrets)}` : reply.text.trim() ? `: ${quoteStart(reply.text, 80, ctx.secrets)}` : '';
   const details: FailureDetails = { status, retryAfterMs, code: rpcError?.code, data: rpcError?.data };
   if (status === 401 || status === 403) {
     return failure('auth', `The node refused the credentials (${head}). Credentials used: ${describeAuth(ctx.auth)}. ${AUTH_HINT[ctx.auth]}`, ctx, details);
@@ -220,7 +219,7 @@ export function networkFailure(err: unknown, ctx: FailureContext): RpcFailure {
     ? `the server's answer is not valid HTTP (${code}): is this ${peer}'s endpoint, with the right port and scheme${/^wss?:/i.test(ctx.url) ? ', and does it speak WebSocket' : ''}?`
     : undefined;
   // An error without a system code is ours (a URL no HTTP request can use): its words are the reason.
-  const why = code === 'unknown' ? (message ? `: ${oneLine(message.replace(/\.$/, ''))}` : '') : ` (${code})`;
+  const why = code === 'unknown' ? (message ? `: ${maskedLine(message.replace(/\.$/, ''), ctx.secrets)}` : '') : ` (${code})`;
   const reason = reasons[code] ?? notHttp ?? `the connection failed${why}. Check the URL, your network, and that ${peer} is running.`;
   return failure('unreachable', `Cannot reach ${peer} at ${url}: ${reason}`, ctx, details);
 }
@@ -244,7 +243,7 @@ export function tooLargeFailure(ctx: FailureContext, limitBytes: number, declare
 
 /** A ws:// or wss:// URL whose server answered the upgrade request with a plain HTTP reply. */
 export function notWebSocketFailure(reply: { status: number; statusText: string }, ctx: FailureContext): RpcFailure {
-  const status = `HTTP ${reply.status}${reply.statusText ? ` ${oneLine(reply.statusText)}` : ''}`;
+  const status = `HTTP ${reply.status}${reply.statusText ? ` ${maskedLine(reply.statusText, ctx.secrets)}` : ''}`;
   return failure(
     'http',
     `${shownUrl(ctx)} answered ${status} instead of upgrading to WebSocket: is this the node's WebSocket endpoint? (It often differs from the HTTPS endpoint by port or path.)`,

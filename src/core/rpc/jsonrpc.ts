@@ -3,7 +3,7 @@
  * requests by id, for single calls and for batches (whose replies may come in any order).
  * Transport-free, so HTTP and WebSocket share it and unit tests reach it directly.
  */
-import { oneLine } from '../inert';
+import { maskedLine } from '../redact';
 import { failure, mismatchFailure, rpcErrorFailure, type FailureContext, type RpcFailure } from './failure';
 import type { JsonRpcErrorObject, JsonRpcRequest, JsonRpcResponse, RpcCall } from './types';
 
@@ -75,7 +75,7 @@ export function matchBatch(sent: readonly JsonRpcRequest[], reply: unknown, ctx:
     if (element.id == null && errorOf(element)) unattributed.push(errorOf(element)!);
     else if (!byId.has(element.id)) byId.set(element.id, element);
   }
-  const stray = unattributed.length ? `; the reply holds an error without an id: JSON-RPC error ${unattributed[0].code}: ${oneLine(unattributed[0].message)}` : '';
+  const stray = unattributed.length ? `; the reply holds an error without an id: JSON-RPC error ${unattributed[0].code}: ${maskedLine(unattributed[0].message, ctx.secrets)}` : '';
   return sent.map((request): BatchItem => {
     const response = byId.get(request.id);
     if (!response) {

@@ -21,11 +21,16 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status <= 599);
 }
 
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+/**
+ * Retry-After as milliseconds: delta-seconds or an HTTP date (which starts with the day's name);
+ * undefined when absent or unreadable, a negative number included (`-1`, which Date.parse would
+ * read as a year, so no "wait 0 s").
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  if (!/^[a-z]{3}/i.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
@@ -48,6 +53,8 @@ export function retryDelay(retry: number, policy: RetryPolicy, retryAfterMs?: nu
  * fails now ('deadline'), not after the wait.
  */
 export function retryPlan(retry: number, policy: RetryPolicy, retryAfterMs: number | undefined, remainingMs: number, random: () => number = Math.random): number | 'deadline' | 'policy' {
+  // A negative or unreadable wait is no Retry-After at all.
+  if (retryAfterMs !== undefined && !(retryAfterMs >= 0)) retryAfterMs = undefined;
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxDelayMs) return 'policy';
   const wait = retryAfterMs ?? retryDelay(retry, policy, undefined, random);
   return wait >= remainingMs ? 'deadline' : wait;

@@ -5,7 +5,7 @@
  * anvil) — and each slot found is then read at both blocks (a slot may change and change back).
  * A node with neither (ganache) fails with a message that says so.
  */
-import { oneLine } from '../../inert';
+import { maskedLine } from '../../redact';
 import { RpcFailure } from '../../rpc/failure';
 import type { RpcCall } from '../../rpc/types';
 import type { BlockInfo } from '../block';
@@ -145,7 +145,7 @@ export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, 
     }
     if (failed) throw new StorageDecodeError(`${method} failed: ${failed.error.message}`, 'read');
     const traceFailed = problems.find((entry): entry is readonly [number, { error: string }] => typeof entry[1] === 'object');
-    if (traceFailed) throw new StorageDecodeError(`${method} of block ${traceFailed[0]} failed: ${oneLine(traceFailed[1].error)}`, 'read');
+    if (traceFailed) throw new StorageDecodeError(`${method} of block ${traceFailed[0]} failed: ${maskedLine(traceFailed[1].error)}`, 'read');
     const notList = problems.find(([, p]) => p === 'not-list');
     if (notList) throw new StorageDecodeError(`${method} of block ${notList[0]} answered something that is not a list of transaction traces`, 'read');
     // An empty (or short) list for a block with transactions is no diff, not "nothing changed".
