@@ -154,7 +154,7 @@ export async function rawStorageDiff(rpc: StorageRpc, from: string, to: string, 
       const count = answer && 'result' in answer ? countOf(answer.result) : undefined;
       if (count === undefined) {
         const why = answer && 'error' in answer ? answer.error.message : 'the node did not answer a transaction count';
-        throw new StorageDecodeError(`reading the transaction count of block ${n} failed: ${oneLine(why)}`, 'read');
+        throw new StorageDecodeError(`reading the transaction count of block ${n} failed: ${maskedLine(why)}`, 'read');
       }
       const traced = (items[i] as { result: unknown[] }).result.length;
       if (traced !== count) throw new StorageDecodeError(`the node traced ${traced} of ${count} transactions in block ${n} (${method}), so its answer is not a diff`, 'read');
