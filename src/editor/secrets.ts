@@ -3,7 +3,6 @@
  * written is registered with the redactor, so it is masked wherever it might be logged or shown.
  */
 import * as vscode from 'vscode';
-import { shortTailParts } from '../core/nodes/endpoint';
 import { registerSecret } from '../core/redact';
 
 export class Secrets {
@@ -39,12 +38,12 @@ export class Secrets {
 
 /**
  * Usernames stay readable: they only identify, and masking words like "admin" would garble logs.
- * A node's URL tail also gives its short segments and query values, masked as whole values and URL parts.
+ * A tail's short segments are not masked as whole values here: the views show network names
+ * (`mainnet`) that a URL path often holds too.
  */
 function registerAll(record: object): void {
   for (const [name, value] of Object.entries(record)) {
     if (typeof value !== 'string' || name === 'username') continue;
     registerSecret(value);
-    if (name === 'tail' || name === 'wsTail') for (const part of shortTailParts(value)) registerSecret(part, { whole: true });
   }
 }
