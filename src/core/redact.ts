@@ -243,6 +243,17 @@ function secretSet(list: SecretList): SecretSet {
   return set;
 }
 
+/** A copy of a JSON value with `mask` applied to every string and object key. */
+function maskStrings<T>(value: T, mask: (text: string) => string): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return mask(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v !== 'object' || v === null) return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [mask(k), walk(x)]));
+  };
+  return walk(value) as T;
+}
+
 /**
  * A copy of a JSON value with every string (and object key) redacted as free text, for output
  * that is serialised after: masking the serialised text instead would cut into its escapes
@@ -250,25 +261,13 @@ function secretSet(list: SecretList): SecretSet {
  */
 export function redactValue<T>(value: T, knownSecrets: SecretList = []): T {
   const known = secretSet(knownSecrets);
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactText(v, known);
-    if (Array.isArray(v)) return v.map(walk);
-    if (typeof v !== 'object' || v === null) return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactText(k, known), walk(x)]));
-  };
-  return walk(value) as T;
+  return maskStrings(value, (text) => redactText(text, known));
 }
 
 /** A copy of a JSON value with only known secrets masked in its strings (shown on request). */
 export function redactKnownInValue<T>(value: T, knownSecrets: SecretList = []): T {
   const known = secretSet(knownSecrets);
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactKnown(v, known);
-    if (Array.isArray(v)) return v.map(walk);
-    if (typeof v !== 'object' || v === null) return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [redactKnown(k, known), walk(x)]));
-  };
-  return walk(value) as T;
+  return maskStrings(value, (text) => redactKnown(text, known));
 }
 
 const registeredSecrets = new Set<string>();
