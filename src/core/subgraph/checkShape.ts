@@ -5,8 +5,10 @@
  */
 import type { Context, Span } from './context';
 import type { Finding } from './types';
-import { dataSourceShape, MANIFEST, describeShape, type ObjectShape, type Shape } from './shape';
-import { ETHEREUM_ONLY_RULES, otherProtocolShape } from './protocols';
+import { dataSourceShape, MANIFEST, describeShape } from './shape';
+import type { ObjectShape, Shape } from './shapeKit';
+import { ETHEREUM_ONLY_RULES } from './protocols';
+import { otherProtocolShape } from './protocolShapes';
 import { brief, closest } from './text';
 import { get, isMap, isScalar, pairOf, type YMap, type YNode, type YScalar } from './ynode';
 

@@ -8,32 +8,8 @@
  * graph-node's documentation. The docs are what hovers and completions show.
  */
 
-import { otherProtocolShape } from './protocols';
-
-export type Shape =
-  | { type: 'String' | 'BigInt' | 'Boolean' | 'File' | 'JSON' }
-  | { type: 'enum'; name: string; values: readonly string[] }
-  | { type: 'list'; of: Shape; itemRequired: boolean }
-  | { type: 'object'; name: string; fields: Readonly<Record<string, Field>> }
-  | { type: 'union'; name: string; of: readonly Shape[] };
-
-export type ObjectShape = Extract<Shape, { type: 'object' }>;
-
-export interface Field {
-  shape: Shape;
-  required: boolean;
-  doc: string;
-}
-
-const string: Shape = { type: 'String' };
-const bigint: Shape = { type: 'BigInt' };
-const boolean: Shape = { type: 'Boolean' };
-const file: Shape = { type: 'File' };
-const json: Shape = { type: 'JSON' };
-const listOf = (of: Shape, itemRequired = true): Shape => ({ type: 'list', of, itemRequired });
-const object = (name: string, fields: Record<string, Field>): ObjectShape => ({ type: 'object', name, fields });
-const req = (shape: Shape, doc: string): Field => ({ shape, required: true, doc });
-const opt = (shape: Shape, doc: string): Field => ({ shape, required: false, doc });
+import { otherProtocolShape } from './protocolShapes';
+import { bigint, boolean, file, json, listOf, object, opt, req, string, type Field, type ObjectShape, type Shape } from './shapeKit';
 
 const abiEntry = object('ContractAbi', {
   name: req(string, 'Name of the ABI, as `source.abi` and the generated code refer to it.'),
