@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { parseDocument } from 'yaml';
 import { memoryFileSource } from '../src/core/subgraph/fileSource';
-import { validateSubgraph } from '../src/core/subgraph/validate';
+import { validateSubgraph } from '../src/core/subgraph/rules/validate';
 import { tutorialFiles } from '../test/fixtures/subgraphs/corpus';
 import { manyKeys } from '../test/fixtures/subgraphs/manyKeys';
 

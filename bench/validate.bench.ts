@@ -18,11 +18,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { getAddress, id } from 'ethers';
 import { Parser } from 'yaml';
-import { ValidationCache } from '../src/core/subgraph/context';
+import { ValidationCache } from '../src/core/subgraph/rules/context';
 import { memoryFileSource, nodeFileSource } from '../src/core/subgraph/fileSource';
-import { parseManifest } from '../src/core/subgraph/manifestDoc';
+import { parseManifest } from '../src/core/subgraph/manifest/manifestDoc';
 import type { FileSource } from '../src/core/subgraph/types';
-import { validateSubgraph } from '../src/core/subgraph/validate';
+import { validateSubgraph } from '../src/core/subgraph/rules/validate';
 
 const DATA_SOURCES = 200;
 const WARMUP = 20;

@@ -86,7 +86,7 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
       return err.kind === 'missing' ? 2 : 1;
     }
     // Loaded here, not at start: the checks are most of the CLI's code.
-    const [{ validateSubgraph }, { nodeFileSource }] = await Promise.all([import('../core/subgraph/validate'), import('../core/subgraph/fileSource')]);
+    const [{ validateSubgraph }, { nodeFileSource }] = await Promise.all([import('../core/subgraph/rules/validate'), import('../core/subgraph/fileSource')]);
     const { findings, incomplete } = validateSubgraph(manifest, nodeFileSource(), { text });
     const display = (file: string) => safeStart(file === manifest ? manifest : path.relative(process.cwd(), path.resolve(file)) || file);
     const lines: Line[] = findings

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { findGraphCli, runGraph, type GraphRun, type RunGraphOptions } from '../../src/core/subgraph/graphcli/launch';
 import { graphBuildCommand, graphCodegenCommand, graphDeployCommand, graphInitCommand, type GraphDeployInput } from '../../src/core/subgraph/graphcli/commands';
-import { parseManifest, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
+import { parseManifest, rangeOfKeyPath } from '../../src/core/subgraph/manifest/manifestDoc';
 import { freePort, startDevnet, type Devnet } from '../support/devnets';
 import { graphCli, startLocalGraph, type LocalGraph } from '../support/localGraph';
 import { startProxy, type Proxy } from '../support/proxy';

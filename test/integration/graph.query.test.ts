@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { RpcFailure } from '../../src/core/rpc/failure';
 import { closeIdleConnections } from '../../src/core/rpc/http';
-import { splitKeyFromUrl, withKey } from '../../src/core/subgraph/records';
+import { splitKeyFromUrl, withKey } from '../../src/core/subgraph/graphnode/records';
 import { buildQuerySchema } from '../../src/core/subgraph/query/apiSchema';
 import { defaultListQuery, pageVariables } from '../../src/core/subgraph/query/build';
 import { entityModel } from '../../src/core/subgraph/query/entities';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import * as path from 'node:path';
-import { failedHandler } from '../../src/core/subgraph/fatalError';
+import { failedHandler } from '../../src/core/subgraph/graphnode/fatalError';
 import { startDevnet, type Devnet } from '../support/devnets';
 import { deployEmitter, emitterProject, indexedPingIds, type Emitter } from '../support/emitter';
 import { processesUsing } from '../support/processes';

@@ -14,9 +14,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeFileSource } from '../../src/core/subgraph/fileSource';
-import { parseCliPath, parseManifest, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
+import { parseCliPath, parseManifest, rangeOfKeyPath } from '../../src/core/subgraph/manifest/manifestDoc';
 import type { Finding } from '../../src/core/subgraph/types';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { replaceIn, VARIANTS, writeProject, type Edit, type Variant } from '../fixtures/subgraphs/corpus';
 
 const root = path.resolve(__dirname, '..', '..');

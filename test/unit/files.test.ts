@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { fileErrorOf, FileReadError, FILE_CAPS, formatBytes, readTextFile, readTextFileAsync, readTextFileIfExists, statProblem } from '../../src/core/files';
 import { loadProjectLayouts } from '../../src/core/storage/layout';
 import { nodeFileSource } from '../../src/core/subgraph/fileSource';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { tutorialFiles } from '../fixtures/subgraphs/corpus';
 
 let dir: string;

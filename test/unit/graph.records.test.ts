@@ -13,7 +13,7 @@ import {
   validateSubgraphRecord,
   withKey,
   type SubgraphRecord,
-} from '../../src/core/subgraph/records';
+} from '../../src/core/subgraph/graphnode/records';
 
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
 

@@ -17,9 +17,9 @@ import { RpcFailure } from '../../src/core/rpc/failure';
 import { parseParams } from '../../src/core/rpc/params';
 import { parseRequestFile } from '../../src/core/rpc/requestFile';
 import { WsRpcClient } from '../../src/core/rpc/ws';
-import { graphqlTooDeepAt } from '../../src/core/subgraph/schema';
+import { graphqlTooDeepAt } from '../../src/core/subgraph/schema/schema';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { tutorialFiles } from '../fixtures/subgraphs/corpus';
 import { buildCli, runCli } from '../support/cli';
 

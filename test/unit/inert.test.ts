@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { assertGrowsLinearly } from '../support/growth';
 import { inertJson, inertLine, inertText } from '../../src/core/inert';
 import { networkFailure } from '../../src/core/rpc/failure';
-import { parseManifest, parseWithYaml } from '../../src/core/subgraph/manifestDoc';
+import { parseManifest, parseWithYaml } from '../../src/core/subgraph/manifest/manifestDoc';
 import { flattenFields } from '../../src/core/subgraph/query/flatten';
 import { rangeTable } from '../../src/core/storage/table';
 

@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isPlaceholderDeployment } from '../../src/core/localnode/status';
-import { failedHandler, fatalErrorMessage, handlerSpanInManifest, handlerSpanInMapping, mappingOfHandler } from '../../src/core/subgraph/fatalError';
+import { failedHandler, fatalErrorMessage, handlerSpanInManifest, handlerSpanInMapping, mappingOfHandler } from '../../src/core/subgraph/graphnode/fatalError';
 import { isProjectSource } from '../../src/core/subgraph/copies';
-import { chainFits, chainIdsOfNetwork, chooseChain, networkForChain, noFittingChainMessage, suggestSubgraphName } from '../../src/core/subgraph/localChain';
+import { chainFits, chainIdsOfNetwork, chooseChain, networkForChain, noFittingChainMessage, suggestSubgraphName } from '../../src/core/subgraph/graphnode/localChain';
 
 const anvil = { name: 'anvil', chainId: 31337, loopback: true };
 const hardhatRemote = { name: 'shared hardhat', chainId: 31337, loopback: false };

@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bestEvent, bestFunction, canonicalSignature, events, MAX_TUPLE_DEPTH, normalizeSignature, parseAbi, topic0, type Abi } from '../../src/core/subgraph/abi';
+import { bestEvent, bestFunction, canonicalSignature, events, MAX_TUPLE_DEPTH, normalizeSignature, parseAbi, topic0, type Abi } from '../../src/core/subgraph/code/abi';
 
 const TRANSFER = {
   type: 'event',

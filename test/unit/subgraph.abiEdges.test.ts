@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalSignature, normalizeSignature, parseAbi, type AbiEvent } from '../../src/core/subgraph/abi';
+import { canonicalSignature, normalizeSignature, parseAbi, type AbiEvent } from '../../src/core/subgraph/code/abi';
 
 const eventOf = (entry: object): AbiEvent => {
   const r = parseAbi(JSON.stringify([entry]));

@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { memoryFileSource, nodeFileSource } from '../../src/core/subgraph/fileSource';
-import { Context, ValidationCache } from '../../src/core/subgraph/context';
-import { parseManifest } from '../../src/core/subgraph/manifestDoc';
+import { Context, ValidationCache } from '../../src/core/subgraph/rules/context';
+import { parseManifest } from '../../src/core/subgraph/manifest/manifestDoc';
 import type { FileSource } from '../../src/core/subgraph/types';
 
 const ROOT = path.resolve(path.sep, 'ws');

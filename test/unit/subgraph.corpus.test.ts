@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
 import { LineIndex } from '../../src/core/subgraph/text';
 import type { Finding, Fix } from '../../src/core/subgraph/types';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { assertFindingsFile } from '../support/findings';
 import { tutorialFiles, VARIANTS, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Files } from '../fixtures/subgraphs/corpus';
 

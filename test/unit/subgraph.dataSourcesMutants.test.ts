@@ -1,5 +1,5 @@
 /**
- * The per-data-source rules across files (src/core/subgraph/dataSources.ts), through
+ * The per-data-source rules across files (src/core/subgraph/rules/dataSources.ts), through
  * validateSubgraph on the tutorial subgraph with a few edits, in memory: the specVersion and
  * apiVersion gates (endBlock, file data sources, polling filters, topic filters, declared calls,
  * receipts), `source.abi` among `mapping.abis`, event and call signatures against the ABI, the
@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
 import type { Finding } from '../../src/core/subgraph/types';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Edit } from '../fixtures/subgraphs/corpus';
 
 const m = (from: string | RegExp, to: string) => replaceIn('subgraph.yaml', from, to);

@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseManifest, type ManifestDoc } from '../../src/core/subgraph/manifestDoc';
+import { parseManifest, type ManifestDoc } from '../../src/core/subgraph/manifest/manifestDoc';
 import type { YNode } from '../../src/core/subgraph/ynode';
 
 /** A text inside the subset: the fast parser reads it, into the `yaml` package's error-free tree. */

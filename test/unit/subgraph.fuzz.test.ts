@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
 import type { Finding, Range } from '../../src/core/subgraph/types';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
-import { parseFastYaml } from '../../src/core/subgraph/fastYaml';
-import { parseWithYaml } from '../../src/core/subgraph/manifestDoc';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
+import { parseFastYaml } from '../../src/core/subgraph/manifest/fastYaml';
+import { parseWithYaml } from '../../src/core/subgraph/manifest/manifestDoc';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, type Files } from '../fixtures/subgraphs/corpus';
 import { propertyRuns } from '../support/prng';
 

@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, type Edit } from '../fixtures/subgraphs/corpus';
 
 const IMPORT = 'import { Approval } from "../generated/ERC20/ERC20";';

@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { id } from 'ethers';
-import { bestEvent, canonicalSignature, events, normalizeSignature, parseAbi, topic0, type Abi } from '../../src/core/subgraph/abi';
-import { nodeAtPath, parseCliPath, parseManifest, parseWithYaml, rangeOfKeyPath } from '../../src/core/subgraph/manifestDoc';
-import { blankComments, handlerNames, scanMapping } from '../../src/core/subgraph/mappingScan';
+import { bestEvent, canonicalSignature, events, normalizeSignature, parseAbi, topic0, type Abi } from '../../src/core/subgraph/code/abi';
+import { nodeAtPath, parseCliPath, parseManifest, parseWithYaml, rangeOfKeyPath } from '../../src/core/subgraph/manifest/manifestDoc';
+import { blankComments, handlerNames, scanMapping } from '../../src/core/subgraph/code/mappingScan';
 import { listQueryName as entityListQueryName } from '../../src/core/subgraph/query/naming';
-import { entityStub, graphqlTypeOf, handlerStub } from '../../src/core/subgraph/stubs';
+import { entityStub, graphqlTypeOf, handlerStub } from '../../src/core/subgraph/code/stubs';
 import { LineIndex } from '../../src/core/subgraph/text';
-import { resolvePlain } from '../../src/core/subgraph/fastYaml';
-import { compareVersions, parseVersion } from '../../src/core/subgraph/versions';
+import { resolvePlain } from '../../src/core/subgraph/manifest/fastYaml';
+import { compareVersions, parseVersion } from '../../src/core/subgraph/rules/versions';
 import { TUTORIAL } from '../fixtures/subgraphs/corpus';
 
 const tutorialAbi = (): Abi => {

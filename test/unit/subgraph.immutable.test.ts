@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
 import type { Finding } from '../../src/core/subgraph/types';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { LineIndex } from '../../src/core/subgraph/text';
-import { rangeAtLeast } from '../../src/core/subgraph/versions';
+import { rangeAtLeast } from '../../src/core/subgraph/rules/versions';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Files } from '../fixtures/subgraphs/corpus';
 
 const installedAt = (dir: string, version: string): Record<string, string> => ({

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { placeAt } from '../../src/core/subgraph/keyPath';
-import { shapeAt } from '../../src/core/subgraph/shape';
+import { placeAt } from '../../src/core/subgraph/lookup/keyPath';
+import { shapeAt } from '../../src/core/subgraph/manifest/shape';
 import { TUTORIAL } from '../fixtures/subgraphs/corpus';
 
 const MANIFEST = fs.readFileSync(path.join(TUTORIAL, 'subgraph.yaml'), 'utf8');

@@ -4,10 +4,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidationCache } from '../../src/core/subgraph/context';
+import { ValidationCache } from '../../src/core/subgraph/rules/context';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
-import { nodeAt, pattern, stringAt, Subgraph } from '../../src/core/subgraph/lookup';
-import { parseManifest } from '../../src/core/subgraph/manifestDoc';
+import { nodeAt, pattern, stringAt, Subgraph } from '../../src/core/subgraph/lookup/lookup';
+import { parseManifest } from '../../src/core/subgraph/manifest/manifestDoc';
 
 const MANIFEST = `specVersion: 1.0.0
 schema:

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nodeAtPath, parseCliPath, parseManifest, rangeOfKeyPath, type ManifestDoc } from '../../src/core/subgraph/manifestDoc';
+import { nodeAtPath, parseCliPath, parseManifest, rangeOfKeyPath, type ManifestDoc } from '../../src/core/subgraph/manifest/manifestDoc';
 
 const MESSAGE = 'The manifest nests more than 64 levels deep here; a subgraph manifest needs a handful, so it is not read further';
 

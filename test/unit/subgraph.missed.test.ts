@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSchema } from '../../src/core/subgraph/schema';
+import { analyzeSchema } from '../../src/core/subgraph/schema/schema';
 import { isManifestCopy, isManifestFile } from '../../src/core/subgraph/copies';
 
 const codes = (schema: string) => analyzeSchema(schema, 'schema.graphql').findings.map((f) => f.code);

@@ -10,11 +10,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Kind, parse, type TypeNode } from 'graphql';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
-import { manifestKeysAt } from '../../src/core/subgraph/shape';
-import type { Shape } from '../../src/core/subgraph/shapeKit';
+import { manifestKeysAt } from '../../src/core/subgraph/manifest/shape';
+import type { Shape } from '../../src/core/subgraph/manifest/shapeKit';
 import type { Finding } from '../../src/core/subgraph/types';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
-import { otherProtocolShape } from '../../src/core/subgraph/protocolShapes';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
+import { otherProtocolShape } from '../../src/core/subgraph/manifest/protocolShapes';
 import { findingsRecorder } from '../support/findings';
 
 const cli = path.resolve(__dirname, '../../node_modules/@graphprotocol/graph-cli');

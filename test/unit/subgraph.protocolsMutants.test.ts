@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
 import type { Finding } from '../../src/core/subgraph/types';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 
 const ROOT = path.join(path.sep, 'virtual', 'protoedges');
 const SCHEMA = 'type Block @entity(immutable: true) { id: ID! }\n';

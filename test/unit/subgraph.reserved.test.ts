@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSchema } from '../../src/core/subgraph/schema';
+import { analyzeSchema } from '../../src/core/subgraph/schema/schema';
 
 const entity = (name: string) => `type ${name} @entity(immutable: true) {\n  id: ID!\n}\n`;
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
 import type { Finding } from '../../src/core/subgraph/types';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { findingsRecorder } from '../support/findings';
 import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Edit } from '../fixtures/subgraphs/corpus';
 

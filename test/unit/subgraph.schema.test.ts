@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSchema, graphqlTooDeepAt, MAX_SCHEMA_DEPTH, type SchemaInfo } from '../../src/core/subgraph/schema';
+import { analyzeSchema, graphqlTooDeepAt, MAX_SCHEMA_DEPTH, type SchemaInfo } from '../../src/core/subgraph/schema/schema';
 import { boundedDistance, brief, closest, didYouMean, LineIndex } from '../../src/core/subgraph/text';
 
 const E = '@entity(immutable: true)';

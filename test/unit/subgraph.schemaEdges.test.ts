@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSchema, graphqlTooDeepAt } from '../../src/core/subgraph/schema';
+import { analyzeSchema, graphqlTooDeepAt } from '../../src/core/subgraph/schema/schema';
 
 const E = '@entity(immutable: true)';
 

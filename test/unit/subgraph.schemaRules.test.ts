@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSchema } from '../../src/core/subgraph/schema';
+import { analyzeSchema } from '../../src/core/subgraph/schema/schema';
 import type { Finding } from '../../src/core/subgraph/types';
 
 const E = '@entity(immutable: true)';

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Kind, parse, type TypeNode } from 'graphql';
-import { manifestKeyDoc, manifestKeysAt, namedShapes, shapeAt } from '../../src/core/subgraph/shape';
-import type { Shape } from '../../src/core/subgraph/shapeKit';
-import { EVM_NETWORK_ALIASES, EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from '../../src/core/subgraph/networks';
-import { API_VERSIONS, compareVersions, SPEC_VERSIONS } from '../../src/core/subgraph/versions';
-import { GRAPH_TS_FOR } from '../../src/core/subgraph/toolchain';
+import { manifestKeyDoc, manifestKeysAt, namedShapes, shapeAt } from '../../src/core/subgraph/manifest/shape';
+import type { Shape } from '../../src/core/subgraph/manifest/shapeKit';
+import { EVM_NETWORK_ALIASES, EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from '../../src/core/subgraph/manifest/networks';
+import { API_VERSIONS, compareVersions, SPEC_VERSIONS } from '../../src/core/subgraph/rules/versions';
+import { GRAPH_TS_FOR } from '../../src/core/subgraph/rules/toolchain';
 
 const cli = path.resolve(__dirname, '../../node_modules/@graphprotocol/graph-cli');
 

@@ -8,7 +8,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeShape, manifestKeyDoc, manifestKeysAt, shapeAt, type KeySuggestion } from '../../src/core/subgraph/shape';
+import { describeShape, manifestKeyDoc, manifestKeysAt, shapeAt, type KeySuggestion } from '../../src/core/subgraph/manifest/shape';
 
 type Path = (string | number)[];
 

@@ -5,8 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blankComments, handlerNames, scanMapping } from '../../src/core/subgraph/mappingScan';
-import { entityStub, graphqlTypeOf, handlerStub, type HandlerStubInput } from '../../src/core/subgraph/stubs';
+import { blankComments, handlerNames, scanMapping } from '../../src/core/subgraph/code/mappingScan';
+import { entityStub, graphqlTypeOf, handlerStub, type HandlerStubInput } from '../../src/core/subgraph/code/stubs';
 import { applyFix } from '../support/findings';
 
 const APPROVAL = { kind: 'event' as const, name: 'Approval', signature: 'Approval(indexed address,indexed address,uint256)', params: [{ name: 'owner', type: 'address', indexed: true }] };

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { problemRange } from '../../src/core/subgraph/graphcli/problemRange';
-import { functionOffset, summarizeManifest } from '../../src/core/subgraph/manifestSummary';
+import { functionOffset, summarizeManifest } from '../../src/core/subgraph/manifest/manifestSummary';
 import { operationAt, operationText, parseQueryFile, subgraphDirective } from '../../src/core/subgraph/query/file';
 import { TUTORIAL } from '../fixtures/subgraphs/corpus';
 

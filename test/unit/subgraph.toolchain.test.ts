@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
 import type { Finding } from '../../src/core/subgraph/types';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, type Edit } from '../fixtures/subgraphs/corpus';
 
 const installed =

@@ -4,10 +4,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ValidationCache } from '../../src/core/subgraph/context';
+import { ValidationCache } from '../../src/core/subgraph/rules/context';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
 import type { Finding } from '../../src/core/subgraph/types';
-import { sortFindings, validateSubgraph } from '../../src/core/subgraph/validate';
+import { sortFindings, validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, type Files } from '../fixtures/subgraphs/corpus';
 
 function source(extra: Files = {}) {

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_VERSIONS, compareVersions, LATEST_API_VERSION, LATEST_SPEC_VERSION, parseVersion, rangeAtLeast } from '../../src/core/subgraph/versions';
+import { API_VERSIONS, compareVersions, LATEST_API_VERSION, LATEST_SPEC_VERSION, parseVersion, rangeAtLeast } from '../../src/core/subgraph/rules/versions';
 
 test('parseVersion: three runs of up to 9 digits, trimmed, nothing else', () => {
   assert.deepEqual(parseVersion(' 0.0.9 '), [0, 0, 9]);

@@ -7,8 +7,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
-import { wasmFunctionExports } from '../../src/core/subgraph/wasmExports';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
+import { wasmFunctionExports } from '../../src/core/subgraph/code/wasmExports';
 import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT } from '../fixtures/subgraphs/corpus';
 
 const leb = (n: number): number[] => {

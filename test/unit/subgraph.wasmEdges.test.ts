@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { wasmFunctionExports } from '../../src/core/subgraph/wasmExports';
+import { wasmFunctionExports } from '../../src/core/subgraph/code/wasmExports';
 
 const HEAD = [0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0];
 const bytes = (...body: number[]) => Uint8Array.from([...HEAD, ...body]);

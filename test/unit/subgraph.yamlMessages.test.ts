@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
-import { yamlMessage } from '../../src/core/subgraph/yamlMessages';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
+import { yamlMessage } from '../../src/core/subgraph/manifest/yamlMessages';
 
 const WORDS: [string, string][] = [
   ['ALIAS_PROPS', 'An alias (*name) cannot carry an anchor or a tag.'],

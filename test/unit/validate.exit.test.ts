@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { memoryFileSource } from '../../src/core/subgraph/fileSource';
-import { validateSubgraph } from '../../src/core/subgraph/validate';
+import { validateSubgraph } from '../../src/core/subgraph/rules/validate';
 import { tutorialFiles } from '../fixtures/subgraphs/corpus';
 import { buildCli, runCli } from '../support/cli';
 

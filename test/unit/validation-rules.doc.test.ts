@@ -18,7 +18,9 @@ const CODE = '([a-z][a-z0-9]*(?:-[a-z0-9]+)+)';
 /** The validator's sources, without the graph CLI wrapper and the query client (they make no findings). */
 function sources(): Map<string, string> {
   const out = new Map<string, string>();
-  for (const name of fs.readdirSync(SOURCE_DIR)) if (name.endsWith('.ts')) out.set(name, fs.readFileSync(path.join(SOURCE_DIR, name), 'utf8'));
+  for (const name of fs.readdirSync(SOURCE_DIR, { recursive: true, encoding: 'utf8' })) {
+    if (name.endsWith('.ts') && !/^(graphcli|query)\//.test(name)) out.set(path.basename(name), fs.readFileSync(path.join(SOURCE_DIR, name), 'utf8'));
+  }
   return out;
 }
 

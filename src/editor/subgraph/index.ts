@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { COMMANDS, VIEWS } from '../ids';
-import { functionOffset } from '../../core/subgraph/manifestSummary';
+import { functionOffset } from '../../core/subgraph/manifest/manifestSummary';
 import { isManifestFile } from '../../core/subgraph/copies';
 import { registerCommand, type CommandRun } from '../kit/commands';
 import type { EditorContextWithNodes } from '../kit/context';

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FILE_CAPS } from '../../core/files';
 import { isManifestCopy } from '../../core/subgraph/copies';
-import { summarizeManifest, type ManifestSummary } from '../../core/subgraph/manifestSummary';
+import { summarizeManifest, type ManifestSummary } from '../../core/subgraph/manifest/manifestSummary';
 import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../ids';
 import { readWorkspaceText } from '../readFile';
 import type { ExcludedFolder } from './localnode/dataFolder';

@@ -1,7 +1,7 @@
 /** Quick picks and input boxes shared by the subgraph commands. */
 import * as vscode from 'vscode';
 import { validateGraphDeploy } from '../../core/subgraph/graphcli/commands';
-import { displaySubgraphUrl, type SubgraphRecord } from '../../core/subgraph/records';
+import { displaySubgraphUrl, type SubgraphRecord } from '../../core/subgraph/graphnode/records';
 import { COMMANDS } from '../ids';
 import { pickOne } from '../nodes/pickers';
 import { manifestLabel, type Manifests } from './manifests';

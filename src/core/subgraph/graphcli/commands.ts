@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { getAddress } from 'ethers';
-import { KEY_PLACEHOLDER } from '../records';
+import { KEY_PLACEHOLDER } from '../graphnode/records';
 import { FILE_CAPS, fileErrorOf, readTextFile } from '../../files';
 
 /** Stands for the deploy key in a deploy command line; replaced inside the CLI's process only. */

@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { redactKnownSecrets } from '../../redact';
-import { KEY_PLACEHOLDER, subgraphSecretValues, templateFromPrinted, type SubgraphSecrets } from '../records';
+import { KEY_PLACEHOLDER, subgraphSecretValues, templateFromPrinted, type SubgraphSecrets } from '../graphnode/records';
 import { DEPLOY_KEY_PLACEHOLDER, displayCommand, GraphInputError, type GraphCommand } from './commands';
 import { judgeGraphRun, parseDeployLines, type GraphOutcome } from './output';
 

@@ -4,7 +4,7 @@
  * is judged by the lines the CLI prints only on success; failures are turned into messages that
  * say what to do, and compile/manifest errors into problems with file positions.
  */
-import { parseCliPath } from '../manifestDoc';
+import { parseCliPath } from '../manifest/manifestDoc';
 import type { GraphSubcommand } from './commands';
 
 export type ProblemSeverity = 'error' | 'warning';

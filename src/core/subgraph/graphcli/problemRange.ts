@@ -4,7 +4,7 @@
  * `Path: dataSources > 0 > …`, never a line), and problems that name only a value (a handler
  * missing from the WASM) where that value is written.
  */
-import { parseManifest, rangeOfKeyPath } from '../manifestDoc';
+import { parseManifest, rangeOfKeyPath } from '../manifest/manifestDoc';
 import type { Range } from '../types';
 import type { GraphProblem } from './output';
 

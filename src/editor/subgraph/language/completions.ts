@@ -5,15 +5,15 @@
  * ABI names, networks, versions, kinds.
  */
 import * as vscode from 'vscode';
-import { topic0 } from '../../../core/subgraph/abi';
-import { EVM_NETWORKS } from '../../../core/subgraph/networks';
-import { manifestKeysAt, shapeAt } from '../../../core/subgraph/shape';
-import { KNOWN_FEATURES } from '../../../core/subgraph/values';
-import { API_VERSIONS, SPEC_VERSIONS } from '../../../core/subgraph/versions';
-import { placeAt, type KeyPath, type Place } from '../../../core/subgraph/keyPath';
+import { topic0 } from '../../../core/subgraph/code/abi';
+import { EVM_NETWORKS } from '../../../core/subgraph/manifest/networks';
+import { manifestKeysAt, shapeAt } from '../../../core/subgraph/manifest/shape';
+import { KNOWN_FEATURES } from '../../../core/subgraph/rules/values';
+import { API_VERSIONS, SPEC_VERSIONS } from '../../../core/subgraph/rules/versions';
+import { placeAt, type KeyPath, type Place } from '../../../core/subgraph/lookup/keyPath';
 import type { SubgraphDiagnostics } from './diagnostics';
 import { liveFiles } from './files';
-import { nodeAt, pattern, Subgraph } from '../../../core/subgraph/lookup';
+import { nodeAt, pattern, Subgraph } from '../../../core/subgraph/lookup/lookup';
 
 interface Value {
   label: string;

@@ -6,10 +6,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ValidationCache } from '../../../core/subgraph/context';
-import { parseManifest, type ManifestDoc } from '../../../core/subgraph/manifestDoc';
+import { ValidationCache } from '../../../core/subgraph/rules/context';
+import { parseManifest, type ManifestDoc } from '../../../core/subgraph/manifest/manifestDoc';
 import type { Finding } from '../../../core/subgraph/types';
-import { validateSubgraph } from '../../../core/subgraph/validate';
+import { validateSubgraph } from '../../../core/subgraph/rules/validate';
 import { MANIFEST_GLOB, MANIFEST_SEARCH_EXCLUDE } from '../../ids';
 import { errorText } from '../../kit/errors';
 import type { Log } from '../../log';

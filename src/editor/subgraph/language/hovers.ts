@@ -4,14 +4,14 @@
  * data source name or an ABI name); an address's checksum (and proxy) status; a key's docs.
  */
 import * as vscode from 'vscode';
-import { canonicalSignature, normalizeSignature, topic0 } from '../../../core/subgraph/abi';
-import type { EntityType } from '../../../core/subgraph/schema';
-import { manifestKeyDoc } from '../../../core/subgraph/shape';
-import { placeAt, type KeyPath } from '../../../core/subgraph/keyPath';
+import { canonicalSignature, normalizeSignature, topic0 } from '../../../core/subgraph/code/abi';
+import type { EntityType } from '../../../core/subgraph/schema/schema';
+import { manifestKeyDoc } from '../../../core/subgraph/manifest/shape';
+import { placeAt, type KeyPath } from '../../../core/subgraph/lookup/keyPath';
 import { listQueryName, singleQueryName } from '../../../core/subgraph/query/naming';
 import type { SubgraphDiagnostics } from './diagnostics';
 import { liveFiles } from './files';
-import { pattern, stringAt, Subgraph } from '../../../core/subgraph/lookup';
+import { pattern, stringAt, Subgraph } from '../../../core/subgraph/lookup/lookup';
 import type { ProxyHints } from './proxyHints';
 
 /** Longer lists are cut, so a hover stays a glance. */

@@ -9,11 +9,11 @@ import * as vscode from 'vscode';
 import type { NodeConfig } from '../../../core/nodes/model';
 import { RpcClient } from '../../../core/rpc/client';
 import { EIP1967_IMPLEMENTATION_SLOT, wordAsAddress } from '../../../core/storage/slots';
-import { rangeOfKeyPath, type ManifestDoc } from '../../../core/subgraph/manifestDoc';
+import { rangeOfKeyPath, type ManifestDoc } from '../../../core/subgraph/manifest/manifestDoc';
 import type { Finding } from '../../../core/subgraph/types';
 import type { Settings } from '../../kit/settings';
 import type { NodesFeature } from '../../nodes/feature';
-import { nodeAt, stringAt } from '../../../core/subgraph/lookup';
+import { nodeAt, stringAt } from '../../../core/subgraph/lookup/lookup';
 
 const TIMEOUT_MS = 3_000;
 /** A failed read is tried again after this long (the node may be back), not on every keystroke. */

@@ -5,7 +5,7 @@
  * pieces are registered as secrets first, so no log line or message can show them.
  */
 import * as vscode from 'vscode';
-import { chooseChain, networkForChain, noFittingChainMessage, type ChainCandidate } from '../../../core/subgraph/localChain';
+import { chooseChain, networkForChain, noFittingChainMessage, type ChainCandidate } from '../../../core/subgraph/graphnode/localChain';
 import { inertText } from '../../../core/inert';
 import { isLoopback } from '../../../core/nodes/endpoint';
 import type { NodeConfig } from '../../../core/nodes/model';

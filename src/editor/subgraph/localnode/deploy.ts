@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { suggestSubgraphName } from '../../../core/subgraph/localChain';
+import { suggestSubgraphName } from '../../../core/subgraph/graphnode/localChain';
 import type { LocalNodeUrls } from '../../../core/localnode/supervisor';
 import {
   displayCommand,

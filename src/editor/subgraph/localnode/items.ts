@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { GND_BINDS_ALL_INTERFACES } from '../../../core/localnode/gnd';
 import { deploymentSummary } from '../../../core/localnode/status';
 import { redactText } from '../../../core/redact';
-import { failedHandler } from '../../../core/subgraph/fatalError';
+import { failedHandler } from '../../../core/subgraph/graphnode/fatalError';
 import { manifestLabel } from '../manifests';
 import type { SubgraphsElement } from '../records/tree';
 import { stateText, type LocalDeployment, type LocalNode } from './localNode';

@@ -14,7 +14,7 @@ import { fetchCurrentDeployments, isPlaceholderDeployment, type DeploymentStatus
 import { LocalGraphNode, type LocalNodeState, type LocalNodeUrls } from '../../../core/localnode/supervisor';
 import { inertText } from '../../../core/inert';
 import { redactText, registerPublicUrl } from '../../../core/redact';
-import type { SubgraphRecord } from '../../../core/subgraph/records';
+import type { SubgraphRecord } from '../../../core/subgraph/graphnode/records';
 import { COMMANDS } from '../../ids';
 import { errorText } from '../../kit/errors';
 import { withProgress } from '../../kit/progress';

@@ -4,7 +4,7 @@
  * statuses answer, so a healthy or redeployed subgraph's error goes away.
  */
 import * as vscode from 'vscode';
-import { failedHandler, fatalErrorMessage, handlerSpanInManifest, handlerSpanInMapping, mappingOfHandler, type TextSpan } from '../../../core/subgraph/fatalError';
+import { failedHandler, fatalErrorMessage, handlerSpanInManifest, handlerSpanInMapping, mappingOfHandler, type TextSpan } from '../../../core/subgraph/graphnode/fatalError';
 import { redactText } from '../../../core/redact';
 import { readWorkspaceText } from '../../readFile';
 import { besideManifest } from '../manifests';

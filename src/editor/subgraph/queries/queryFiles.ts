@@ -12,7 +12,7 @@ import { entityModel } from '../../../core/subgraph/query/entities';
 import { operationAt, operationText, parseQueryFile, subgraphDirective, type QueryFile } from '../../../core/subgraph/query/file';
 import { queryTabName } from '../../../core/subgraph/query/tabName';
 import type { QueryOutcome } from '../../../core/subgraph/query/client';
-import type { SubgraphRecord } from '../../../core/subgraph/records';
+import type { SubgraphRecord } from '../../../core/subgraph/graphnode/records';
 import { COMMANDS } from '../../ids';
 import { DocumentLanguage, targetLens } from '../../kit/documents';
 import { readWorkspaceText } from '../../readFile';

@@ -12,7 +12,7 @@ import type { GraphqlResponse, QueryOutcome } from '../../../core/subgraph/query
 import { queryExportName } from '../../../core/subgraph/query/exportName';
 import { queryRunText } from '../../../core/subgraph/query/file';
 import { fieldCounts, type FieldTable } from '../../../core/subgraph/query/flatten';
-import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
+import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/graphnode/records';
 import { offsetPage, turnPage } from '../../../core/table/paging';
 import { fittedTable } from '../../../core/table/table';
 import type { QueryContract, QueryResultPage, QuerySnapshot } from '../../../webview/query/protocol';

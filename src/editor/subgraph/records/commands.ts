@@ -5,8 +5,8 @@
  * own, and opening the GraphQL UI with the key put in only at that moment.
  */
 import * as vscode from 'vscode';
-import { EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from '../../../core/subgraph/networks';
-import { KEY_PLACEHOLDER, templateSubgraphUrls, withKey, SUBGRAPH_URL_FIELDS, type SubgraphRecord, type SubgraphUrlField, type SubgraphUrls } from '../../../core/subgraph/records';
+import { EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from '../../../core/subgraph/manifest/networks';
+import { KEY_PLACEHOLDER, templateSubgraphUrls, withKey, SUBGRAPH_URL_FIELDS, type SubgraphRecord, type SubgraphUrlField, type SubgraphUrls } from '../../../core/subgraph/graphnode/records';
 import { COMMANDS } from '../../ids';
 import { problemOf } from '../../kit/errors';
 import type { SubgraphsFeature } from '../feature';

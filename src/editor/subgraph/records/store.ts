@@ -16,7 +16,7 @@ import {
   type SubgraphUrls,
   subgraphSecretValues,
   withKey,
-} from '../../../core/subgraph/records';
+} from '../../../core/subgraph/graphnode/records';
 import { querySubgraph, subgraphHealth, type GraphqlCallOptions, type GraphqlRequest, type QueryOutcome, type SubgraphHealth } from '../../../core/subgraph/query/client';
 import { idFromName, uniqueId, type Settings } from '../../kit/settings';
 import type { Secrets } from '../../secrets';

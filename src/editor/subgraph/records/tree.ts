@@ -5,11 +5,11 @@
  * mapping at its function. Health is asked once per record and kept until refreshed.
  */
 import * as vscode from 'vscode';
-import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
+import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/graphnode/records';
 import { COMMANDS } from '../../ids';
 import { errorText } from '../../kit/errors';
 import { manifestLabel, type Manifests } from '../manifests';
-import type { DataSourceSummary, HandlerSummary } from '../../../core/subgraph/manifestSummary';
+import type { DataSourceSummary, HandlerSummary } from '../../../core/subgraph/manifest/manifestSummary';
 import type { SubgraphStore } from './store';
 import type { LocalDeployment, LocalNode } from '../localnode/localNode';
 import { deploymentDetails, deploymentItem, localNodeItem } from '../localnode/items';

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { GraphRun } from '../../../core/subgraph/graphcli/launch';
-import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/records';
+import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/graphnode/records';
 import { COMMANDS } from '../../ids';
 import type { Log } from '../../log';
 import type { SubgraphsFeature } from '../feature';

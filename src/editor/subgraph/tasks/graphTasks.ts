@@ -13,7 +13,7 @@ import { CliNoiseFilter, formatProblem } from '../../../core/subgraph/graphcli/o
 import { displayCommand, graphBuildCommand, graphCodegenCommand, graphDeployCommand, type GraphCommand } from '../../../core/subgraph/graphcli/commands';
 import { findGraphCli, runGraph, type GraphRun } from '../../../core/subgraph/graphcli/launch';
 import { inertText } from '../../../core/inert';
-import type { SubgraphRecord, SubgraphSecrets } from '../../../core/subgraph/records';
+import type { SubgraphRecord, SubgraphSecrets } from '../../../core/subgraph/graphnode/records';
 import { errorText } from '../../kit/errors';
 import { settings } from '../../kit/settings';
 import type { Log } from '../../log';

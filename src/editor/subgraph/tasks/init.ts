@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EVM_NETWORKS } from '../../../core/subgraph/networks';
+import { EVM_NETWORKS } from '../../../core/subgraph/manifest/networks';
 import { findGraphCli, runGraph } from '../../../core/subgraph/graphcli/launch';
 import { graphInitCommand, normalizeSlug, validateGraphInit, type GraphInitInput } from '../../../core/subgraph/graphcli/commands';
 import { withProgress } from '../../kit/progress';

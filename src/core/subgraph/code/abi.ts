@@ -3,8 +3,8 @@
  * form manifests use), the functions call handlers may name, and topic hashes (ethers' keccak).
  */
 import { id } from 'ethers';
-import { nearMatch } from './nearMatch';
-import type { EventParam } from './types';
+import { nearMatch } from '../nearMatch';
+import type { EventParam } from '../types';
 
 export interface AbiEvent {
   name: string;

@@ -5,11 +5,11 @@
 import type { ValueRule } from './checkShape';
 import { label } from './checkShape';
 import type { Context } from './context';
-import { EVM_NETWORK_ALIASES, EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from './networks';
-import { closest, didYouMean } from './text';
-import type { Fix } from './types';
+import { EVM_NETWORK_ALIASES, EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from '../manifest/networks';
+import { closest, didYouMean } from '../text';
+import type { Fix } from '../types';
 import { API_VERSIONS, compareVersions, MIN_API_VERSION, parseVersion, SPEC_VERSIONS } from './versions';
-import { get, isMap, items, pairOf, str, type YScalar } from './ynode';
+import { get, isMap, items, pairOf, str, type YScalar } from '../ynode';
 
 /** graph-node stores block numbers as 32-bit signed integers. */
 const MAX_BLOCK = 2 ** 31 - 1;

@@ -8,8 +8,8 @@
  * `graph init` writes specVersion 1.3.0 and apiVersion 0.0.9 (the newest it knows).
  */
 import type { Context, Span } from './context';
-import type { Range } from './types';
-import { get, str, type YScalar } from './ynode';
+import type { Range } from '../types';
+import { get, str, type YScalar } from '../ynode';
 
 /** Every manifest specVersion graph-node accepts (0.0.3 never existed but is tolerated). */
 export const SPEC_VERSIONS = ['0.0.2', '0.0.3', '0.0.4', '0.0.5', '0.0.6', '0.0.7', '0.0.8', '0.0.9', '1.0.0', '1.1.0', '1.2.0', '1.3.0'] as const;

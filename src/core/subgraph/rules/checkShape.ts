@@ -4,13 +4,13 @@
  * value passes its type check, the value rule registered for its path (values.ts) runs.
  */
 import type { Context, Span } from './context';
-import type { Finding } from './types';
-import { dataSourceShape, MANIFEST, describeShape } from './shape';
-import type { ObjectShape, Shape } from './shapeKit';
+import type { Finding } from '../types';
+import { dataSourceShape, MANIFEST, describeShape } from '../manifest/shape';
+import type { ObjectShape, Shape } from '../manifest/shapeKit';
 import { ETHEREUM_ONLY_RULES } from './protocols';
-import { otherProtocolShape } from './protocolShapes';
-import { brief, closest } from './text';
-import { get, isMap, isScalar, pairOf, type YMap, type YNode, type YScalar } from './ynode';
+import { otherProtocolShape } from '../manifest/protocolShapes';
+import { brief, closest } from '../text';
+import { get, isMap, isScalar, pairOf, type YMap, type YNode, type YScalar } from '../ynode';
 
 export type Path = (string | number)[];
 export type ValueRule = (ctx: Context, node: YNode, path: Path) => void;

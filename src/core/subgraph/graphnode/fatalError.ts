@@ -2,7 +2,7 @@
  * Where a deployment's fatal indexing error belongs in the project: the manifest line naming the
  * handler that failed (else the manifest's first line), and the mapping file that defines it.
  */
-import { functionOffset, summarizeManifest } from './manifestSummary';
+import { functionOffset, summarizeManifest } from '../manifest/manifestSummary';
 
 /** What graph-node's index node says of a deployment that stopped indexing. */
 export interface FatalError {

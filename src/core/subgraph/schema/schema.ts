@@ -19,8 +19,8 @@ import {
   type TypeNode,
 } from 'graphql/language';
 import { checkFulltext } from './fulltext';
-import { closest, LineIndex } from './text';
-import type { Finding, Fix, Severity } from './types';
+import { closest, LineIndex } from '../text';
+import type { Finding, Fix, Severity } from '../types';
 
 /** Scalars graph-node knows. */
 export const BUILTIN_SCALARS = ['ID', 'String', 'Bytes', 'BigInt', 'BigDecimal', 'Int', 'Int8', 'Boolean', 'Timestamp'] as const;

@@ -5,11 +5,11 @@
 import * as path from 'node:path';
 import type { Context, Span } from './context';
 import { dataSourceRefs, type DataSourceRef } from './dataSources';
-import type { SchemaInfo } from './schema';
-import type { Finding, Fix, Severity } from './types';
+import type { SchemaInfo } from '../schema/schema';
+import type { Finding, Fix, Severity } from '../types';
 import { graphCliAtLeast } from './toolchain';
 import { compareVersions, GRAPH_CLI_REQUIRES_IMMUTABLE, parseVersion, requireSpecVersion, SPEC_VERSION_FOR } from './versions';
-import { get, isScalar, items, pairOf, str, type YNode } from './ynode';
+import { get, isScalar, items, pairOf, str, type YNode } from '../ynode';
 
 const keySpan = (node: YNode | undefined, key: string): Span | undefined => {
   const pair = pairOf(node, key);

@@ -4,8 +4,8 @@
  */
 import type { Context } from './context';
 import { requireSpecVersion, SPEC_VERSION_FOR } from './versions';
-import { protocolOf, type Protocol } from './protocolShapes';
-import { get, isMap, items, pairOf, str, type YNode } from './ynode';
+import { protocolOf, type Protocol } from '../manifest/protocolShapes';
+import { get, isMap, items, pairOf, str, type YNode } from '../ynode';
 /** Value rules that only make sense for Ethereum data sources (EVM addresses and networks, `ethereum/events`). */
 export const ETHEREUM_ONLY_RULES = /\.(source\.address|network|mapping\.kind)$/;
 

@@ -5,7 +5,7 @@
  * since a subgraph meant for mainnet is tried on a local copy of it. Also the subgraph name a
  * local deploy suggests.
  */
-import { EVM_NETWORK_ALIASES } from './networks';
+import { EVM_NETWORK_ALIASES } from '../manifest/networks';
 
 /** Chain ids local devnets answer eth_chainId with (anvil and hardhat 31337; ganache and geth --dev 1337). */
 export const DEVNET_CHAIN_IDS: readonly number[] = [31337, 1337];

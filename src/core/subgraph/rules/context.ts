@@ -4,13 +4,13 @@
  */
 import * as path from 'node:path';
 import { getAddress, keccak256, toUtf8Bytes } from 'ethers';
-import { fileErrorOf, type FileReadError } from '../files';
-import { parseAbi, type AbiResult } from './abi';
-import type { ManifestDoc } from './manifestDoc';
-import { scanMapping, type MappingScan } from './mappingScan';
-import { analyzeSchema, type SchemaInfo } from './schema';
-import { wasmFunctionExports } from './wasmExports';
-import type { FileSource, Finding, FindingAction, Fix, Severity } from './types';
+import { fileErrorOf, type FileReadError } from '../../files';
+import { parseAbi, type AbiResult } from '../code/abi';
+import type { ManifestDoc } from '../manifest/manifestDoc';
+import { scanMapping, type MappingScan } from '../code/mappingScan';
+import { analyzeSchema, type SchemaInfo } from '../schema/schema';
+import { wasmFunctionExports } from '../code/wasmExports';
+import type { FileSource, Finding, FindingAction, Fix, Severity } from '../types';
 
 /** Anything with source offsets in the manifest: a node, or a pair's key. */
 export interface Span {

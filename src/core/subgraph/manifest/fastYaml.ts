@@ -11,7 +11,7 @@
  * thousands of texts: whenever this parser answers, its tree equals the one from `yaml`.
  */
 import { isScalar, Schema, type ScalarTag } from 'yaml';
-import { closeBlock, nullScalar, type YMap, type YNode, type YScalar, type YSeq } from './ynode';
+import { closeBlock, nullScalar, type YMap, type YNode, type YScalar, type YSeq } from '../ynode';
 
 /** Anything outside the subset: the caller falls back to the `yaml` package. */
 class Unsupported extends Error {}

@@ -3,17 +3,17 @@
  * Never throws on any text: broken input gives findings (or none). A manifest with YAML syntax
  * errors gets only those (like graph-cli, which stops there too).
  */
-import { fileErrorOf } from '../files';
-import { inertLine } from '../inert';
+import { fileErrorOf } from '../../files';
+import { inertLine } from '../../inert';
 import { Context, ValidationCache } from './context';
 import { checkShape } from './checkShape';
 import { checkDataSources } from './dataSources';
-import { parseManifest, type ManifestDoc } from './manifestDoc';
+import { parseManifest, type ManifestDoc } from '../manifest/manifestDoc';
 import { checkProject, loadSchema } from './project';
 import { checkProtocols } from './protocols';
 import { checkToolchain } from './toolchain';
-import { LineIndex } from './text';
-import type { FileSource, Finding } from './types';
+import { LineIndex } from '../text';
+import type { FileSource, Finding } from '../types';
 import { VALUE_RULES } from './values';
 
 export interface ValidateOptions {

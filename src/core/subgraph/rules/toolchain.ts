@@ -13,10 +13,10 @@
  */
 import * as path from 'node:path';
 import type { Context } from './context';
-import { blankComments } from './mappingScan';
-import type { SchemaInfo } from './schema';
+import { blankComments } from '../code/mappingScan';
+import type { SchemaInfo } from '../schema/schema';
 import { compareVersions, rangeAtLeast } from './versions';
-import { get, items, pairOf, str, type YNode } from './ynode';
+import { get, items, pairOf, str, type YNode } from '../ynode';
 
 export const GRAPH_TS_FOR = { codegen: '0.25.0', int8: '0.31.0', timestamp: '0.34.0' } as const;
 /** The oldest graph-cli seen refusing graph-ts below 0.25.0 (0.96.0 and 0.98.1 were read). */

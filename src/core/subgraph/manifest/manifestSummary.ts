@@ -4,8 +4,8 @@
  * says what is wrong; this only lists what is there.
  */
 import { parseManifest } from './manifestDoc';
-import { blankComments } from './mappingScan';
-import { get, items, str, type YNode } from './ynode';
+import { blankComments } from '../code/mappingScan';
+import { get, items, str, type YNode } from '../ynode';
 
 export interface HandlerSummary {
   kind: 'event' | 'call' | 'block';

@@ -6,8 +6,8 @@
  *  - a deploy key (sent as `Authorization: Bearer`, `graph deploy --deploy-key`) lives only in
  *    SecretStorage too.
  */
-import { KEY_PLACEHOLDER } from '../nodes/model';
-import { redactUrl } from '../redact';
+import { KEY_PLACEHOLDER } from '../../nodes/model';
+import { redactUrl } from '../../redact';
 
 export { KEY_PLACEHOLDER };
 

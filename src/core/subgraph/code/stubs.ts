@@ -4,8 +4,8 @@
  */
 import * as path from 'node:path';
 import type { MappingScan } from './mappingScan';
-import { LineIndex } from './text';
-import type { EventParam, Fix, TextEdit } from './types';
+import { LineIndex } from '../text';
+import type { EventParam, Fix, TextEdit } from '../types';
 
 export interface HandlerStubInput {
   mappingFile: string;

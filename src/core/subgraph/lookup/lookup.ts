@@ -4,13 +4,13 @@
  * content); this only follows the manifest's references.
  */
 import * as path from 'node:path';
-import { fileErrorOf } from '../files';
-import type { Abi } from './abi';
-import type { ValidationCache } from './context';
-import { nodeAtPath, type ManifestDoc } from './manifestDoc';
-import type { SchemaInfo } from './schema';
-import type { FileSource } from './types';
-import type { YNode } from './ynode';
+import { fileErrorOf } from '../../files';
+import type { Abi } from '../code/abi';
+import type { ValidationCache } from '../rules/context';
+import { nodeAtPath, type ManifestDoc } from '../manifest/manifestDoc';
+import type { SchemaInfo } from '../schema/schema';
+import type { FileSource } from '../types';
+import type { YNode } from '../ynode';
 import type { KeyPath } from './keyPath';
 
 export function nodeAt(doc: ManifestDoc | undefined, keyPath: KeyPath): YNode | undefined {

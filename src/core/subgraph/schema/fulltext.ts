@@ -6,7 +6,7 @@
  * `fullTextSearch` feature is checked with the manifest (project.ts).
  */
 import { Kind, type ConstDirectiveNode, type ConstValueNode, type ObjectTypeDefinitionNode, type TypeNode } from 'graphql/language';
-import { closest } from './text';
+import { closest } from '../text';
 
 /** graph-node's FulltextLanguage and FulltextAlgorithm (graph/src/schema/fulltext.rs); graph-cli lists the same. */
 export const FULLTEXT_LANGUAGES = ['simple', 'da', 'nl', 'en', 'fi', 'fr', 'de', 'hu', 'it', 'no', 'pt', 'ro', 'ru', 'es', 'sv', 'tr'];

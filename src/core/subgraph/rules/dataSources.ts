@@ -4,15 +4,15 @@
  * entities are in the schema, the features it uses fit the specVersion.
  */
 import * as path from 'node:path';
-import { bestEvent, bestFunction, normalizeSignature, type Abi, type AbiEvent } from './abi';
+import { bestEvent, bestFunction, normalizeSignature, type Abi, type AbiEvent } from '../code/abi';
 import { isCheckedKind, label, type Path } from './checkShape';
 import type { Context, Span } from './context';
-import type { SchemaInfo } from './schema';
-import { entityStub, handlerStub, type HandlerStubInput } from './stubs';
-import { nearMatch } from './nearMatch';
-import { brief, closest, LineIndex } from './text';
+import type { SchemaInfo } from '../schema/schema';
+import { entityStub, handlerStub, type HandlerStubInput } from '../code/stubs';
+import { nearMatch } from '../nearMatch';
+import { brief, closest, LineIndex } from '../text';
 import { API_VERSION_FOR, compareVersions, parseVersion, requireSpecVersion, SPEC_VERSION_FOR } from './versions';
-import { get, isMap, isScalar, items, pairOf, str, type YMap, type YNode, type YScalar } from './ynode';
+import { get, isMap, isScalar, items, pairOf, str, type YMap, type YNode, type YScalar } from '../ynode';
 
 export interface DataSourceRef {
   list: 'dataSources' | 'templates';

@@ -6,9 +6,9 @@
 import { yamlMessage } from './yamlMessages';
 import { isAlias, isMap as isYamlMap, isPair, isScalar as isYamlScalar, isSeq as isYamlSeq, parseDocument, Scalar, type Node as YamlNode } from 'yaml';
 import { parseFastYaml } from './fastYaml';
-import { LineIndex } from './text';
-import type { Range } from './types';
-import { closeBlock, get, nullScalar, pairOf, type YNode, type YPair } from './ynode';
+import { LineIndex } from '../text';
+import type { Range } from '../types';
+import { closeBlock, get, nullScalar, pairOf, type YNode, type YPair } from '../ynode';
 
 export interface SyntaxProblem {
   start: number;
