@@ -32,8 +32,9 @@ const arrows = {
   storage: ['rpc', 'coreFiles'],
   // The platform API is spoken over the wire's HTTP exchange; its nodes are imported as node configs.
   platform: ['rpc', 'nodes', 'coreFiles'],
-  // Queries go over the wire's HTTP exchange; records keep their keys as nodes do (the key placeholder).
-  subgraph: ['rpc', 'nodes', 'coreFiles'],
+  // Queries go over the wire's HTTP exchange; records keep their keys as nodes do (the key placeholder);
+  // the proxy hint (rules/proxy.ts) reads a data source's EIP-1967 implementation slot, which storage defines.
+  subgraph: ['rpc', 'nodes', 'storage', 'coreFiles'],
   // The local graph-node runs programs and talks to them over plain HTTP; of core it needs only the ground and the wire.
   localnode: ['rpc', 'coreFiles'],
   // The command line is a thin shell over the core.
