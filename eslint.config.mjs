@@ -1,5 +1,8 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import ts from 'typescript';
 import tseslint from 'typescript-eslint';
 
 // The parts of src/, each a set of files no other part shares, and the arrows between them: a
@@ -29,8 +32,9 @@ const arrows = {
   storage: ['rpc', 'coreFiles'],
   // The platform API is spoken over the wire's HTTP exchange; its nodes are imported as node configs.
   platform: ['rpc', 'nodes', 'coreFiles'],
-  // Queries go over the wire's HTTP exchange; records keep their keys as nodes do (the key placeholder).
-  subgraph: ['rpc', 'nodes', 'coreFiles'],
+  // Queries go over the wire's HTTP exchange; records keep their keys as nodes do (the key placeholder);
+  // the proxy hint (rules/proxy.ts) reads a data source's EIP-1967 implementation slot, which storage defines.
+  subgraph: ['rpc', 'nodes', 'storage', 'coreFiles'],
   // The local graph-node runs programs and talks to them over plain HTTP; of core it needs only the ground and the wire.
   localnode: ['rpc', 'coreFiles'],
   // The command line is a thin shell over the core.
@@ -41,6 +45,87 @@ const arrows = {
   webview: ['webviewProtocol'],
   // The messages are plain types; the tables they carry are core's, taken as types only.
   webviewProtocol: ['coreFiles'],
+};
+
+// No import cycle anywhere in src/, type-only and dynamic imports included: a type shared both
+// ways is a concept that wants a file of its own. (import-x/no-cycle skips type-only imports and
+// has no option to count them.) Each file's imports are read with TypeScript's own pre-parser
+// (import, export … from, import type, import('…') in types and code, import = require), the
+// linted file's from the editor's text, the others' from disk, cached by modification time.
+const importCache = new Map();
+
+/** The project files a file's text imports (relative specifiers; a package cannot import back), with where each specifier sits. */
+function importsIn(file, text) {
+  return ts
+    .preProcessFile(text, true, true)
+    .importedFiles.filter((i) => i.fileName.startsWith('.'))
+    .map((i) => ({ ...i, path: resolveSource(path.dirname(file), i.fileName) }))
+    .filter((i) => i.path);
+}
+
+function resolveSource(dir, specifier) {
+  const base = path.resolve(dir, specifier);
+  return [`${base}.ts`, path.join(base, 'index.ts'), base].find(isFile);
+}
+
+function isFile(file) {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function importsOnDisk(file) {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) return [];
+  const cached = importCache.get(file);
+  if (cached?.mtimeMs === stat.mtimeMs) return cached.paths;
+  const paths = importsIn(file, fs.readFileSync(file, 'utf8')).map((i) => i.path);
+  importCache.set(file, { mtimeMs: stat.mtimeMs, paths });
+  return paths;
+}
+
+/** The shortest chain of imports from `start` back to `target` (both ends included), or undefined. */
+function wayBack(start, target) {
+  const cameFrom = new Map([[start, undefined]]);
+  for (const queue = [start]; queue.length;) {
+    const file = queue.shift();
+    for (const next of importsOnDisk(file)) {
+      if (cameFrom.has(next)) continue;
+      cameFrom.set(next, file);
+      if (next === target) {
+        const chain = [];
+        for (let at = next; at !== undefined; at = cameFrom.get(at)) chain.unshift(at);
+        return chain;
+      }
+      queue.push(next);
+    }
+  }
+  return undefined;
+}
+
+const noImportCycle = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Forbid an import that leads back to its own file, type-only imports included.' },
+    messages: { cycle: 'Import cycle: {{chain}} (type-only imports count too: move what both sides need into a file of its own).' },
+    schema: [],
+  },
+  create(context) {
+    const file = context.physicalFilename;
+    const source = context.sourceCode;
+    return {
+      Program() {
+        for (const imported of importsIn(file, source.text)) {
+          const chain = imported.path === file ? undefined : wayBack(imported.path, file);
+          if (!chain) continue;
+          const shown = [file, ...chain].map((f) => path.relative(import.meta.dirname, f)).join(' → ');
+          context.report({ loc: { start: source.getLocFromIndex(imported.pos), end: source.getLocFromIndex(imported.end) }, messageId: 'cycle', data: { chain: shown } });
+        }
+      },
+    };
+  },
 };
 
 /** One zone per part and each part it may not import (no-restricted-paths wants one kind of pattern per zone). */
@@ -89,18 +174,18 @@ export default tseslint.config(
   },
   {
     // The arrows between the parts of src/, and no cycle of imports anywhere in it (type-only
-    // imports do not count: they vanish from the build). The resolver finds the .ts behind an
-    // extensionless import; an import it cannot resolve would escape both rules.
+    // imports count too: the build drops them, but a cycle of types is still two concepts in
+    // one knot). The resolver finds the .ts behind an extensionless import; an import it cannot
+    // resolve would escape the arrows.
     files: ['src/**/*.ts'],
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, chaindeck: { rules: { 'no-import-cycle': noImportCycle } } },
     settings: {
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
-      // no-cycle follows imports into files it parses itself: TypeScript ones too.
       'import-x/extensions': ['.ts', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'chaindeck/no-import-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: restrictedZones() }],
       'import-x/no-unresolved': ['error', { ignore: ['^vscode$'] }],
     },

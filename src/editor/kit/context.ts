@@ -1,10 +1,10 @@
 /**
  * What every feature is registered with: built once in extension.ts, handed to each feature's
- * register function. Features that work on the configured nodes get the Nodes feature with it.
+ * register function. (Features that work on the configured nodes get the Nodes feature with it:
+ * EditorContextWithNodes, in nodes/feature.ts.)
  */
 import type * as vscode from 'vscode';
 import type { Log } from '../log';
-import type { NodesFeature } from '../nodes/feature';
 import type { Secrets } from '../secrets';
 import type { Milestones } from './milestones';
 import type { Settings } from './settings';
@@ -17,8 +17,4 @@ export interface EditorContext {
   settings: Settings;
   /** What the user has done, for the walkthrough. */
   milestones: Milestones;
-}
-
-export interface EditorContextWithNodes extends EditorContext {
-  nodes: NodesFeature;
 }

@@ -10,6 +10,8 @@ interface ProgressOptions {
   location?: vscode.ProgressLocation.Notification | { viewId: string };
   /** Another reason to stop, e.g. a panel's Cancel button or a refresh: it aborts the task's signal too. */
   signal?: AbortSignal;
+  /** false: a notification without Cancel, for work that is cancelled elsewhere (a task's terminal). */
+  cancellable?: false;
 }
 
 /** Reports a step: a message, and how much of the whole (in percent) it adds. */
@@ -17,7 +19,7 @@ export type Report = (message: string, increment?: number) => void;
 
 export function withProgress<T>(title: string | undefined, task: (signal: AbortSignal, report: Report) => Promise<T>, options: ProgressOptions = {}): Promise<T> {
   const location = options.location ?? vscode.ProgressLocation.Notification;
-  const cancellable = location === vscode.ProgressLocation.Notification;
+  const cancellable = location === vscode.ProgressLocation.Notification && options.cancellable !== false;
   return Promise.resolve(
     vscode.window.withProgress({ location, title, cancellable }, async (progress, token) => {
       const cancel = new AbortController();

@@ -1,3 +1,4 @@
+import type { EditorContext } from '../kit/context';
 import type { Milestones } from '../kit/milestones';
 import type { Log } from '../log';
 import type { NodeFacts } from './facts';
@@ -17,4 +18,9 @@ export interface NodesFeature {
   responses: ResponseView;
   subscriptions: Subscriptions;
   milestones: Milestones;
+}
+
+/** What a feature that works on the configured nodes is registered with. */
+export interface EditorContextWithNodes extends EditorContext {
+  nodes: NodesFeature;
 }

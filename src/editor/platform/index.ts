@@ -1,7 +1,7 @@
 /** The Platform feature: the API key, the Platform view, and importing its nodes into the Nodes view. */
 import * as vscode from 'vscode';
 import { VIEWS } from '../ids';
-import type { EditorContextWithNodes } from '../kit/context';
+import type { EditorContextWithNodes } from '../nodes/feature';
 import { registerPlatformCommands } from './commands';
 import type { PlatformFeature } from './feature';
 import { PlatformSession } from './session';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { COMMANDS, VIEWS } from '../ids';
 import { registerCommand } from '../kit/commands';
-import type { EditorContextWithNodes } from '../kit/context';
+import type { EditorContextWithNodes } from '../nodes/feature';
 import { reportError } from '../kit/errors';
 import { browse, Panels } from './browse';
 import { StorageCodeLens } from './codeLens';

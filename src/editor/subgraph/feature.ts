@@ -10,6 +10,7 @@ import type { QueryResults } from './queries/results';
 import type { SubgraphStore } from './records/store';
 import type { SubgraphsTree } from './records/tree';
 import type { GraphTasks } from './tasks/graphTasks';
+import type { GraphToolchain } from './tasks/toolchain';
 
 /** The pieces of the Subgraphs feature that its commands work with (and extension-host tests use). */
 export interface SubgraphsFeature {
@@ -19,6 +20,8 @@ export interface SubgraphsFeature {
   manifests: Manifests;
   tree: SubgraphsTree;
   tasks: GraphTasks;
+  /** Runs the graph CLI (trust, finding it, terminals, problems) for the tasks, init and the local deploy. */
+  toolchain: GraphToolchain;
   queries: QueryFiles;
   results: QueryResults;
   lenses: ManifestLenses;
@@ -26,6 +29,4 @@ export interface SubgraphsFeature {
   localNode: LocalNode;
   localDeploy: LocalDeployer;
   localProblems: FatalErrorDiagnostics;
-  /** Running the graph CLI runs the workspace's code: only in a trusted workspace. */
-  isTrusted(): boolean;
 }

@@ -11,10 +11,9 @@ import { COMMANDS, VIEWS } from '../ids';
 import { functionOffset } from '../../core/subgraph/manifest/manifestSummary';
 import { isManifestFile } from '../../core/subgraph/copies';
 import { registerCommand, type CommandRun } from '../kit/commands';
-import type { EditorContextWithNodes } from '../kit/context';
 import type { Settings } from '../kit/settings';
 import type { Log } from '../log';
-import type { NodesFeature } from '../nodes/feature';
+import type { EditorContextWithNodes, NodesFeature } from '../nodes/feature';
 import type { SubgraphsFeature } from './feature';
 import { ManifestCompletions } from './language/completions';
 import { SubgraphDiagnostics } from './language/diagnostics';
@@ -29,9 +28,10 @@ import { QueryResults } from './queries/results';
 import { addRecord, editRecord, openGraphqlUi, removeRecord, setDeployKey } from './records/commands';
 import { SubgraphStore } from './records/store';
 import { SubgraphsTree } from './records/tree';
-import { afterDeploy, deploy, requireTrust } from './tasks/deploy';
-import { GRAPH_TASK_TYPE, GraphTasks, type GraphTaskKind } from './tasks/graphTasks';
+import { afterDeploy, deploy } from './tasks/deploy';
+import { GraphTasks, type GraphTaskKind } from './tasks/graphTasks';
 import { initSubgraph } from './tasks/init';
+import { GRAPH_TASK_TYPE, GraphToolchain } from './tasks/toolchain';
 import { registerLocalNodeCommands } from './localnode/commands';
 import { LocalNodeDataFolder } from './localnode/dataFolder';
 import { LocalDeployer } from './localnode/deploy';
@@ -53,18 +53,20 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     onDidChangeRecords: localNode.onDidChangeRecords,
   });
   const results = new QueryResults(extension.extensionUri, store, log);
-  const tasks = new GraphTasks({ store, manifests, log, isTrusted, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
+  const toolchain = new GraphToolchain(isTrusted);
+  const tasks = new GraphTasks({ store, manifests, log, toolchain, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
   const tree = new SubgraphsTree(store, manifests, localNode);
   const queries = new QueryFiles({ store, manifests, results });
   const lenses = new ManifestLenses(store, isTrusted, dataFolder);
   const localProblems = new FatalErrorDiagnostics(localNode);
-  const localDeploy = new LocalDeployer({ store, manifests, tasks, isTrusted }, localNode, settings);
-  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, queries, results, lenses, localNode, localDeploy, localProblems, isTrusted };
+  const localDeploy = new LocalDeployer({ store, manifests, toolchain, local: localNode, settings });
+  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, toolchain, queries, results, lenses, localNode, localDeploy, localProblems };
 
+  const records = { store, log };
   // What a command resolves with is for callers (tests, other features).
   const command = (id: string, run: CommandRun) => registerCommand(log, id, run);
   const graphTask = (kind: GraphTaskKind) => async (arg?: unknown) => {
-    if (!requireTrust(f)) return undefined;
+    if (!toolchain.requireTrust()) return undefined;
     const active = vscode.window.activeTextEditor?.document.uri;
     const preferred = active && isManifestFile(active.path) ? active : undefined;
     const manifest = manifestOf(arg) ?? preferred ?? (await resolveManifest(manifests, `graph ${kind}: Which subgraph.yaml?`));
@@ -76,6 +78,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     manifests,
     results,
     tasks,
+    toolchain,
     tree,
     queries,
     lenses,
@@ -83,11 +86,11 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     vscode.tasks.registerTaskProvider(GRAPH_TASK_TYPE, tasks),
     vscode.languages.registerCodeLensProvider(MANIFEST_SELECTOR, lenses),
     vscode.languages.registerCodeLensProvider({ language: QUERY_LANGUAGE }, queries),
-    command(COMMANDS.subgraphs.add, () => addRecord(f)),
-    command(COMMANDS.subgraphs.edit, (arg) => editRecord(f, arg)),
-    command(COMMANDS.subgraphs.remove, (arg) => removeRecord(f, arg)),
-    command(COMMANDS.subgraphs.setDeployKey, (arg) => setDeployKey(f, arg)),
-    command(COMMANDS.subgraphs.openGraphqlUi, (arg) => openGraphqlUi(f, arg)),
+    command(COMMANDS.subgraphs.add, () => addRecord(records)),
+    command(COMMANDS.subgraphs.edit, (arg) => editRecord(records, arg)),
+    command(COMMANDS.subgraphs.remove, (arg) => removeRecord(records, arg)),
+    command(COMMANDS.subgraphs.setDeployKey, (arg) => setDeployKey(records, arg)),
+    command(COMMANDS.subgraphs.openGraphqlUi, (arg) => openGraphqlUi(records, arg)),
     command(COMMANDS.subgraphs.refresh, async () => {
       manifests.refresh();
       tree.refresh();
@@ -96,17 +99,17 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     command(COMMANDS.subgraphs.runQuery, (uri, index) => queries.run(uri instanceof vscode.Uri ? uri : undefined, typeof index === 'number' ? index : undefined)),
     command(COMMANDS.subgraphs.chooseForQuery, (uri) => queries.chooseSubgraph(uri instanceof vscode.Uri ? uri : undefined)),
     command(COMMANDS.subgraphs.openHandler, (manifest, mappingFile, handler) => openHandler(manifest as vscode.Uri, String(mappingFile), String(handler))),
-    command(COMMANDS.subgraph.init, () => initSubgraph(f)),
+    command(COMMANDS.subgraph.init, () => initSubgraph({ log, toolchain })),
     command(COMMANDS.subgraph.codegen, graphTask('codegen')),
     command(COMMANDS.subgraph.build, graphTask('build')),
-    command(COMMANDS.subgraph.deploy, (arg) => deploy(f, arg)),
+    command(COMMANDS.subgraph.deploy, (arg) => deploy({ store, manifests, tasks, toolchain }, arg)),
     // Tasks and lenses change with trust; the commands check it when run.
     vscode.workspace.onDidGrantWorkspaceTrust(() => manifests.refresh()),
     // After the store and the tree (disposed in order): the node stops last.
     localProblems,
     localDeploy,
     localNode,
-    ...registerLocalNodeCommands(f),
+    ...registerLocalNodeCommands(log, localNode, localDeploy),
   );
   return f;
 }

@@ -16,7 +16,8 @@ import * as vscode from 'vscode';
 import type { SubgraphsFeature } from '../../../src/editor/subgraph/feature';
 import type { ManifestLenses } from '../../../src/editor/subgraph/language/manifestLens';
 import type { FinishedRun, GraphTasks, TaskDeps } from '../../../src/editor/subgraph/tasks/graphTasks';
-import type { SubgraphsElement } from '../../../src/editor/subgraph/records/tree';
+import type { GraphToolchain } from '../../../src/editor/subgraph/tasks/toolchain';
+import type { SubgraphsElement } from '../../../src/editor/subgraph/records/element';
 import type { TestApi } from '../../../src/extension';
 import { makeApprovals, pointManifest, type Approvals } from '../../support/approvals';
 import { graphCli, startLocalGraph, type LocalGraph } from '../../support/localGraph';
@@ -329,11 +330,14 @@ describe('subgraphs', function () {
   it('needs a trusted workspace to run the graph CLI: no tasks, an explaining lens, trust-gated commands', async () => {
     // The workbench runs with trust disabled (always trusted): check the guards directly.
     const Tasks = f.tasks.constructor as new (deps: TaskDeps) => GraphTasks;
-    const untrusted = new Tasks({ store: f.store, manifests: f.manifests, log: f.log, isTrusted: () => false, afterDeploy: async () => undefined });
+    const Toolchain = f.toolchain.constructor as new (isTrusted: () => boolean) => GraphToolchain;
+    const toolchain = new Toolchain(() => false);
+    const untrusted = new Tasks({ store: f.store, manifests: f.manifests, log: f.log, toolchain, afterDeploy: async () => undefined });
     try {
       assert.deepEqual(await untrusted.provideTasks(), []);
     } finally {
       untrusted.dispose();
+      toolchain.dispose();
     }
     const Lenses = f.lenses.constructor as new (store: SubgraphsFeature['store'], isTrusted: () => boolean) => ManifestLenses;
     const lenses = new Lenses(f.store, () => false);

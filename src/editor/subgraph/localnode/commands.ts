@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import { COMMANDS } from '../../ids';
 import { registerCommand } from '../../kit/commands';
-import type { SubgraphsFeature } from '../feature';
+import type { Log } from '../../log';
+import type { LocalDeployer } from './deploy';
 import type { LocalDeployment, LocalNode } from './localNode';
 
 /** The node deactivation stops (one extension host, one node). */
@@ -16,16 +17,15 @@ export function stopLocalGraphNode(): Promise<void> {
   return running?.stopBounded() ?? Promise.resolve();
 }
 
-export function registerLocalNodeCommands(f: SubgraphsFeature): vscode.Disposable[] {
-  const local = f.localNode;
+export function registerLocalNodeCommands(log: Log, local: LocalNode, deployer: LocalDeployer): vscode.Disposable[] {
   running = local;
-  const command = (id: string, run: (...args: unknown[]) => unknown) => registerCommand(f.log, id, run);
+  const command = (id: string, run: (...args: unknown[]) => unknown) => registerCommand(log, id, run);
   void local.startOnActivation();
   return [
     command(COMMANDS.localGraphNode.start, () => local.startOrReport()),
     command(COMMANDS.localGraphNode.stop, () => local.stop()),
     command(COMMANDS.localGraphNode.restart, () => local.restart()),
-    command(COMMANDS.localGraphNode.deploy, (arg) => f.localDeploy.deploy(arg)),
+    command(COMMANDS.localGraphNode.deploy, (arg) => deployer.deploy(arg)),
     command(COMMANDS.localGraphNode.openGraphiql, (arg) => openGraphiql(local, arg)),
     command(COMMANDS.localGraphNode.showLog, () => local.output.show(true)),
     { dispose: () => (running = running === local ? undefined : running) },

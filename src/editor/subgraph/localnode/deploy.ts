@@ -1,43 +1,35 @@
 /**
- * "Deploy to Local Graph Node": codegen, build, create and deploy of one subgraph.yaml as one
- * task (a pseudo-terminal running the workspace's graph CLI, as the graph tasks do) under a
- * progress notification, to the local graph-node, started first when it is not running. The
- * name is the project's (asked the first time, then remembered). With redeployOnSave, saving a
- * file of a subgraph deployed locally deploys it again (debounced, one deploy at a time).
+ * "Deploy to Local Graph Node": core's local deploy (codegen, build, create, deploy of one
+ * subgraph.yaml) as one task, through the toolchain (trust, the CLI, a pseudo-terminal, problems)
+ * under a progress notification, to the local graph-node, started first when it is not running.
+ * The name is the project's (asked the first time, then remembered). With redeployOnSave, saving
+ * a file of a subgraph deployed locally deploys it again (debounced, one deploy at a time).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { suggestSubgraphName } from '../../../core/subgraph/graphnode/localChain';
 import type { LocalNodeUrls } from '../../../core/localnode/supervisor';
-import {
-  displayCommand,
-  graphBuildCommand,
-  graphCodegenCommand,
-  graphCreateCommand,
-  graphDeployCommand,
-  validateGraphDeploy,
-  type GraphCommand,
-} from '../../../core/subgraph/graphcli/commands';
-import { findGraphCli, runGraph, type GraphRun } from '../../../core/subgraph/graphcli/launch';
-import { CliNoiseFilter } from '../../../core/subgraph/graphcli/output';
 import { isManifestFile, isProjectSource } from '../../../core/subgraph/copies';
+import { displayCommand } from '../../../core/subgraph/graphcli/commands';
+import { deployToLocalNode, subgraphNameProblem, type LocalDeployResult } from '../../../core/subgraph/graphcli/localDeploy';
+import { suggestSubgraphName } from '../../../core/subgraph/graphnode/localChain';
 import { COMMANDS } from '../../ids';
 import { errorText } from '../../kit/errors';
+import { withProgress } from '../../kit/progress';
 import type { Settings } from '../../kit/settings';
-import type { SubgraphsFeature } from '../feature';
-import { manifestLabel } from '../manifests';
+import { manifestLabel, type Manifests } from '../manifests';
 import { manifestOf, resolveManifest } from '../pickers';
-import { requireTrust } from '../tasks/deploy';
-import { GRAPH_TASK_TYPE, GraphTerminal, nodeBinary, projectFolder } from '../tasks/graphTasks';
+import type { SubgraphStore } from '../records/store';
+import { GRAPH_TASK_TYPE, projectFolder, taskManifestPath, type GraphToolchain } from '../tasks/toolchain';
 import type { LocalNode } from './localNode';
 
-export interface LocalDeployResult {
-  ok: boolean;
-  name: string;
-  summary: string;
-  /** The deployment id (the manifest's CID). */
-  deployment?: string;
+/** What deploying to the local graph-node works with. */
+export interface LocalDeployDeps {
+  store: SubgraphStore;
+  manifests: Manifests;
+  toolchain: GraphToolchain;
+  local: LocalNode;
+  settings: Settings;
 }
 
 const REDEPLOY_DELAY_MS = 1000;
@@ -48,17 +40,16 @@ export class LocalDeployer implements vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly subscription: vscode.Disposable;
 
-  constructor(
-    private readonly f: Pick<SubgraphsFeature, 'store' | 'manifests' | 'tasks' | 'isTrusted'>,
-    private readonly local: LocalNode,
-    private readonly settings: Settings,
-  ) {
+  private readonly local: LocalNode;
+
+  constructor(private readonly f: LocalDeployDeps) {
+    this.local = f.local;
     this.subscription = vscode.workspace.onDidSaveTextDocument((d) => this.saved(d.uri));
   }
 
   /** The command: a manifest (given, the active editor's, or picked), its name, the node started, then the task. */
   async deploy(arg: unknown): Promise<LocalDeployResult | undefined> {
-    if (!requireTrust(this.f)) return undefined;
+    if (!this.f.toolchain.requireTrust()) return undefined;
     const active = vscode.window.activeTextEditor?.document.uri;
     const manifest =
       manifestOf(arg) ?? (active && isManifestFile(active.path) ? active : undefined) ?? (await resolveManifest(this.f.manifests, 'Deploy Which subgraph.yaml to the Local Graph Node?'));
@@ -105,44 +96,32 @@ export class LocalDeployer implements vscode.Disposable {
     return result;
   }
 
-  /** The four steps as one task, under a progress notification; resolves once the task ended. */
-  private runTask(manifest: vscode.Uri, name: string, urls: LocalNodeUrls): Promise<LocalDeployResult | undefined> {
-    const folder = vscode.workspace.getWorkspaceFolder(manifest);
-    const relative = folder ? path.relative(folder.uri.fsPath, manifest.fsPath).split(path.sep).join('/') : manifest.fsPath;
-    const definition = { type: GRAPH_TASK_TYPE, task: 'deployLocal', manifest: relative, subgraph: name };
+  /** Core's four steps as one task, under a progress notification; resolves once the task ended. */
+  private async runTask(manifest: vscode.Uri, name: string, urls: LocalNodeUrls): Promise<LocalDeployResult | undefined> {
+    const { toolchain } = this.f;
     let result: LocalDeployResult | undefined;
-    return Promise.resolve(
-      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Deploying ${name} to the local graph-node`, cancellable: false }, (progress) => {
-        const task = new vscode.Task(
-          definition,
-          folder ?? vscode.TaskScope.Workspace,
-          `deploy to local graph-node - ${manifestLabel(manifest)}`,
-          GRAPH_TASK_TYPE,
-          new vscode.CustomExecution(
-            async () =>
-              new GraphTerminal(async (out, signal) => {
-                result = await this.steps(manifest, name, urls, out, signal, (message) => progress.report({ message, increment: 25 }));
-                return result.ok ? 0 : 1;
-              }),
-          ),
-        );
-        task.presentationOptions = { reveal: vscode.TaskRevealKind.Silent, clear: true, showReuseMessage: false };
-        return new Promise<LocalDeployResult | undefined>((resolve, reject) => {
-          const ended = vscode.tasks.onDidEndTask((e) => {
-            if (e.execution.task.definition.task !== 'deployLocal' || e.execution.task.definition.manifest !== relative) return;
-            ended.dispose();
-            resolve(result);
-          });
-          vscode.tasks.executeTask(task).then(undefined, (error: unknown) => {
-            ended.dispose();
-            reject(error);
-          });
-        });
-      }),
+    await withProgress(
+      `Deploying ${name} to the local graph-node`,
+      (_, progress) =>
+        toolchain.runTask(
+          toolchain.task({
+            definition: { type: GRAPH_TASK_TYPE, task: 'deployLocal', manifest: taskManifestPath(manifest), subgraph: name },
+            manifest,
+            name: `deploy to local graph-node - ${manifestLabel(manifest)}`,
+            reveal: vscode.TaskRevealKind.Silent,
+            start: async () => async (out, signal) => {
+              result = await this.steps(manifest, name, urls, out, signal, (message) => progress(message, 25));
+              return result.ok ? 0 : 1;
+            },
+          }),
+        ),
+      // The task's terminal cancels (Ctrl+C, or closing it).
+      { cancellable: false },
     );
+    return result;
   }
 
-  /** codegen, build, create (an existing name is fine), deploy: stops at the first that fails. */
+  /** The steps in the terminal: each command, the CLI's output, its outcome; the problems of the last as diagnostics. */
   private async steps(
     manifest: vscode.Uri,
     name: string,
@@ -151,49 +130,38 @@ export class LocalDeployer implements vscode.Disposable {
     signal: AbortSignal,
     step: (message: string) => void,
   ): Promise<LocalDeployResult> {
+    const { toolchain } = this.f;
     const folder = path.dirname(manifest.fsPath);
-    const cli = findGraphCli(folder);
-    if (!cli) {
-      const summary = `The graph CLI is not installed for this subgraph: install it in the project (npm install --save-dev @graphprotocol/graph-cli in ${projectFolder(folder)}), then deploy again.`;
-      out(`${summary}\n`);
-      return { ok: false, name, summary };
+    const found = toolchain.findCli(folder);
+    if ('missing' in found) {
+      out(`${found.missing}\n`);
+      return { ok: false, name, summary: found.missing };
     }
-    const file = path.basename(manifest.fsPath);
-    const versionLabel = `v${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
-    const commands: GraphCommand[] = [
-      graphCodegenCommand(file),
-      graphBuildCommand(file),
-      graphCreateCommand({ name, deployUrl: urls.admin, useDeployKey: false }),
-      graphDeployCommand({ name, versionLabel, deployUrl: urls.admin, ipfsUrl: urls.ipfs, useDeployKey: false, manifest: file }),
-    ];
-    this.f.tasks.clearDiagnostics(folder);
-    let run: GraphRun | undefined;
-    for (const [i, command] of commands.entries()) {
-      step(`graph ${command.subcommand} (${i + 1}/${commands.length})`);
-      out(`\x1b[1m> ${displayCommand(command)}\x1b[0m\n\n`);
-      const noise = new CliNoiseFilter();
-      try {
-        run = await runGraph(command, { cli, cwd: folder, node: nodeBinary(), signal, onOutput: (text) => out(noise.push(text)) });
-      } catch (error) {
-        return { ok: false, name, summary: errorText(error) };
-      }
-      if (command.subcommand === 'create' && !run.outcome.ok && /already exists/i.test(run.output)) {
-        out(`\n${name} exists already: deploying a new version.\n\n`);
-        continue;
-      }
-      out(`\n${run.outcome.ok ? '\x1b[32m✔' : '\x1b[31m✖'} ${run.outcome.summary}\x1b[0m\n\n`);
-      if (!run.outcome.ok) {
-        await this.f.tasks.showProblems(folder, run);
-        return { ok: false, name, summary: run.cancelled ? 'The deploy was cancelled.' : `Deploying ${name} to the local graph-node failed: ${run.outcome.summary}` };
-      }
+    toolchain.clearProblems(folder);
+    let result: LocalDeployResult;
+    try {
+      result = await deployToLocalNode({
+        manifest: path.basename(manifest.fsPath),
+        name,
+        urls,
+        run: (command) => toolchain.run(command, { cli: found.cli, cwd: folder, signal, out }),
+        onStep: (command, i, count) => {
+          step(`graph ${command.subcommand} (${i + 1}/${count})`);
+          out(`\x1b[1m> ${displayCommand(command)}\x1b[0m\n\n`);
+        },
+        onNote: (text) => out(`\n${text}\n\n`),
+        onStepEnd: (_, run) => out(`\n${run.outcome.ok ? '\x1b[32m✔' : '\x1b[31m✖'} ${run.outcome.summary}\x1b[0m\n\n`),
+      });
+    } catch (error) {
+      return { ok: false, name, summary: errorText(error) };
     }
-    await this.f.tasks.showProblems(folder, run!);
-    return { ok: true, name, summary: run!.outcome.summary, deployment: run!.outcome.ipfsHash };
+    if (result.run) await toolchain.showProblems(folder, result.run);
+    return result;
   }
 
   /** A saved file of a subgraph deployed locally: that subgraph is deployed again shortly after. */
   private saved(uri: vscode.Uri): void {
-    if (!this.settings.localGraphNodeRedeployOnSave() || this.local.state.kind !== 'ready') return;
+    if (!this.f.settings.localGraphNodeRedeployOnSave() || this.local.state.kind !== 'ready') return;
     for (const { name, manifest } of this.local.deployedManifests()) {
       if (!isProjectSource(uri.fsPath, manifest.fsPath)) continue;
       const key = manifest.toString();
@@ -229,8 +197,7 @@ async function askName(manifest: vscode.Uri): Promise<string | undefined> {
     prompt: 'The subgraph name to deploy as (queries go to …/subgraphs/name/NAME); remembered for the next deploys.',
     value: suggestSubgraphName(packageName, path.basename(folder)),
     ignoreFocusOut: true,
-    validateInput: (v) =>
-      validateGraphDeploy({ name: v.trim(), versionLabel: 'v1', deployUrl: 'http://127.0.0.1', ipfsUrl: 'http://127.0.0.1', useDeployKey: false }).find((p) => p.field === 'name')?.message,
+    validateInput: (v) => subgraphNameProblem(v.trim()),
   });
   return name?.trim() || undefined;
 }

@@ -9,7 +9,7 @@ import { deploymentSummary } from '../../../core/localnode/status';
 import { redactText } from '../../../core/redact';
 import { failedHandler } from '../../../core/subgraph/graphnode/fatalError';
 import { manifestLabel } from '../manifests';
-import type { SubgraphsElement } from '../records/tree';
+import type { SubgraphsElement } from '../records/element';
 import { stateText, type LocalDeployment, type LocalNode } from './localNode';
 
 const STATE_ICONS: Record<string, [icon: string, color?: string]> = {

@@ -9,9 +9,15 @@ import { EVM_NETWORKS, OTHER_PROTOCOL_NETWORKS } from '../../../core/subgraph/ma
 import { KEY_PLACEHOLDER, templateSubgraphUrls, withKey, SUBGRAPH_URL_FIELDS, type SubgraphRecord, type SubgraphUrlField, type SubgraphUrls } from '../../../core/subgraph/graphnode/records';
 import { COMMANDS } from '../../ids';
 import { problemOf } from '../../kit/errors';
-import type { SubgraphsFeature } from '../feature';
 import { pickOrType, resolveRecord } from '../pickers';
-import type { RecordInput } from './store';
+import type { Log } from '../../log';
+import type { RecordInput, SubgraphStore } from './store';
+
+/** What the record commands work with. */
+export interface RecordDeps {
+  store: SubgraphStore;
+  log: Log;
+}
 
 const PROTOCOLS = [
   { id: 'ethereum', label: 'Ethereum', detail: 'Ethereum and EVM-compatible chains' },
@@ -59,7 +65,7 @@ function networksOf(protocol: string): { id: string; label: string }[] {
 }
 
 /** The record form, prefilled from `old` (templates show `{key}`: kept as is, the stored key stays). */
-async function askRecord(f: SubgraphsFeature, title: string, old?: SubgraphRecord): Promise<RecordInput | undefined> {
+async function askRecord(f: RecordDeps, title: string, old?: SubgraphRecord): Promise<RecordInput | undefined> {
   const input = (prompt: string, value: string, validate: (v: string) => string | undefined, placeHolder?: string) =>
     vscode.window.showInputBox({ title, prompt, value, placeHolder, ignoreFocusOut: true, validateInput: validate });
   const name = await input("The subgraph's name on the graph-node host (what graph deploy deploys to), e.g. my-team/erc20", old?.name ?? '', (v) => f.store.nameProblem(v, old?.id));
@@ -98,7 +104,7 @@ function askDeployKey(title: string): Thenable<string | undefined> {
   });
 }
 
-export async function addRecord(f: SubgraphsFeature): Promise<SubgraphRecord | undefined> {
+export async function addRecord(f: RecordDeps): Promise<SubgraphRecord | undefined> {
   const title = 'Add Subgraph';
   const input = await askRecord(f, title);
   if (!input) return undefined;
@@ -111,7 +117,7 @@ export async function addRecord(f: SubgraphsFeature): Promise<SubgraphRecord | u
   return record;
 }
 
-export async function editRecord(f: SubgraphsFeature, arg: unknown): Promise<SubgraphRecord | undefined> {
+export async function editRecord(f: RecordDeps, arg: unknown): Promise<SubgraphRecord | undefined> {
   const old = await resolveRecord(f.store, arg, 'Edit Which Subgraph?');
   if (!old) return undefined;
   const input = await askRecord(f, `Edit ${old.name}`, old);
@@ -121,7 +127,7 @@ export async function editRecord(f: SubgraphsFeature, arg: unknown): Promise<Sub
   return record;
 }
 
-export async function removeRecord(f: SubgraphsFeature, arg: unknown): Promise<void> {
+export async function removeRecord(f: RecordDeps, arg: unknown): Promise<void> {
   const record = await resolveRecord(f.store, arg, 'Remove Which Subgraph?');
   if (!record) return;
   const remove = await vscode.window.showWarningMessage(
@@ -134,7 +140,7 @@ export async function removeRecord(f: SubgraphsFeature, arg: unknown): Promise<v
   f.log.info(`Removed subgraph ${record.name}`);
 }
 
-export async function setDeployKey(f: SubgraphsFeature, arg: unknown): Promise<void> {
+export async function setDeployKey(f: RecordDeps, arg: unknown): Promise<void> {
   const record = await resolveRecord(f.store, arg, 'Set the Deploy Key of Which Subgraph?');
   if (!record) return;
   const key = await askDeployKey(`Deploy Key of ${record.name}`);
@@ -144,7 +150,7 @@ export async function setDeployKey(f: SubgraphsFeature, arg: unknown): Promise<v
 }
 
 /** Opens the GraphQL UI in the browser; the key is put into the URL here, and the URL is never logged. */
-export async function openGraphqlUi(f: SubgraphsFeature, arg: unknown): Promise<void> {
+export async function openGraphqlUi(f: RecordDeps, arg: unknown): Promise<void> {
   const record = await resolveRecord(f.store, arg, 'Open the GraphQL UI of Which Subgraph?');
   if (!record) return;
   const template = f.store.uiUrlOf(record);

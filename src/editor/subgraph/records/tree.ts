@@ -9,20 +9,10 @@ import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/
 import { COMMANDS } from '../../ids';
 import { errorText } from '../../kit/errors';
 import { manifestLabel, type Manifests } from '../manifests';
-import type { DataSourceSummary, HandlerSummary } from '../../../core/subgraph/manifest/manifestSummary';
 import type { SubgraphStore } from './store';
-import type { LocalDeployment, LocalNode } from '../localnode/localNode';
+import type { LocalNode } from '../localnode/localNode';
 import { deploymentDetails, deploymentItem, localNodeItem } from '../localnode/items';
-
-export type SubgraphsElement =
-  | { kind: 'localNode' }
-  | { kind: 'localDeployment'; deployment: LocalDeployment }
-  | { kind: 'group'; group: 'records' | 'manifests' }
-  | { kind: 'record'; record: SubgraphRecord }
-  | { kind: 'detail'; id: string; label: string; description?: string; icon: string; command?: vscode.Command }
-  | { kind: 'manifest'; manifest: vscode.Uri }
-  | { kind: 'dataSource'; manifest: vscode.Uri; dataSource: DataSourceSummary; index: number }
-  | { kind: 'handler'; manifest: vscode.Uri; dataSource: DataSourceSummary; handler: HandlerSummary; index: number };
+import type { SubgraphsElement } from './element';
 
 /** What the tree says about a record's health. */
 export interface HealthState {

@@ -9,13 +9,22 @@ import type { GraphRun } from '../../../core/subgraph/graphcli/launch';
 import { displaySubgraphUrl, type SubgraphRecord } from '../../../core/subgraph/graphnode/records';
 import { COMMANDS } from '../../ids';
 import type { Log } from '../../log';
-import type { SubgraphsFeature } from '../feature';
+import type { Manifests } from '../manifests';
 import { askVersionLabel, manifestOf, resolveManifest, resolveRecord } from '../pickers';
 import type { SubgraphStore } from '../records/store';
-import type { FinishedRun } from './graphTasks';
+import type { FinishedRun, GraphTasks } from './graphTasks';
+import type { GraphToolchain } from './toolchain';
 
-export async function deploy(f: SubgraphsFeature, arg: unknown): Promise<FinishedRun | undefined> {
-  if (!requireTrust(f)) return undefined;
+/** What "Deploy Subgraph…" works with. */
+export interface DeployDeps {
+  store: SubgraphStore;
+  manifests: Manifests;
+  tasks: GraphTasks;
+  toolchain: GraphToolchain;
+}
+
+export async function deploy(f: DeployDeps, arg: unknown): Promise<FinishedRun | undefined> {
+  if (!f.toolchain.requireTrust()) return undefined;
   let manifest = manifestOf(arg);
   // From a manifest: the record it deployed to before (the lens names it), else a pick.
   const record = manifest
@@ -57,13 +66,4 @@ export async function afterDeploy(store: SubgraphStore, log: Log, record: Subgra
     if (choice === 'Open GraphQL UI') void vscode.commands.executeCommand(COMMANDS.subgraphs.openGraphqlUi, target);
     if (choice === 'New Query') void vscode.commands.executeCommand(COMMANDS.subgraphs.newQuery, target);
   });
-}
-
-/** The graph CLI runs the workspace's code: refuse, with the way out, when the workspace is not trusted. */
-export function requireTrust(f: Pick<SubgraphsFeature, 'isTrusted'>): boolean {
-  if (f.isTrusted()) return true;
-  void vscode.window.showWarningMessage('Running the graph CLI runs code from this workspace: trust the workspace first.', 'Manage Workspace Trust').then((choice) => {
-    if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
-  });
-  return false;
 }

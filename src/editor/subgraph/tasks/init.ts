@@ -8,21 +8,19 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EVM_NETWORKS } from '../../../core/subgraph/manifest/networks';
-import { findGraphCli, runGraph } from '../../../core/subgraph/graphcli/launch';
 import { graphInitCommand, normalizeSlug, validateGraphInit, type GraphInitInput } from '../../../core/subgraph/graphcli/commands';
 import { withProgress } from '../../kit/progress';
-import type { SubgraphsFeature } from '../feature';
+import type { Log } from '../../log';
 import { pickOne, pickOrType } from '../pickers';
-import { requireTrust } from './deploy';
-import { nodeBinary } from './graphTasks';
+import type { GraphToolchain } from './toolchain';
 
 /** The message core has for one field of the form (given what is filled in so far). */
 function problemOf(input: GraphInitInput, cwd: string, field: keyof GraphInitInput): string | undefined {
   return validateGraphInit(input, cwd).find((p) => p.field === field)?.message;
 }
 
-export async function initSubgraph(f: SubgraphsFeature): Promise<vscode.Uri | undefined> {
-  if (!requireTrust(f)) return undefined;
+export async function initSubgraph(f: { log: Log; toolchain: GraphToolchain }): Promise<vscode.Uri | undefined> {
+  if (!f.toolchain.requireTrust()) return undefined;
   const title = 'Initialise Subgraph';
 
   const protocols = [
@@ -111,29 +109,18 @@ export async function initSubgraph(f: SubgraphsFeature): Promise<vscode.Uri | un
   );
   if (!another) return undefined;
 
-  const cli = findGraphCli(cwd);
-  if (!cli) {
-    const choice = await vscode.window.showWarningMessage(
-      'graph init needs the graph CLI, and none was found (no node_modules/@graphprotocol/graph-cli here or above, no graph on PATH).',
-      'Install graph CLI Globally',
-    );
-    if (choice) {
-      const terminal = vscode.window.createTerminal({ name: 'Install graph CLI', cwd });
-      terminal.show();
-      terminal.sendText('npm install --global @graphprotocol/graph-cli');
-    }
-    return undefined;
-  }
+  // No project yet: a missing CLI is offered globally.
+  const found = f.toolchain.findCli(cwd, 'global');
+  if ('missing' in found) return undefined;
   const command = graphInitCommand(input, cwd);
   f.log.info(`graph init ${input.directory} in ${cwd}`);
   const run = await withProgress('graph init', (signal, progress) => {
     for (const note of command.notes) progress(note);
-    return runGraph(command, {
-      cli,
+    return f.toolchain.run(command, {
+      cli: found.cli,
       cwd,
-      node: nodeBinary(),
       signal,
-      onOutput: (text) => {
+      out: (text) => {
         const line = text.trim().split('\n').pop()?.trim();
         if (line) progress(line.slice(0, 120));
       },
