@@ -115,7 +115,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
 }
 
 /** The manifest's language features: they need the nodes (for the proxy hint), not the records. */
-function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: NodesFeature, settings: Settings, dataFolder: LocalNodeDataFolder): void {
+function registerLanguage(extension: vscode.ExtensionContext, log: Log, nodes: Pick<NodesFeature, 'store' | 'statusBar'>, settings: Settings, dataFolder: LocalNodeDataFolder): void {
   const proxies = new ProxyHints(nodes, settings);
   const diagnostics = new SubgraphDiagnostics(log, proxies, dataFolder);
   const manifests: vscode.DocumentSelector = { language: 'yaml', scheme: 'file' };

@@ -13,6 +13,9 @@ import { registerSecret } from '../../../core/redact';
 import { COMMANDS } from '../../ids';
 import { SETTINGS } from '../../kit/settingsSchema';
 import type { NodesFeature } from '../../nodes/feature';
+
+/** What choosing the chain needs of the Nodes feature: its nodes and their facts. */
+export type ChainNodes = Pick<NodesFeature, 'store' | 'facts'>;
 import { pickOne } from '../../nodes/pickers';
 import type { Manifests } from '../manifests';
 
@@ -39,7 +42,7 @@ export async function manifestNetworks(manifests: Manifests): Promise<string[]> 
 }
 
 /** The chain to index, or undefined (the user was told why, or cancelled). */
-export async function resolveChain(nodes: NodesFeature, manifests: Manifests, configured: string | undefined): Promise<LocalChain | undefined> {
+export async function resolveChain(nodes: ChainNodes, manifests: Manifests, configured: string | undefined): Promise<LocalChain | undefined> {
   const evm = nodes.store.all().filter((n) => n.protocol === 'evm');
   const networks = await manifestNetworks(manifests);
   const candidates: Candidate[] = await Promise.all(
@@ -73,7 +76,7 @@ export async function resolveChain(nodes: NodesFeature, manifests: Manifests, co
 }
 
 /** The URL gnd calls: the resolved one (secret end filled in), Basic credentials as userinfo, every piece registered as a secret. */
-async function rpcUrlOf(nodes: NodesFeature, node: NodeConfig): Promise<string> {
+async function rpcUrlOf(nodes: Pick<NodesFeature, 'store'>, node: NodeConfig): Promise<string> {
   const endpoint = await nodes.store.resolve(node);
   for (const secret of endpoint.secrets) registerSecret(secret);
   if (node.auth !== 'basic') return endpoint.httpUrl;

@@ -21,9 +21,8 @@ import { withProgress } from '../../kit/progress';
 import type { Settings } from '../../kit/settings';
 import { SETTINGS } from '../../kit/settingsSchema';
 import type { Log } from '../../log';
-import type { NodesFeature } from '../../nodes/feature';
 import type { Manifests } from '../manifests';
-import { resolveChain, type LocalChain } from './chain';
+import { resolveChain, type ChainNodes, type LocalChain } from './chain';
 import type { LocalNodeDataFolder } from './dataFolder';
 
 const DEPLOYED = 'chaindeck.localGraphNode.deployments';
@@ -51,7 +50,7 @@ export interface LocalDeployment {
 
 export interface LocalNodeDeps {
   extension: vscode.ExtensionContext;
-  nodes: NodesFeature;
+  nodes: ChainNodes;
   manifests: Manifests;
   settings: Settings;
   dataFolder: LocalNodeDataFolder;
