@@ -19,7 +19,7 @@ export const PASSWORD_ENV = 'CHAINDECK_PASSWORD';
 export const PUBLIC_PATH_ENV = 'CHAINDECK_PUBLIC_PATH';
 
 /** What the usage of every command with an endpoint says about its redaction. */
-export const ENDPOINT_HELP = `Its path, query and user:password@ are secret and shown only as ***;
+const ENDPOINT_HELP = `Its path, query and user:password@ are secret and shown only as ***;
 set ${PUBLIC_PATH_ENV}=1 when the path holds no key (e.g. /rpc).`;
 
 /** --password is refused: a password on the command line shows in the process list and the shell history. */
@@ -27,7 +27,7 @@ export const REFUSED_PASSWORD = {
   password: `--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable ${PASSWORD_ENV} and pass --user NAME.`,
 };
 
-export const USER_OPTION = {
+const USER_OPTION = {
   type: 'string',
   value: 'NAME',
   help: `HTTP Basic username; the password is read from the environment variable ${PASSWORD_ENV} (never from a flag or the URL)`,
