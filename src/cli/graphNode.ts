@@ -7,7 +7,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { inertJson } from '../core/inert';
-import { httpUrlWithUserinfo } from '../core/nodes/endpoint';
+import { urlWithUserinfo } from '../core/nodes/endpoint';
 import { redactUrl } from '../core/redact';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION } from '../core/localnode/gndVersion';
 import type { LocalGraphNode, LocalNodePorts } from '../core/localnode/supervisor';
@@ -206,7 +206,7 @@ export const graphNodeCommand = defineCommand({
     if (!/^https?:\/\//i.test(values.rpc)) throw new UsageError(`--rpc takes an http or https URL, not '${redactUrl(values.rpc)}'`);
     // The rules (and masking) of every command's endpoint: no user:password@ (it shows in `ps`), its secrets registered.
     // gnd takes Basic credentials only in the URL, which it gets through its environment.
-    const rpcUrl = httpUrlWithUserinfo(endpointFromFlags(values.rpc, values.user, io.env));
+    const rpcUrl = urlWithUserinfo(endpointFromFlags(values.rpc, values.user, io.env));
     if (values.data === '') throw new UsageError("--data takes a folder, not ''");
     const network = values.network ?? 'mainnet';
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(network)) throw new UsageError(`--network takes a network name such as mainnet, not '${network}'`);

@@ -277,14 +277,16 @@ export function registerUrlEndpoint(endpoint: UrlEndpoint): void {
 }
 
 /**
- * The endpoint's HTTP URL with its Basic credentials as user:password@, for a program that takes
- * them only there (gnd); the URL itself when it has none.
+ * The endpoint's HTTP (or WebSocket) URL with its Basic credentials as user:password@: for a
+ * program that takes them only there (gnd), and for the user who asked to copy them. The URL
+ * itself when it has none.
  */
-export function httpUrlWithUserinfo(endpoint: Pick<ResolvedEndpoint, 'httpUrl' | 'headers'>): string {
+export function urlWithUserinfo(endpoint: Pick<ResolvedEndpoint, 'httpUrl' | 'wsUrl' | 'headers'>, which: 'http' | 'ws' = 'http'): string {
+  const plain = which === 'ws' ? endpoint.wsUrl : endpoint.httpUrl;
   const basic = /^Basic (.+)$/.exec(endpoint.headers.Authorization ?? '');
-  if (!basic) return endpoint.httpUrl;
+  if (!basic) return plain;
   const [username, password] = Buffer.from(basic[1], 'base64').toString('utf8').split(/:(.*)/s);
-  const url = new URL(endpoint.httpUrl);
+  const url = new URL(plain);
   url.username = encodeURIComponent(username);
   url.password = encodeURIComponent(password ?? '');
   return url.href;

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { chooseChain, networkForChain, noFittingChainMessage, type ChainCandidate } from '../../../core/subgraph/graphnode/localChain';
 import { inertText } from '../../../core/inert';
-import { httpUrlWithUserinfo, isLoopback } from '../../../core/nodes/endpoint';
+import { urlWithUserinfo, isLoopback } from '../../../core/nodes/endpoint';
 import type { NodeConfig } from '../../../core/nodes/model';
 import { registerSecret } from '../../../core/redact';
 import { COMMANDS } from '../../ids';
@@ -76,5 +76,5 @@ export async function resolveChain(nodes: NodesFeature, manifests: Manifests, co
 async function rpcUrlOf(nodes: NodesFeature, node: NodeConfig): Promise<string> {
   const endpoint = await nodes.store.resolve(node);
   for (const secret of endpoint.secrets) registerSecret(secret);
-  return httpUrlWithUserinfo(endpoint);
+  return urlWithUserinfo(endpoint);
 }

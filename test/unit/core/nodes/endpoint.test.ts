@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EndpointError, endpointFromUrl, httpUrlWithUserinfo, parseEndpoint, registerUrlEndpoint, resolveEndpoint } from '../../../../src/core/nodes/endpoint';
+import { EndpointError, endpointFromUrl, urlWithUserinfo, parseEndpoint, registerUrlEndpoint, resolveEndpoint } from '../../../../src/core/nodes/endpoint';
 import { redactText } from '../../../../src/core/redact';
 
 const KEY = 'abcdef0123456789abcdef0123456789';
@@ -95,12 +95,14 @@ test('registered, its secrets are masked in all text and its public URLs shown',
   assert.equal(redactText('at http://127.0.0.1:9545/public-route'), 'at http://127.0.0.1:9545/public-route');
 });
 
-test('httpUrlWithUserinfo: the Basic credentials back in the URL, for gnd; read back, the same endpoint', () => {
+test('urlWithUserinfo: the Basic credentials back in the URL (HTTP or WebSocket), for gnd or a copy; read back, the same endpoint', () => {
   const e = endpointFromUrl(`https://nd-123.p2pify.com/${KEY}`, { username: 'alice', password: 'p@ss:/w?rd' });
-  const withUserinfo = httpUrlWithUserinfo(e);
+  const withUserinfo = urlWithUserinfo(e);
   assert.equal(withUserinfo, `https://alice:p%40ss%3A%2Fw%3Frd@nd-123.p2pify.com/${KEY}`);
   const back = endpointFromUrl(withUserinfo);
   assert.equal(back.httpUrl, e.httpUrl);
   assert.deepEqual(back.headers, e.headers);
-  assert.equal(httpUrlWithUserinfo(endpointFromUrl('http://127.0.0.1:8545')), 'http://127.0.0.1:8545/');
+  assert.equal(urlWithUserinfo(e, 'ws'), `wss://alice:p%40ss%3A%2Fw%3Frd@nd-123.p2pify.com/ws/${KEY}`);
+  assert.equal(urlWithUserinfo(endpointFromUrl('http://127.0.0.1:8545')), 'http://127.0.0.1:8545/');
+  assert.equal(urlWithUserinfo(endpointFromUrl(`wss://h.example/ws/${KEY}`), 'ws'), `wss://h.example/ws/${KEY}`);
 });
