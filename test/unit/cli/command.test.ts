@@ -12,6 +12,8 @@ import { PlatformError } from '../../../src/core/platform/errors';
 import { registerSecret } from '../../../src/core/redact';
 import { RpcFailure } from '../../../src/core/rpc/failure';
 import { StorageRangeError } from '../../../src/core/storage/errors';
+import { runMain } from '../../support/cli';
+import { startRpcServer } from '../../support/rpcNode';
 
 const SECRET = 'Zq9-registered-s3cret';
 registerSecret(SECRET);
@@ -97,4 +99,21 @@ test("a command's work and check: whatever they throw is reported and mapped her
     ),
   );
   assert.deepEqual(checkBreaks, { code: 1, out: '', err: 'chaindeck demo: undefined is not a function\n' });
+});
+
+test("a command's failure line is masked by the map itself: a node's words that split the URL's key with an escape sequence show no key", async () => {
+  const KEY = 'Kk3y-path-0123456789abcdef';
+  const node = await startRpcServer();
+  try {
+    // HTTP 400 with a JSON-RPC error: an RpcFailure the command does not print itself.
+    node.reply = () => ({ status: 400, body: { jsonrpc: '2.0', id: 1, error: { code: -32000, message: `rejected ${KEY.slice(0, 12)}\x1b[0m${KEY.slice(12)}` } } });
+    // Printed as the command wrote it (no redacting writer on the way): the line itself must be safe.
+    const run = await runMain(['rpc', '--rpc', `${node.url}/${KEY}`, 'eth_call']);
+    assert.equal(run.code, 1, run.err);
+    assert.match(run.err, /^chaindeck rpc: .*rejected \*\*\*/);
+    assert.equal(run.err.split('\n').length, 2, run.err);
+    assert.ok(!run.err.includes(KEY) && !run.err.includes('\x1b'), run.err);
+  } finally {
+    await node.close();
+  }
 });
