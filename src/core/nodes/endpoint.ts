@@ -7,6 +7,8 @@
  * SecretStorage keeps what the placeholder stands for (the tail), verbatim, so parse → resolve
  * gives back the pasted URL byte for byte. Form A: https://<network>.core.<host>/<KEY> and
  * wss://<network>.core.<host>/ws/<KEY>. Form B: HTTP Basic, pasted as https://user:pass@host/….
+ * A URL given by hand rather than stored (the CLI's --rpc, the local node's chain) becomes an
+ * endpoint in one call, endpointFromUrl, by the same rules.
  */
 import { isWsRoute, REDACTED, redactUrl, registerPublicUrl, registerSecret, splitUrl } from '../redact';
 import type { AuthForm, ResolvedEndpoint } from '../rpc/endpoint';
