@@ -35,8 +35,8 @@ const arrows = {
   // Queries go over the wire's HTTP exchange; records keep their keys as nodes do (the key placeholder);
   // the proxy hint (rules/proxy.ts) reads a data source's EIP-1967 implementation slot, which storage defines.
   subgraph: ['rpc', 'nodes', 'storage', 'coreFiles'],
-  // The local graph-node runs programs and talks to them over plain HTTP; of core it needs only the ground and the wire.
-  localnode: ['rpc', 'coreFiles'],
+  // The local graph-node runs programs and talks to them over plain HTTP; the chain's URL becomes an endpoint as every node's does.
+  localnode: ['rpc', 'nodes', 'coreFiles'],
   // The command line is a thin shell over the core.
   cli: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode'],
   // The editor adapts the core to VS Code and hosts the panels, whose messages it shares as types.

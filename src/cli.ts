@@ -1,5 +1,6 @@
+import { errorLine, reportFailure } from './cli/command';
+import { main, processIO } from './cli/main';
 import { errorText } from './core/systemError';
-import { main, unexpectedErrorLine } from './cli/main';
 
 // Output that cannot be written (a full disk, a closed pipe) fails the command with its cause in
 // words, once, instead of an unhandled 'error' event's stack trace.
@@ -8,19 +9,19 @@ process.stdout.on('error', (err: unknown) => {
   process.exitCode = 1;
   if (outputFailed) return;
   outputFailed = true;
-  process.stderr.write(`chaindeck: cannot write the output: ${errorText(err)}\n`);
+  processIO.err(errorLine('', `cannot write the output: ${errorText(err)}`));
 });
 // Nowhere left to say why: the exit code does.
 process.stderr.on('error', () => {
   process.exitCode = 1;
 });
 
+// An error no command reported is said as every failure is: redacted, one inert line, exit 1.
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = outputFailed ? 1 : code;
   },
   (err: unknown) => {
-    process.stderr.write(unexpectedErrorLine('chaindeck', err));
-    process.exitCode = 1;
+    process.exitCode = reportFailure(processIO, '', err);
   },
 );

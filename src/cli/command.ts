@@ -1,10 +1,14 @@
 /**
  * What every `chaindeck` subcommand is made of, and the one way each runs: its command line read
  * by its option table, checked (a usage error: exit 2, the message and the usage on stderr), then
- * its work (exit 0 done, 1 failed). A new command is one module that calls defineCommand, plus
+ * its work (exit 0 done, 1 failed). An error that ends a command is mapped to its exit status and
+ * its one line here, and nowhere else. A new command is one module that calls defineCommand, plus
  * its line in ./commands.ts.
  */
-import { inertJson, inertLine } from '../core/inert';
+import { inertJson, inertLine, inertText, QUOTE_MAX_CHARS } from '../core/inert';
+import { maskedLine } from '../core/redact';
+import { StorageRangeError } from '../core/storage/errors';
+import { errorText } from '../core/systemError';
 import { readArgs, UsageError, type ArgRules, type OptionTable, type ReadArgs } from './args';
 import { renderUsage, type CommandHelp } from './help';
 
@@ -40,6 +44,40 @@ export function errorLine(name: string, message: string): string {
   return `chaindeck${name ? ` ${name}` : ''}: ${inertLine(message)}\n`;
 }
 
+/** The exit statuses of every command. */
+export const EXIT = {
+  done: 0,
+  failed: 1,
+  /** The command line cannot run as written (a UsageError). */
+  usage: 2,
+} as const;
+
+/** The exit status of an error that ended a command: 2 for a UsageError, 1 for any other. */
+export function exitCodeOf(err: unknown): number {
+  return err instanceof UsageError ? EXIT.usage : EXIT.failed;
+}
+
+/** A failure line quotes this much at most: whole for every message Chaindeck writes, bounded for a runaway one. */
+const FAILURE_MAX_CHARS = 10 * QUOTE_MAX_CHARS;
+
+/**
+ * The line an error that ended a command (`name`; '' for the CLI itself) prints: its cause in
+ * words (a system error by its cause, a storage failure with its detail), made inert first (an
+ * escape sequence inside a secret would otherwise hide it from the mask), masked of every URL's
+ * secrets and every registered secret, then on one line.
+ */
+export function failureLine(name: string, err: unknown): string {
+  const message = errorText(err);
+  const detail = err instanceof StorageRangeError && err.detail && !message.includes(err.detail) ? `: ${err.detail}` : '';
+  return errorLine(name, maskedLine(inertText(`${message}${detail}`), [], FAILURE_MAX_CHARS));
+}
+
+/** An error that ended a command, said on stderr in its one line; returns the exit status. */
+export function reportFailure(io: Pick<CliIO, 'err'>, name: string, err: unknown): number {
+  io.err(failureLine(name, err));
+  return exitCodeOf(err);
+}
+
 /** One subcommand of the `chaindeck` command line, as main runs it. */
 export interface CliCommand {
   name: string;
@@ -56,7 +94,10 @@ export interface CommandSpec<O extends OptionTable, A> extends CommandHelp, ArgR
    * for anything that cannot run as written. Nothing is sent or written before it returns.
    */
   check(read: ReadArgs<O>, io: CliIO): A;
-  /** The command's work: 0 when done, 1 when it failed (the reason on stderr). */
+  /**
+   * The command's work: 0 when done, 1 when it failed (the reason on stderr). An error it throws
+   * is reported by reportFailure: exit 1, or 2 for a UsageError (a choice the command line missed).
+   */
   work(args: A, io: CliIO): Promise<number>;
 }
 
@@ -71,11 +112,15 @@ export function defineCommand<O extends OptionTable, A>(spec: CommandSpec<O, A>)
       try {
         args = spec.check(readArgs(argv, spec), io);
       } catch (err) {
-        if (!(err instanceof UsageError)) throw err;
+        if (!(err instanceof UsageError)) return reportFailure(io, spec.name, err);
         io.err(`${errorLine(spec.name, err.message)}\n${usage}`);
-        return 2;
+        return EXIT.usage;
       }
-      return spec.work(args, io);
+      try {
+        return await spec.work(args, io);
+      } catch (err) {
+        return reportFailure(io, spec.name, err);
+      }
     },
   };
 }

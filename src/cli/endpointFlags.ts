@@ -1,14 +1,11 @@
 /**
- * The options and environment the commands that reach a node or an API share: an endpoint URL
- * (its path, query and userinfo are secret unless CHAINDECK_PUBLIC_PATH=1 says the path is not,
- * and registered for redaction), `--user NAME` with the password from CHAINDECK_PASSWORD (never
- * from a flag or the URL), `--timeout MS` as one deadline for the whole command, and the node
- * client they make.
+ * The options and environment every command that reaches a node shares: its URL (`--rpc`, or
+ * `--url`, the same; its path, query and userinfo are secret unless CHAINDECK_PUBLIC_PATH=1 says
+ * the path is not, and registered for redaction), `--user NAME` with the password from
+ * CHAINDECK_PASSWORD (never from a flag or the URL), `--timeout MS` as one deadline for the whole
+ * command, and the node client they make.
  */
-import { basicUsernameProblem, EndpointError, parseEndpoint, resolveEndpoint, shortTailParts } from '../core/nodes/endpoint';
-import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../core/nodes/model';
-import type { AuthForm, ResolvedEndpoint } from '../core/rpc/endpoint';
-import { registerPublicUrl, registerSecret } from '../core/redact';
+import { basicUsernameProblem, EndpointError, endpointFromUrl, registerUrlEndpoint, type UrlEndpoint } from '../core/nodes/endpoint';
 import type { RpcClient } from '../core/rpc/client';
 import { Deadline, DEFAULT_MAX_RESPONSE_MB, MAX_TIMEOUT_MS } from '../core/rpc/deadline';
 import { DEFAULT_TIMEOUT_MS } from '../core/rpc/types';
@@ -22,7 +19,7 @@ export const PASSWORD_ENV = 'CHAINDECK_PASSWORD';
 export const PUBLIC_PATH_ENV = 'CHAINDECK_PUBLIC_PATH';
 
 /** What the usage of every command with an endpoint says about its redaction. */
-export const ENDPOINT_HELP = `Its path, query and user:password@ are secret and shown only as ***;
+const ENDPOINT_HELP = `Its path, query and user:password@ are secret and shown only as ***;
 set ${PUBLIC_PATH_ENV}=1 when the path holds no key (e.g. /rpc).`;
 
 /** --password is refused: a password on the command line shows in the process list and the shell history. */
@@ -30,11 +27,29 @@ export const REFUSED_PASSWORD = {
   password: `--password is not accepted: a password on the command line shows in the process list and the shell history. Set the environment variable ${PASSWORD_ENV} and pass --user NAME.`,
 };
 
-export const USER_OPTION = {
+const USER_OPTION = {
   type: 'string',
   value: 'NAME',
   help: `HTTP Basic username; the password is read from the environment variable ${PASSWORD_ENV} (never from a flag or the URL)`,
 } satisfies OptionSpec;
+
+/**
+ * The node's URL under the one name every command gives it, --rpc (`what` says which URLs the
+ * command takes), with --url as another name for it; and --user.
+ */
+export function nodeOptions(what: string) {
+  return {
+    rpc: { type: 'string', value: 'URL', help: `${what}; --url is the same.\n${ENDPOINT_HELP}` },
+    url: { type: 'string', aliasOf: 'rpc' },
+    user: USER_OPTION,
+  } as const satisfies Record<string, OptionSpec>;
+}
+
+/** --rpc (or --url) as given: a usage error when it is missing or empty. */
+export function rpcFlag(value: string | undefined): string {
+  if (!value) throw new UsageError('--rpc is required');
+  return value;
+}
 
 /** What --timeout accepts, as the usage texts say it. */
 export const TIMEOUT_RULE = `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (24 h)`;
@@ -72,55 +87,37 @@ export function commandDeadline(timeoutMs: number | undefined): Deadline | undef
 }
 
 /** The node a command calls: its endpoint, and whether it is reached over WebSocket. */
-export interface NodeTarget {
-  endpoint: ResolvedEndpoint;
-  isWs: boolean;
-}
+export type NodeTarget = UrlEndpoint;
 
 /**
- * The endpoint the flags describe, every secret in it registered for redaction. Refuses (as a
- * usage error) a URL that is not an endpoint, a password in the URL, and a bad --user.
+ * The endpoint the flags describe (core's endpointFromUrl), every secret in it registered for
+ * redaction. Refuses (as a usage error) a URL that is not an endpoint, a password in the URL (it
+ * shows in the process list and the shell history), and a bad --user.
  */
 export function endpointFromFlags(url: string, user: string | undefined, env: NodeJS.ProcessEnv): NodeTarget {
-  try {
-    return resolveTarget(url, user, env);
-  } catch (err) {
-    if (err instanceof EndpointError) throw new UsageError(err.message);
-    throw err;
-  }
-}
-
-function resolveTarget(url: string, user: string | undefined, env: NodeJS.ProcessEnv): NodeTarget {
   const publicEnv = env[PUBLIC_PATH_ENV];
   if (publicEnv !== undefined && publicEnv !== '' && publicEnv !== '0' && publicEnv !== '1') {
     throw new UsageError(`${PUBLIC_PATH_ENV} is 1 (the path of the URL holds no secret) or 0, not '${publicEnv}'`);
   }
-  const publicPath = publicEnv === '1';
-  const parsed = parseEndpoint(url, { publicPath });
-  registerSecret(parsed.secret.tail);
-  for (const part of shortTailParts(parsed.secret.tail ?? '')) registerSecret(part, { whole: true });
-  registerSecret(parsed.secret.password);
-  if (publicPath) for (const u of [parsed.url, parsed.wsUrl]) registerPublicUrl(u.split(KEY_PLACEHOLDER).join(''));
-  if (parsed.auth === 'basic') {
-    throw new UsageError(`put the username in --user and the password in the environment variable ${PASSWORD_ENV}, not in the URL`);
-  }
-  let secret: NodeSecret = parsed.secret;
-  let auth: AuthForm = parsed.auth;
+  let password: string | undefined;
   if (user !== undefined) {
     const problem = basicUsernameProblem(user);
     if (problem) throw new UsageError(`--user: ${problem}`);
-    const password = env[PASSWORD_ENV];
+    password = env[PASSWORD_ENV];
     if (password === undefined) throw new UsageError(`--user needs the password in the environment variable ${PASSWORD_ENV}`);
-    registerSecret(password);
-    // The secret end of the URL stays: a key in the path and Basic may go together.
-    secret = { ...parsed.secret, username: user, password };
-    auth = 'basic';
   }
-  const isWs = /^wss?:/i.test(url);
-  const config: NodeConfig = { id: 'cli', name: 'command line', protocol: parsed.protocol, url: parsed.url, wsUrl: parsed.wsUrl, auth, publicPath };
-  const endpoint = resolveEndpoint(config, secret);
-  for (const s of endpoint.secrets) registerSecret(s);
-  return { endpoint, isWs };
+  let target: NodeTarget;
+  try {
+    target = endpointFromUrl(url, { publicPath: publicEnv === '1', username: user, password });
+  } catch (err) {
+    if (err instanceof EndpointError) throw new UsageError(err.message);
+    throw err;
+  }
+  registerUrlEndpoint(target);
+  if (target.auth === 'basic' && user === undefined) {
+    throw new UsageError(`put the username in --user and the password in the environment variable ${PASSWORD_ENV}, not in the URL`);
+  }
+  return target;
 }
 
 /**
@@ -137,8 +134,8 @@ export async function withNodeClient<T>(target: NodeTarget, timeoutMs: number | 
   ]);
   // The deadline starts once the clients are loaded: loading is not the node's time.
   const options = { timeoutMs, deadline: commandDeadline(timeoutMs), hints: CLI_HINTS };
-  const ws = wsModule ? new wsModule.WsRpcClient(target.endpoint, { ...options, pingIntervalMs: 0 }) : undefined;
-  const client = ws ?? new RpcClient(target.endpoint, options);
+  const ws = wsModule ? new wsModule.WsRpcClient(target, { ...options, pingIntervalMs: 0 }) : undefined;
+  const client = ws ?? new RpcClient(target, options);
   try {
     return await work(client);
   } finally {

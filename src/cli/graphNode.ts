@@ -7,24 +7,20 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { inertJson } from '../core/inert';
+import { urlWithUserinfo } from '../core/nodes/endpoint';
 import { redactUrl } from '../core/redact';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION } from '../core/localnode/gndVersion';
 import type { LocalGraphNode, LocalNodePorts } from '../core/localnode/supervisor';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, errorLine, type CliIO } from './command';
-import { endpointFromFlags, PASSWORD_ENV, USER_OPTION } from './endpointFlags';
+import { defineCommand, reportFailure, type CliIO } from './command';
+import { ENDPOINT_ENV, endpointFromFlags, nodeOptions, REFUSED_PASSWORD } from './endpointFlags';
 
 const POSTGRES_URL_ENV = 'CHAINDECK_POSTGRES_URL';
 
 const portOption = (what: string) => ({ type: 'string', value: 'PORT', help: `the ${what} port (default: a free one)` }) as const;
 
 const options = {
-  rpc: {
-    type: 'string',
-    value: 'URL',
-    help: 'the JSON-RPC URL of the chain to index (e.g. a local anvil, http://127.0.0.1:8545); its path and query are secret and shown only as ***',
-  },
-  user: USER_OPTION,
+  ...nodeOptions('the JSON-RPC URL of the chain to index, http or https (e.g. a local anvil, http://127.0.0.1:8545)'),
   network: { type: 'string', value: 'NAME', help: "the network name the subgraphs' manifests use for that chain (default mainnet)" },
   data: {
     type: 'string',
@@ -138,8 +134,7 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
         io.err('chaindeck graph-node: stopped\n');
         return 0;
       }
-      io.err(errorLine('graph-node', err instanceof Error ? err.message : String(err)));
-      return 1;
+      return reportFailure(io, 'graph-node', err);
     }
     starting = false;
     io.err(`chaindeck graph-node: ${GND_BINDS_ALL_INTERFACES}\n`);
@@ -188,11 +183,12 @@ export const graphNodeCommand = defineCommand({
     'Deploy to it with the graph CLI: `graph create --node <admin> NAME`, then `graph deploy --node <admin> --ipfs <ipfs> NAME`; query <graphql>/subgraphs/name/NAME. It runs in the foreground; SIGINT (Ctrl+C) or SIGTERM stops gnd, Postgres and the IPFS endpoint. A start with a --data DIR whose previous run was killed first stops what that run left running.',
   arguments: [['start', 'start the node (the only action)']],
   options,
+  refused: REFUSED_PASSWORD,
   noOptionAsValue: true,
   notes: `Postgres comes from the system (initdb and pg_ctl on PATH or in the usual folders; Debian/Ubuntu: apt-get install postgresql; macOS: brew install postgresql@16), runs on a private folder inside the data folder and listens on 127.0.0.1 only. ${GND_BINDS_ALL_INTERFACES}`,
   environment: [
     [POSTGRES_URL_ENV, 'use this Postgres (postgresql://USER:PASSWORD@HOST:PORT/DATABASE) instead of starting one; checked before gnd starts'],
-    [PASSWORD_ENV, 'the password for --user'],
+    ...ENDPOINT_ENV,
     ['XDG_CACHE_HOME', 'gnd is installed into $XDG_CACHE_HOME/chaindeck (default ~/.cache/chaindeck)'],
   ],
   exit: {
@@ -209,15 +205,8 @@ export const graphNodeCommand = defineCommand({
     if (!values.rpc) throw new UsageError('--rpc URL is required: the JSON-RPC URL of the chain to index');
     if (!/^https?:\/\//i.test(values.rpc)) throw new UsageError(`--rpc takes an http or https URL, not '${redactUrl(values.rpc)}'`);
     // The rules (and masking) of every command's endpoint: no user:password@ (it shows in `ps`), its secrets registered.
-    endpointFromFlags(values.rpc, values.user, io.env);
-    let rpcUrl = values.rpc;
-    if (values.user !== undefined) {
-      // gnd takes Basic credentials only in the URL, which it gets through its environment.
-      const url = new URL(values.rpc);
-      url.username = encodeURIComponent(values.user);
-      url.password = encodeURIComponent(io.env[PASSWORD_ENV] ?? '');
-      rpcUrl = url.href;
-    }
+    // gnd takes Basic credentials only in the URL, which it gets through its environment.
+    const rpcUrl = urlWithUserinfo(endpointFromFlags(values.rpc, values.user, io.env));
     if (values.data === '') throw new UsageError("--data takes a folder, not ''");
     const network = values.network ?? 'mainnet';
     if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(network)) throw new UsageError(`--network takes a network name such as mainnet, not '${network}'`);

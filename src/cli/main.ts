@@ -3,10 +3,9 @@
  * the command named first. Commands print through a CliIO, so tests run them in-process.
  */
 import { inertJson, inertText } from '../core/inert';
-import { maskedLine, redactKnownInValue, redactKnownSecrets, redactText, redactValue } from '../core/redact';
+import { redactKnownInValue, redactKnownSecrets, redactText, redactValue } from '../core/redact';
 import { DEFAULT_MAX_RESPONSE_MB, setResponseLimitMB } from '../core/rpc/deadline';
-import { errorText } from '../core/systemError';
-import { errorLine, type CliIO } from './command';
+import { errorLine, EXIT, type CliIO } from './command';
 import { commands } from './commands';
 import { renderRows, type Row } from './help';
 import { MAX_RESPONSE_ENV } from './knobs';
@@ -45,56 +44,45 @@ export function redactingIO(stdout: (text: string) => void, stderr: (text: strin
   };
 }
 
-const processIO = redactingIO(
+/** The process's own stdout and stderr, as every command prints to them: redacted and inert. */
+export const processIO = redactingIO(
   (t) => void process.stdout.write(t),
   (t) => void process.stderr.write(t),
   process.env,
 );
-
-/**
- * What the CLI prints about an error no command turned into its own message (a file it could
- * not write, say): the cause in words, redacted, on one line.
- */
-export function unexpectedErrorLine(prefix: string, err: unknown): string {
-  return `${prefix}: ${inertText(maskedLine(errorText(err)))}\n`;
-}
 
 export async function main(argv: string[], io: CliIO = processIO): Promise<number> {
   const [name, ...rest] = argv;
   if (!name) {
     // No command is a usage error: the help goes to stderr, so a script's output stays empty.
     io.err(helpText());
-    return 2;
+    return EXIT.usage;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     io.out(helpText());
-    return 0;
+    return EXIT.done;
   }
   if (name === '--version') {
     io.out(`${VERSION}\n`);
-    return 0;
+    return EXIT.done;
   }
   const cap = io.env[MAX_RESPONSE_ENV];
   const capProblem = cap === undefined || cap === '' ? undefined : setResponseLimitMB(/^\d+$/.test(cap.trim()) ? Number(cap) : NaN);
   if (capProblem) {
     io.err(errorLine('', `${MAX_RESPONSE_ENV}: ${capProblem.replace(/not .*$/, `not '${cap}'`)}`));
-    return 2;
+    return EXIT.usage;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
     io.err(`${errorLine('', `unknown command '${name}'`)}\n${helpText()}`);
-    return 2;
+    return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     io.out(command.usage);
-    return 0;
+    return EXIT.done;
   }
-  try {
-    return await command.run(rest, io);
-  } catch (err) {
-    io.err(unexpectedErrorLine(`chaindeck ${command.name}`, err));
-    return 1;
-  }
+  // Every error it ends with is reported and mapped to its exit status in command.ts.
+  return command.run(rest, io);
 }
 
 declare const CHAINDECK_VERSION: string | undefined;

@@ -25,7 +25,7 @@ import {
 import { registerSecret } from '../core/redact';
 import { inertText } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, errorLine, printJson } from './command';
+import { defineCommand, printJson } from './command';
 import { commandDeadline, parseTimeout, RESPONSE_CAP_ENV, TIMEOUT_OPTION } from './endpointFlags';
 import { CLI_HINTS } from './knobs';
 
@@ -254,10 +254,6 @@ export const platformCommand = defineCommand({
         print(table(args.kind, shown, args.showSecrets));
       }
       return 0;
-    } catch (err) {
-      if (!(err instanceof PlatformError)) throw err;
-      io.err(errorLine('platform', err.message));
-      return 1;
     } finally {
       closeIdleConnections();
     }

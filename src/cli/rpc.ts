@@ -9,17 +9,12 @@ import { RpcFailure } from '../core/rpc/failure';
 import { parseParams } from '../core/rpc/params';
 import type { RpcCall } from '../core/rpc/types';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, errorLine, printJson, type CliIO } from './command';
-import { ENDPOINT_ENV, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
+import { defineCommand, printJson, type CliIO } from './command';
+import { ENDPOINT_ENV, endpointFromFlags, nodeOptions, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 
 const options = {
-  url: {
-    type: 'string',
-    value: 'URL',
-    help: `the node's endpoint, with scheme https, http, wss or ws (an access key in the path, https://<network>.core.<host>/<KEY>, is used).\n${ENDPOINT_HELP}`,
-  },
+  ...nodeOptions("the node's endpoint, with scheme https, http, wss or ws (an access key in the path, https://<network>.core.<host>/<KEY>, is used)"),
   timeout: TIMEOUT_OPTION,
-  user: USER_OPTION,
   batch: { type: 'string', value: 'JSON', help: 'send a batch: a JSON array of {"method": ..., "params": [...]}; prints the responses as an array in the order of the calls' },
 } satisfies OptionTable;
 
@@ -68,7 +63,7 @@ async function call(args: RpcArgs, io: CliIO): Promise<number> {
 export const rpcCommand = defineCommand({
   name: 'rpc',
   summary: 'Call a JSON-RPC method on a node and print the response',
-  usage: ['--url URL [--timeout MS] [--user NAME] METHOD [PARAMS_JSON]', '--url URL [--timeout MS] [--user NAME] --batch JSON'],
+  usage: ['--rpc URL [--timeout MS] [--user NAME] METHOD [PARAMS_JSON]', '--rpc URL [--timeout MS] [--user NAME] --batch JSON'],
   description: "The node's whole response is printed as JSON, a JSON-RPC error object included.",
   arguments: [
     ['METHOD', 'the JSON-RPC method, e.g. eth_blockNumber'],
@@ -83,18 +78,18 @@ export const rpcCommand = defineCommand({
     failed: 'a JSON-RPC error object, or any other failure (the reason on stderr)',
   },
   examples: [
-    'chaindeck rpc --url http://127.0.0.1:8545 eth_blockNumber',
-    `chaindeck rpc --url "$NODE_URL" eth_getBalance '["0x0000000000000000000000000000000000000000", "latest"]'`,
-    `${PASSWORD_ENV}=… chaindeck rpc --url https://nd-123-456-789.p2pify.com --user alice web3_clientVersion`,
+    'chaindeck rpc --rpc http://127.0.0.1:8545 eth_blockNumber',
+    `chaindeck rpc --rpc "$NODE_URL" eth_getBalance '["0x0000000000000000000000000000000000000000", "latest"]'`,
+    `${PASSWORD_ENV}=… chaindeck rpc --rpc https://nd-123-456-789.p2pify.com --user alice web3_clientVersion`,
   ],
 
   check({ values, positionals }, io): RpcArgs {
-    if (!values.url) throw new UsageError('--url is required');
+    const url = rpcFlag(values.rpc);
     const timeoutMs = parseTimeout(values.timeout);
     if (values.batch !== undefined && positionals.length) throw new UsageError('--batch takes the calls as its value: give no METHOD');
     if (values.batch === undefined && !positionals.length) throw new UsageError('METHOD is required');
     if (positionals.length > 2) throw new UsageError(`too many arguments: PARAMS_JSON must be one argument (quote it): ${positionals.slice(2).join(' ')}`);
-    const target = endpointFromFlags(values.url, values.user, io.env);
+    const target = endpointFromFlags(url, values.user, io.env);
     try {
       const request = values.batch !== undefined ? { batch: parseBatch(values.batch) } : { method: positionals[0], params: parseParams(positionals[1] ?? '') };
       return { target, timeoutMs, request };
@@ -104,13 +99,5 @@ export const rpcCommand = defineCommand({
     }
   },
 
-  async work(args, io) {
-    try {
-      return await call(args, io);
-    } catch (err) {
-      if (!(err instanceof RpcFailure)) throw err;
-      io.err(errorLine('rpc', err.message));
-      return 1;
-    }
-  },
+  work: call,
 });

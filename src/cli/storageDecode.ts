@@ -6,8 +6,8 @@
 import { UsageError, type OptionTable } from './args';
 import { defineCommand, printJson } from './command';
 import { CLI_HINTS } from './knobs';
-import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
-import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, renderTable, reportFailure, sharedOptions, type OutputFormat } from './storageLayoutFlags';
+import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
+import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, renderTable, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 
 const options = {
   ...sharedOptions,
@@ -19,7 +19,6 @@ const options = {
     help: 'mapping keys to try besides those found in the logs, comma-separated (at most 1000): addresses, integers (decimal or 0x), true/false, 0x-hex for bytesN and bytes, text for string keys',
   },
   timeout: TIMEOUT_OPTION,
-  user: USER_OPTION,
 } satisfies OptionTable;
 
 interface DecodeArgs {
@@ -70,33 +69,29 @@ Integers and enums are decimal strings, bool true/false, addresses EIP-55, bytes
   ],
 
   check({ values }, io): DecodeArgs {
-    if (values.rpc === undefined) throw new UsageError('--rpc is required');
+    const rpc = rpcFlag(values.rpc);
     const address = addressFlag(values.address);
     if (values.layout === undefined) throw new UsageError('--layout is required: the compiler output that holds the storage layout');
     const block = blockFlag('block', values.block, 'latest');
     const keys = keysFlag(values.keys);
     const format = formatFlag(values.format);
     const timeoutMs = parseTimeout(values.timeout);
-    return { target: endpointFromFlags(values.rpc, values.user, io.env), timeoutMs, address, layout: values.layout, contract: values.contract, block, keys, format };
+    return { target: endpointFromFlags(rpc, values.user, io.env), timeoutMs, address, layout: values.layout, contract: values.contract, block, keys, format };
   },
 
   async work(args, io) {
     // The values are the contract's data, shown whole (a base URI keeps its path); the endpoint's secrets are registered and still masked.
     const print = (text: string) => (io.outRevealed ? io.outRevealed(text) : io.out(text));
-    try {
-      const layout = await layoutFromFile(args.layout, args.contract);
-      const { decodeStorage, decodedJson, leaves } = await import('../core/storage/decode/decode');
-      const reading = await withNodeClient(args.target, args.timeoutMs, (client) =>
-        decodeStorage(client, layout, args.block, { address: args.address, keys: args.keys, hints: CLI_HINTS, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
-      );
-      if (args.format === 'json') printJson(io, decodedJson(reading), true);
-      else {
-        const rows = reading.variables.flatMap((v) => leaves(v.node, v.label).map((l) => [l.path, l.type, l.slot, cell(l.values[0], l.type === 'string')]));
-        print(renderTable(['PATH', 'TYPE', 'SLOT', 'VALUE'], rows));
-      }
-      return 0;
-    } catch (err) {
-      return reportFailure('storage-decode', err, io);
+    const layout = await layoutFromFile(args.layout, args.contract);
+    const { decodeStorage, decodedJson, leaves } = await import('../core/storage/decode/decode');
+    const reading = await withNodeClient(args.target, args.timeoutMs, (client) =>
+      decodeStorage(client, layout, args.block, { address: args.address, keys: args.keys, hints: CLI_HINTS, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
+    );
+    if (args.format === 'json') printJson(io, decodedJson(reading), true);
+    else {
+      const rows = reading.variables.flatMap((v) => leaves(v.node, v.label).map((l) => [l.path, l.type, l.slot, cell(l.values[0], l.type === 'string')]));
+      print(renderTable(['PATH', 'TYPE', 'SLOT', 'VALUE'], rows));
     }
+    return 0;
   },
 });

@@ -6,8 +6,8 @@
  */
 import { UsageError, type OptionTable } from './args';
 import { defineCommand, printJson } from './command';
-import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
-import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, renderTable, reportFailure, sharedOptions, type OutputFormat } from './storageLayoutFlags';
+import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
+import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, renderTable, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 
 const options = {
   ...sharedOptions,
@@ -15,7 +15,6 @@ const options = {
   to: { type: 'string', value: 'TAG', help: 'the later state: the end of this block' },
   layout: { type: 'string', value: 'FILE', help: `${LAYOUT_FILE_HELP}. Without it, raw slots are compared` },
   timeout: TIMEOUT_OPTION,
-  user: USER_OPTION,
 } satisfies OptionTable;
 
 interface DiffArgs {
@@ -54,49 +53,45 @@ export const storageDiffCommand = defineCommand({
   ],
 
   check({ values }, io): DiffArgs {
-    if (values.rpc === undefined) throw new UsageError('--rpc is required');
+    const rpc = rpcFlag(values.rpc);
     const address = addressFlag(values.address);
     const from = blockFlag('from', values.from);
     const to = blockFlag('to', values.to);
     if (values.contract !== undefined && values.layout === undefined) throw new UsageError('--contract names a contract of --layout FILE: give --layout too');
     const format = formatFlag(values.format);
     const timeoutMs = parseTimeout(values.timeout);
-    return { target: endpointFromFlags(values.rpc, values.user, io.env), timeoutMs, address, from, to, layout: values.layout, contract: values.contract, format };
+    return { target: endpointFromFlags(rpc, values.user, io.env), timeoutMs, address, from, to, layout: values.layout, contract: values.contract, format };
   },
 
   async work(args, io) {
     // The values are the contract's data, shown whole (a base URI keeps its path); the endpoint's secrets are registered and still masked.
     const print = (text: string) => (io.outRevealed ? io.outRevealed(text) : io.out(text));
-    try {
-      if (args.layout !== undefined) {
-        const layout = await layoutFromFile(args.layout, args.contract);
-        const { diffStorage } = await import('../core/storage/decode/decode');
-        const diff = await withNodeClient(args.target, args.timeoutMs, (client) =>
-          diffStorage(client, layout, args.from, args.to, { address: args.address, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
-        );
-        if (args.format === 'json') printJson(io, diff.changes, true);
-        else
-          print(
-            renderTable(
-              ['PATH', 'SLOT', 'BEFORE', 'AFTER'],
-              diff.changes.map((c) => [c.path, c.slot, cell(c.before), cell(c.after)]),
-            ),
-          );
-        return 0;
-      }
-      const { rawStorageDiff } = await import('../core/storage/decode/rawDiff');
-      const diff = await withNodeClient(args.target, args.timeoutMs, (client) => rawStorageDiff(client, args.from, args.to, { address: args.address }));
+    if (args.layout !== undefined) {
+      const layout = await layoutFromFile(args.layout, args.contract);
+      const { diffStorage } = await import('../core/storage/decode/decode');
+      const diff = await withNodeClient(args.target, args.timeoutMs, (client) =>
+        diffStorage(client, layout, args.from, args.to, { address: args.address, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
+      );
       if (args.format === 'json') printJson(io, diff.changes, true);
       else
         print(
           renderTable(
-            ['SLOT', 'BEFORE', 'AFTER'],
-            diff.changes.map((c) => [c.slot, c.before, c.after]),
+            ['PATH', 'SLOT', 'BEFORE', 'AFTER'],
+            diff.changes.map((c) => [c.path, c.slot, cell(c.before), cell(c.after)]),
           ),
         );
       return 0;
-    } catch (err) {
-      return reportFailure('storage-diff', err, io);
     }
+    const { rawStorageDiff } = await import('../core/storage/decode/rawDiff');
+    const diff = await withNodeClient(args.target, args.timeoutMs, (client) => rawStorageDiff(client, args.from, args.to, { address: args.address }));
+    if (args.format === 'json') printJson(io, diff.changes, true);
+    else
+      print(
+        renderTable(
+          ['SLOT', 'BEFORE', 'AFTER'],
+          diff.changes.map((c) => [c.slot, c.before, c.after]),
+        ),
+      );
+    return 0;
   },
 });

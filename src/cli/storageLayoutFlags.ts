@@ -1,13 +1,12 @@
 /**
  * What `storage-decode` and `storage-diff` share: their options (the node, the contract, the
- * layout file and the contract in it, the output format), the layout read from the file, the
- * one-line messages of their failures with the exit status of each, and the table output.
+ * layout file and the contract in it, the output format), the layout read from the file, and the
+ * table output.
  */
 import type { ContractLayout } from '../core/storage/layout';
 import { normaliseAddress, parseBlockRef } from '../core/storage/inputs';
 import { UsageError, type OptionSpec } from './args';
-import type { CliIO } from './command';
-import { ENDPOINT_HELP } from './endpointFlags';
+import { nodeOptions } from './endpointFlags';
 
 export const FORMATS = ['json', 'table'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
@@ -16,8 +15,7 @@ export const LAYOUT_FILE_HELP =
   'a solc standard-JSON output, a Foundry artifact (out/<File>.sol/<Name>.json, built with --extra-output storageLayout), a Hardhat 2 build-info (artifacts/build-info/<id>.json) or a Hardhat 3 build-info output (<id>.output.json); the compiler must have been asked for storageLayout';
 
 export const sharedOptions = {
-  rpc: { type: 'string', value: 'URL', help: `the node's endpoint (--url is the same). An access key in the path is used.\n${ENDPOINT_HELP}` },
-  url: { type: 'string', aliasOf: 'rpc' },
+  ...nodeOptions("the node's endpoint; an access key in the path is used"),
   address: { type: 'string', value: 'ADDR', help: 'the contract (any case; a mixed-case address must carry a valid EIP-55 checksum)' },
   contract: { type: 'string', value: 'NAME', help: 'the contract in FILE, as NAME or PATH:NAME; needed when FILE holds several' },
   format: { type: 'string', value: 'F', help: 'json (default): one JSON array; table: aligned columns for reading' },
@@ -51,22 +49,18 @@ export function formatFlag(value: string | undefined): OutputFormat {
   return format;
 }
 
-/** The layout FILE holds for `contract`; a LayoutFileError when it cannot. */
-export async function layoutFromFile(file: string, contract: string | undefined): Promise<ContractLayout> {
-  const { readLayoutFile, selectLayout } = await import('../core/storage/layout');
-  return selectLayout(readLayoutFile(file).layouts, contract, file);
-}
-
 /**
- * A failure as one line on stderr; its exit status: 2 when only a --contract choice is missing,
- * 1 otherwise. Nothing goes to stdout.
+ * The layout FILE holds for `contract`; a LayoutFileError when it cannot, or a UsageError (exit 2)
+ * when only a --contract choice is missing.
  */
-export async function reportFailure(command: string, err: unknown, io: CliIO): Promise<number> {
-  const [{ LayoutFileError }, { StorageRangeError }] = await Promise.all([import('../core/storage/layout'), import('../core/storage/errors')]);
-  const message = err instanceof Error ? err.message : String(err);
-  const detail = err instanceof StorageRangeError && err.detail && !message.includes(err.detail) ? `: ${err.detail}` : '';
-  io.err(`chaindeck ${command}: ${`${message}${detail}`.replace(/\s*\n\s*/g, ' ')}\n`);
-  return err instanceof LayoutFileError && err.reason === 'ambiguous' ? 2 : 1;
+export async function layoutFromFile(file: string, contract: string | undefined): Promise<ContractLayout> {
+  const { LayoutFileError, readLayoutFile, selectLayout } = await import('../core/storage/layout');
+  try {
+    return selectLayout(readLayoutFile(file).layouts, contract, file);
+  } catch (err) {
+    if (err instanceof LayoutFileError && err.reason === 'ambiguous') throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 const MAX_CELL = 120;

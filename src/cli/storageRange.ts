@@ -3,16 +3,14 @@
  * by the eth_getStorageAt emulation, printed as exactly one JSON object in the spec's output
  * form (pretty-printed with two spaces, like `chaindeck rpc`). Warnings go to stderr.
  */
-import { StorageRangeError } from '../core/storage/errors';
 import { MAX_RESULTS_LIMIT } from '../core/storage/inputs';
 import { STORAGE_MODES, type StorageModeChoice } from '../core/storage/types';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, errorLine, printJson } from './command';
-import { ENDPOINT_ENV, ENDPOINT_HELP, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, TIMEOUT_OPTION, USER_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
+import { defineCommand, printJson, reportFailure } from './command';
+import { ENDPOINT_ENV, endpointFromFlags, nodeOptions, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 
 const options = {
-  rpc: { type: 'string', value: 'URL', help: `the node's endpoint (--url is the same). An access key in the path is used.\n${ENDPOINT_HELP}` },
-  url: { type: 'string', aliasOf: 'rpc' },
+  ...nodeOptions("the node's endpoint; an access key in the path is used"),
   block: { type: 'string', value: 'B', help: 'block hash, block number (decimal or 0x-hex), or latest' },
   address: { type: 'string', value: 'A', help: 'the contract (any case; checksummed before use)' },
   start: {
@@ -28,7 +26,6 @@ const options = {
   'tx-index': { type: 'string', value: 'N', help: 'native only: state before transaction N of the block (default 0); the emulation ignores it and reads the state at the end of the block' },
   mode: { type: 'string', value: 'M', help: 'auto (default): native debug_storageRangeAt where the node has it, the emulation where it does not; native; or emulate' },
   timeout: TIMEOUT_OPTION,
-  user: USER_OPTION,
 } satisfies OptionTable;
 
 interface StorageArgs {
@@ -76,8 +73,8 @@ or, on failure,
   ],
 
   check({ values }, io): StorageArgs {
-    const { rpc, block, address } = values;
-    if (rpc === undefined) throw new UsageError('--rpc is required');
+    const { block, address } = values;
+    const rpc = rpcFlag(values.rpc);
     if (block === undefined) throw new UsageError('--block is required');
     if (address === undefined) throw new UsageError('--address is required');
     const mode = STORAGE_MODES.find((m) => m === (values.mode ?? 'auto'));
@@ -105,11 +102,6 @@ or, on failure,
         .catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
     );
     printJson(io, toSpecOutput(outcome));
-    if (outcome instanceof Error) {
-      const detail = outcome instanceof StorageRangeError && outcome.detail && !outcome.message.includes(outcome.detail) ? `: ${outcome.detail}` : '';
-      io.err(errorLine('storage-range', `${outcome.message}${detail}`));
-      return 1;
-    }
-    return 0;
+    return outcome instanceof Error ? reportFailure(io, 'storage-range', outcome) : 0;
   },
 });

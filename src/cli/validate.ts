@@ -79,11 +79,10 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
     try {
       text = readTextFile(manifest, FILE_CAPS.manifest);
     } catch (err) {
-      if (!(err instanceof FileReadError)) throw err;
       // A manifest that vanished since the check above is still a usage error; any other reason
       // (a pipe, a device, too large, no permission) is a failure to validate.
-      io.err(`chaindeck validate: ${inertLine(err.message)}\n`);
-      return err.kind === 'missing' ? 2 : 1;
+      if (err instanceof FileReadError && err.kind === 'missing') throw new UsageError(err.message);
+      throw err;
     }
     // Loaded here, not at start: the checks are most of the CLI's code.
     const [{ validateSubgraph }, { nodeFileSource }] = await Promise.all([import('../core/subgraph/rules/validate'), import('../core/subgraph/fileSource')]);

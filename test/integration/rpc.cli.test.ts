@@ -29,6 +29,16 @@ describe('chaindeck rpc against anvil', () => {
     assert.equal(run.stderr, '');
   });
 
+  test('--rpc, the name every command gives the node, and --url are the same', async () => {
+    for (const flag of ['--rpc', '--url']) {
+      const run = await cli(['rpc', flag, ANVIL, 'eth_chainId']);
+      assert.equal(run.code, 0, `${flag}: ${run.stderr}`);
+      assert.equal(JSON.parse(run.stdout).result, '0x7a69', flag);
+    }
+    const ws = await cli(['rpc', '--rpc', ANVIL.replace('http://', 'ws://'), 'eth_chainId']);
+    assert.equal(JSON.parse(ws.stdout).result, '0x7a69', ws.stderr);
+  });
+
   test('params are passed as given', async () => {
     const run = await cli(['rpc', '--url', ANVIL, '--timeout', '5000', 'eth_getBalance', '["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "latest"]']);
     assert.equal(run.code, 0, run.stderr);
@@ -77,7 +87,7 @@ describe('chaindeck rpc against anvil', () => {
     assert.match(badParams.stderr, /Params are not valid JSON: .* at line 1, column 8/);
     const noUrl = await cli(['rpc', 'eth_chainId']);
     assert.equal(noUrl.code, 2);
-    assert.match(noUrl.stderr, /--url is required[\s\S]*Usage: chaindeck rpc/);
+    assert.match(noUrl.stderr, /--rpc is required[\s\S]*Usage: chaindeck rpc/);
     const scheme = await cli(['rpc', '--url', 'ftp://example.com/', 'eth_chainId']);
     assert.equal(scheme.code, 2);
     assert.match(scheme.stderr, /Unsupported scheme 'ftp'/);
@@ -86,7 +96,7 @@ describe('chaindeck rpc against anvil', () => {
   test('--help prints the usage', async () => {
     const run = await cli(['rpc', '--help']);
     assert.equal(run.code, 0);
-    assert.match(run.stdout, /^Usage: chaindeck rpc --url URL \[--timeout MS\] \[--user NAME\] METHOD \[PARAMS_JSON\]/);
+    assert.match(run.stdout, /^Usage: chaindeck rpc --rpc URL \[--timeout MS\] \[--user NAME\] METHOD \[PARAMS_JSON\]/);
     assert.match(run.stdout, /CHAINDECK_PASSWORD/);
   });
 });

@@ -13,7 +13,7 @@ import { startRpcServer, type RpcServer } from '../support/rpcNode';
 
 const KEY = 'abcdef0123456789abcdef0123456789';
 const PASSWORD = 'Pw-hunter2-Zq9';
-const USAGE_START = '\n\nUsage: chaindeck rpc --url URL [--timeout MS] [--user NAME] METHOD [PARAMS_JSON]\n';
+const USAGE_START = '\n\nUsage: chaindeck rpc --rpc URL [--timeout MS] [--user NAME] METHOD [PARAMS_JSON]\n';
 
 let node: RpcServer;
 before(async () => {
@@ -41,9 +41,9 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 describe('chaindeck rpc: usage errors (exit 2)', () => {
   const timeoutRule = 'a whole number of milliseconds from 1 to 86400000 (24 h)';
   const cases: [string[], string][] = [
-    [[], '--url is required'],
-    [['eth_chainId'], '--url is required'],
-    [['--url='], '--url is required'],
+    [[], '--rpc is required'],
+    [['eth_chainId'], '--rpc is required'],
+    [['--url='], '--rpc is required'],
     [['--url'], '--url needs a value'],
     [['eth_chainId', '--url'], '--url needs a value'],
     [['--bogus', 'x'], 'unknown option --bogus'],
@@ -131,7 +131,7 @@ describe('chaindeck rpc: usage errors (exit 2)', () => {
       const run = await rpc(args);
       assert.equal(run.code, 0);
       assert.equal(run.err, '');
-      assert.ok(run.out.startsWith('Usage: chaindeck rpc --url URL'), run.out);
+      assert.ok(run.out.startsWith('Usage: chaindeck rpc --rpc URL'), run.out);
       assert.ok(run.out.endsWith('--user alice web3_clientVersion\n'));
     }
     assert.equal(node.requests.length, 0);

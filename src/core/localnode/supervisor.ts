@@ -15,8 +15,8 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { EndpointError, endpointFromUrl, registerUrlEndpoint } from '../nodes/endpoint';
 import { RpcClient } from '../rpc/client';
-import type { ResolvedEndpoint } from '../rpc/endpoint';
 import { registerSecret } from '../redact';
 import { resolveGnd, type InstallProgress } from './gnd';
 import { failureLine, isPanicStart } from './gndLog';
@@ -124,28 +124,17 @@ async function answers(url: string, body?: string): Promise<boolean> {
 
 /**
  * The chain's latest block number, through core's JSON-RPC client (a bounded reply, retries,
- * the URL's secrets scrubbed from every message). A user:password in the URL is sent as HTTP
- * Basic, as gnd sends it; the path and query count as secret too, as everywhere in Chaindeck.
+ * the URL's secrets scrubbed from every message). The URL becomes an endpoint as every node URL
+ * does: a user:password in it is sent as HTTP Basic, as gnd sends it; the path and query are secret.
  */
 export async function chainHead(rpcUrl: string, signal?: AbortSignal): Promise<number> {
   try {
-    const url = new URL(rpcUrl);
-    const user = decodeURIComponent(url.username);
-    const password = decodeURIComponent(url.password);
-    url.username = url.password = '';
-    const basic = user || password;
-    const endpoint: ResolvedEndpoint = {
-      httpUrl: url.href,
-      wsUrl: '',
-      headers: basic ? { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } : {},
-      auth: basic ? 'basic' : 'none',
-      secrets: [password, url.pathname.length > 1 ? url.pathname.slice(1) : '', url.search.slice(1)].filter((s) => s.length > 0),
-    };
-    const head = await new RpcClient(endpoint, { timeoutMs: 15_000 }).call('eth_blockNumber', [], { signal });
+    const head = await new RpcClient(endpointFromUrl(rpcUrl), { timeoutMs: 15_000 }).call('eth_blockNumber', [], { signal });
     if (typeof head !== 'string' || !/^0x[0-9a-f]{1,16}$/i.test(head)) throw new Error(`eth_blockNumber answered ${JSON.stringify(head)?.slice(0, 80)}, not a block number`);
     return Number(BigInt(head));
   } catch (err) {
     if (signal?.aborted) throw new LocalNodeError('The start was cancelled.');
+    if (err instanceof EndpointError) throw new LocalNodeError(`The RPC URL of the chain cannot be used: ${err.message}`);
     throw new LocalNodeError(`The chain at the RPC URL did not answer eth_blockNumber (${err instanceof Error ? err.message : String(err)}): check the URL and that the node runs.`);
   }
 }
@@ -155,24 +144,10 @@ export async function chainHead(rpcUrl: string, signal?: AbortSignal): Promise<n
  * sent) for redaction: gnd echoes its endpoint in its log, in forms of its own.
  */
 export function registerRpcSecrets(rpcUrl: string): void {
-  let url: URL;
   try {
-    url = new URL(rpcUrl);
+    registerUrlEndpoint(endpointFromUrl(rpcUrl));
   } catch {
-    return;
-  }
-  const user = safeDecode(url.username);
-  const password = safeDecode(url.password);
-  const secrets = [url.username, user, url.password, password, url.pathname.slice(1), ...url.pathname.split('/'), url.search.slice(1), ...url.searchParams.values()];
-  if (user || password) secrets.push(Buffer.from(`${user}:${password}`).toString('base64'), `${url.username}:${url.password}`);
-  for (const secret of secrets) registerSecret(secret);
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
+    // Not a URL an endpoint is made of: chainHead says why, before gnd ever sees it.
   }
 }
 

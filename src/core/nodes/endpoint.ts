@@ -7,8 +7,10 @@
  * SecretStorage keeps what the placeholder stands for (the tail), verbatim, so parse → resolve
  * gives back the pasted URL byte for byte. Form A: https://<network>.core.<host>/<KEY> and
  * wss://<network>.core.<host>/ws/<KEY>. Form B: HTTP Basic, pasted as https://user:pass@host/….
+ * A URL given by hand rather than stored (the CLI's --rpc, the local node's chain) becomes an
+ * endpoint in one call, endpointFromUrl, by the same rules.
  */
-import { isWsRoute, REDACTED, redactUrl, splitUrl } from '../redact';
+import { isWsRoute, REDACTED, redactUrl, registerPublicUrl, registerSecret, splitUrl } from '../redact';
 import type { AuthForm, ResolvedEndpoint } from '../rpc/endpoint';
 import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret, type Protocol } from './model';
 
@@ -216,6 +218,80 @@ export function resolveEndpoint(config: NodeConfig, secret: NodeSecret): Resolve
     if (secret.password) secrets.push(secret.password);
   }
   return { httpUrl, wsUrl, headers, auth: config.auth, secrets: [...new Set(secrets.filter(Boolean))] };
+}
+
+/** What comes with a URL given by hand (a command line, the local node's chain) besides the URL itself. */
+export interface UrlCredentials {
+  /** The path holds no secret (userinfo and query still do); otherwise everything after the host is secret. */
+  publicPath?: boolean;
+  /** HTTP Basic given apart from the URL (a URL that holds user:password@ as well is refused). */
+  username?: string;
+  password?: string;
+}
+
+/** A URL given by hand, ready to call, with what redaction needs to know of it. */
+export interface UrlEndpoint extends ResolvedEndpoint {
+  /** The URL is ws:// or wss://: the node is reached over WebSocket. */
+  isWs: boolean;
+  /** Pieces too short to mask anywhere (a path segment such as `v1`): masked where they stand whole or as a URL part. */
+  wholeSecrets: string[];
+  /** The URLs shown in full when the path is public (their key placeholder dropped). */
+  publicUrls: string[];
+}
+
+/**
+ * The one way a URL becomes an endpoint: the URL checked by the rules of parseEndpoint (its
+ * messages echo it only redacted), its secret end and Basic credentials (from its user:password@
+ * or given apart) put where a client sends them, every secret listed. Throws EndpointError.
+ */
+export function endpointFromUrl(url: string, credentials: UrlCredentials = {}): UrlEndpoint {
+  const publicPath = credentials.publicPath === true;
+  const parsed = parseEndpoint(url, { publicPath });
+  let secret = parsed.secret;
+  let auth = parsed.auth;
+  if (credentials.username !== undefined) {
+    if (auth === 'basic') throw new EndpointError(`${redactUrl(url)} holds user:password@ and a username is given apart: give the credentials once.`);
+    const problem = basicUsernameProblem(credentials.username);
+    if (problem) throw new EndpointError(problem);
+    // The secret end of the URL stays: a key in the path and Basic may go together.
+    secret = { ...secret, username: credentials.username, password: credentials.password ?? '' };
+    auth = 'basic';
+  }
+  const endpoint = resolveEndpoint({ id: 'url', name: 'the URL', protocol: parsed.protocol, url: parsed.url, wsUrl: parsed.wsUrl, auth, publicPath }, secret);
+  // Userinfo is secret by the rule, the username too, and as written (percent-encoded) as well:
+  // a program given the URL echoes it in forms of its own (gnd: "user: NAME").
+  const authority = splitUrl(url.trim())?.authority ?? '';
+  const userinfo = parsed.auth === 'basic' ? [...authority.slice(0, authority.lastIndexOf('@')).split(/:(.*)/s), parsed.secret.username] : [];
+  return {
+    ...endpoint,
+    secrets: [...new Set([...endpoint.secrets, ...userinfo].filter((s): s is string => !!s))],
+    isWs: /^wss?:/i.test(url.trim()),
+    wholeSecrets: shortTailParts(secret.tail ?? ''),
+    publicUrls: publicPath ? [parsed.url, parsed.wsUrl].map((u) => u.split(KEY_PLACEHOLDER).join('')) : [],
+  };
+}
+
+/** Registers an endpoint made from a URL for redaction: its secrets masked, its public URLs shown, in all text from now on. */
+export function registerUrlEndpoint(endpoint: UrlEndpoint): void {
+  for (const s of endpoint.secrets) registerSecret(s);
+  for (const part of endpoint.wholeSecrets) registerSecret(part, { whole: true });
+  for (const u of endpoint.publicUrls) registerPublicUrl(u);
+}
+
+/**
+ * The endpoint's HTTP (or WebSocket) URL with its Basic credentials as user:password@: for a
+ * program that takes them only there (gnd), and for the user who asked to copy them. The URL
+ * itself when it has none.
+ */
+export function urlWithUserinfo(endpoint: Pick<ResolvedEndpoint, 'httpUrl' | 'wsUrl' | 'headers'>, which: 'http' | 'ws' = 'http'): string {
+  const plain = which === 'ws' ? endpoint.wsUrl : endpoint.httpUrl;
+  const basic = /^Basic (.+)$/.exec(endpoint.headers.Authorization ?? '');
+  if (!basic) return plain;
+  const [username, password] = Buffer.from(basic[1], 'base64').toString('utf8').split(/:(.*)/s);
+  const url = new URL(plain);
+  url.username = encodeURIComponent(username);
+  url.password = encodeURIComponent(password ?? '');
+  return url.href;
 }
 
 /**

@@ -4,7 +4,7 @@
  * hidden, copy it with the key (after an explicit warning), or import the node.
  */
 import * as vscode from 'vscode';
-import { displayUrl, resolveEndpoint } from '../../core/nodes/endpoint';
+import { displayUrl, resolveEndpoint, urlWithUserinfo } from '../../core/nodes/endpoint';
 import type { NodeConfig, NodeSecret } from '../../core/nodes/model';
 import { nodeToConfig, type ImportedNode } from '../../core/platform/importNode';
 import { pickOne } from '../nodes/pickers';
@@ -32,13 +32,7 @@ function endpointsOf(source: ImportSource, imported: ImportedNode): Endpoint[] {
 
 /** The endpoint as the console shows it: the key in the path, or user:password@ for Basic auth. */
 function withCredentials({ config, secret, which }: Endpoint): string {
-  const resolved = resolveEndpoint(config, secret);
-  const url = which === 'ws' ? resolved.wsUrl : resolved.httpUrl;
-  if (config.auth !== 'basic') return url;
-  const withUser = new URL(url);
-  withUser.username = encodeURIComponent(secret.username ?? '');
-  withUser.password = encodeURIComponent(secret.password ?? '');
-  return withUser.toString();
+  return urlWithUserinfo(resolveEndpoint(config, secret), which);
 }
 
 async function copyWithCredentials(endpoint: Endpoint, nodeName: string): Promise<void> {

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { chooseChain, networkForChain, noFittingChainMessage, type ChainCandidate } from '../../../core/subgraph/graphnode/localChain';
 import { inertText } from '../../../core/inert';
-import { isLoopback } from '../../../core/nodes/endpoint';
+import { urlWithUserinfo, isLoopback } from '../../../core/nodes/endpoint';
 import type { NodeConfig } from '../../../core/nodes/model';
 import { registerSecret } from '../../../core/redact';
 import { COMMANDS } from '../../ids';
@@ -79,11 +79,5 @@ export async function resolveChain(nodes: ChainNodes, manifests: Manifests, conf
 async function rpcUrlOf(nodes: Pick<NodesFeature, 'store'>, node: NodeConfig): Promise<string> {
   const endpoint = await nodes.store.resolve(node);
   for (const secret of endpoint.secrets) registerSecret(secret);
-  if (node.auth !== 'basic') return endpoint.httpUrl;
-  const { username = '', password = '' } = await nodes.store.secretOf(node);
-  registerSecret(password);
-  const url = new URL(endpoint.httpUrl);
-  url.username = encodeURIComponent(username);
-  url.password = encodeURIComponent(password);
-  return url.href;
+  return urlWithUserinfo(endpoint);
 }
