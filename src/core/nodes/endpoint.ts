@@ -55,6 +55,18 @@ function safeDecode(text: string): string {
   }
 }
 
+/**
+ * The pasted text as a message may quote it: redacted, when it is a URL or starts like one
+ * without its scheme (a host name, an IP, a scheme cut short); undefined for anything else, since
+ * a bare word (`$KEY` given where the URL goes) may be the key itself, which no URL rule masks.
+ */
+function quotable(text: string): string | undefined {
+  const head = text.split(/[/\\?#]/)[0].replace(/^[^@]*@/, '');
+  // An optional scheme cut short (`https:`), then an optional host name, IP or [IPv6] with its port.
+  const urlLike = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^["']?([a-z][a-z0-9+.-]*:)?((localhost|[a-z0-9-]+(\.[a-z0-9-]+)+|\[[0-9a-f:.]+\])(:\d*)?)?$/i.test(head);
+  return urlLike ? redactUrl(text) : undefined;
+}
+
 /** Why a Basic username cannot be used, or undefined: HTTP Basic joins user and password with ':'. */
 export function basicUsernameProblem(username: string): string | undefined {
   if (!username) return 'A username is needed: HTTP Basic sends a username with the password.';
@@ -71,11 +83,13 @@ export function parseEndpoint(pasted: string, options: ParseOptions = {}): Parse
   const text = pasted.trim();
   if (!text) throw new EndpointError("Paste the node's endpoint URL, e.g. https://ethereum-mainnet.core.example.com/<KEY>.");
   if (text.length > MAX_ENDPOINT_LENGTH) throw new EndpointError(`An endpoint URL is at most ${MAX_ENDPOINT_LENGTH} characters; this one has ${text.length}.`);
-  if (/\s/.test(text)) throw new EndpointError(`An endpoint URL has no spaces: ${redactUrl(text)}`);
+  const shown = quotable(text);
+  if (/\s/.test(text)) throw new EndpointError(`An endpoint URL has no spaces${shown ? `: ${shown}` : '.'}`);
   // URL parsers read a backslash as a slash: what it separates would be a path the rule misses.
-  if (text.includes('\\')) throw new EndpointError(`An endpoint URL has no backslash (\\): ${redactUrl(text)}`);
+  if (text.includes('\\')) throw new EndpointError(`An endpoint URL has no backslash (\\)${shown ? `: ${shown}` : '.'}`);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    throw new EndpointError(`${redactUrl(text)} is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)`);
+    const what = shown ?? 'What was given (not shown: it may be a key)';
+    throw new EndpointError(`${what} is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)`);
   }
   let url: URL;
   try {

@@ -106,3 +106,22 @@ test('urlWithUserinfo: the Basic credentials back in the URL (HTTP or WebSocket)
   assert.equal(urlWithUserinfo(endpointFromUrl('http://127.0.0.1:8545')), 'http://127.0.0.1:8545/');
   assert.equal(urlWithUserinfo(endpointFromUrl(`wss://h.example/ws/${KEY}`), 'ws'), `wss://h.example/ws/${KEY}`);
 });
+
+test('text that is no URL and does not start like one (a key given where the URL goes) is not quoted: nothing masks a bare key', () => {
+  for (const [given, message] of [
+    [KEY, 'What was given (not shown: it may be a key) is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+    [`javascript:alert('${KEY}')`, 'What was given (not shown: it may be a key) is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+    [`${KEY} x`, 'An endpoint URL has no spaces.'],
+    [`${KEY}\\x`, 'An endpoint URL has no backslash (\\).'],
+    // What starts like a URL is quoted, redacted, so the user sees what is missing.
+    [`node.example.com:8545/${KEY}`, 'node.example.com:8545/*** is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+    [`localhost/${KEY}`, 'localhost/*** is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+    [`me:${KEY}@127.0.0.1/x`, '***@127.0.0.1/*** is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+  ]) {
+    assert.throws(
+      () => endpointFromUrl(given),
+      (e: unknown) => e instanceof EndpointError && e.message === message,
+      given,
+    );
+  }
+});
