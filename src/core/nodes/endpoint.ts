@@ -193,20 +193,39 @@ function withoutUserinfo(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@?#]*@/i, '$1');
 }
 
-/** The values inside a tail worth masking in free text: the tail, its long segments and query values, decoded too. */
+/**
+ * A tail as a client sends it, and so as a node echoes it: a URL parser percent-encodes what may
+ * not stand in a path or query as written (controls, `"`, `<`, non-ASCII) and resolves `..`.
+ */
+function sentForm(tail: string): string {
+  try {
+    const url = new URL(tail, 'http://h/');
+    return url.pathname.slice(1) + url.search;
+  } catch {
+    return tail;
+  }
+}
+
+/** A tail as written and as sent, when they differ. */
+const tailForms = (tail: string) => [...new Set([tail, sentForm(tail)])];
+
+/** The values inside a tail worth masking in free text: the tail, its long segments and query values, decoded too, as written and as sent. */
 function tailSecrets(tail: string): string[] {
-  const pieces = [tail, ...tail.split(/[/?&=]/).filter((p) => p.length >= 8)];
+  const pieces = tailForms(tail).flatMap((form) => [form, ...form.split(/[/?&=]/).filter((p) => p.length >= 8)]);
   return [...pieces, ...pieces.map(safeDecode)];
 }
 
 /**
  * The short path segments and query values of a tail (shorter than the 8 characters tailSecrets
- * masks anywhere), decoded too: masked where they stand as a whole value or a URL part only, since
- * anywhere they would hide ordinary words (`v1`, `rpc`). Query names are not secrets.
+ * masks anywhere), decoded too, as written and as sent: masked where they stand as a whole value
+ * or a URL part only, since anywhere they would hide ordinary words (`v1`, `rpc`). Query names
+ * are not secrets.
  */
 export function shortTailParts(tail: string): string[] {
-  const [path, query = ''] = tail.split(/\?(.*)/s);
-  const parts = [...path.split('/'), ...query.split('&').map((pair) => pair.slice(pair.indexOf('=') + 1))].filter((p) => p && p.length < 8);
+  const parts = tailForms(tail).flatMap((form) => {
+    const [path, query = ''] = form.split(/\?(.*)/s);
+    return [...path.split('/'), ...query.split('&').map((pair) => pair.slice(pair.indexOf('=') + 1))].filter((p) => p && p.length < 8);
+  });
   return [...new Set([...parts, ...parts.map(safeDecode)])];
 }
 

@@ -125,3 +125,18 @@ test('text that is no URL and does not start like one (a key given where the URL
     );
   }
 });
+
+test('a key with characters a client percent-encodes (a quote, <, a control, non-ASCII) is masked as the node sees it and echoes it too', () => {
+  for (const [key, sent] of [
+    ['Kq"9<key>0123456', 'Kq%229%3Ckey%3E0123456'],
+    ['Kq\x1b[2K9key0123456', 'Kq%1B[2K9key0123456'],
+    ['Kqé9key0123456', 'Kq%C3%A99key0123456'],
+  ]) {
+    const e = endpointFromUrl(`https://h.example.com/${key}?t=${key}`);
+    registerUrlEndpoint(e);
+    for (const echo of [`bad key /${sent}`, `token ${sent} refused`, `https://h.example.com/${sent}`]) {
+      const shown = redactText(echo);
+      assert.ok(!shown.includes(sent), `${JSON.stringify(key)}: ${shown}`);
+    }
+  }
+});
