@@ -103,7 +103,12 @@ describe('chaindeck rpc: usage errors (exit 2)', () => {
     assertUsage(await rpc(['--url', node.url, '--batch', '[{"method":"a"},{"params":[]}]']), '--batch element 1 needs a "method" string: {"params":[]}');
     assertUsage(
       await rpc(['--url', node.url, '--batch', '[{"method":"a"']),
-      "Params are not valid JSON: expected ',' or '}' but found the end of the text at line 1, column 15 (position 14).",
+      "The --batch calls are not valid JSON: expected ',' or '}' but found the end of the text at line 1, column 15 (position 14).",
+    );
+    assertUsage(await rpc(['--url', node.url, '--batch', '"eth_chainId"']), shape);
+    assertUsage(
+      await rpc(['--url', node.url, '--batch', `${'['.repeat(70)}${']'.repeat(70)}`]),
+      'The --batch calls are nested more than 64 levels deep at line 1, column 65 (position 64): no JSON-RPC method takes that.',
     );
     assertUsage(await rpc(['--url', node.url, '--batch']), '--batch needs a value');
   });
