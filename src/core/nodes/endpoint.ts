@@ -67,11 +67,14 @@ function quotable(text: string): string | undefined {
   return urlLike ? redactUrl(text) : undefined;
 }
 
+/** Whether text holds a C0 control character or DEL. */
+const hasControl = (text: string) => [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
 /** Why a Basic username cannot be used, or undefined: HTTP Basic joins user and password with ':'. */
 export function basicUsernameProblem(username: string): string | undefined {
   if (!username) return 'A username is needed: HTTP Basic sends a username with the password.';
   if (username.includes(':')) return "A username cannot contain ':': HTTP Basic sends username:password, so the server would split it there.";
-  if ([...username].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return 'A username cannot contain control characters.';
+  if (hasControl(username)) return 'A username cannot contain control characters.';
   return undefined;
 }
 
@@ -85,6 +88,8 @@ export function parseEndpoint(pasted: string, options: ParseOptions = {}): Parse
   if (text.length > MAX_ENDPOINT_LENGTH) throw new EndpointError(`An endpoint URL is at most ${MAX_ENDPOINT_LENGTH} characters; this one has ${text.length}.`);
   const shown = quotable(text);
   if (/\s/.test(text)) throw new EndpointError(`An endpoint URL has no spaces${shown ? `: ${shown}` : '.'}`);
+  // A client would send them percent-encoded: a key with an escape sequence pasted from a terminal is not the key.
+  if (hasControl(text)) throw new EndpointError(`An endpoint URL has no control characters (an escape sequence copied from a terminal?)${shown ? `: ${shown}` : '.'}`);
   // URL parsers read a backslash as a slash: what it separates would be a path the rule misses.
   if (text.includes('\\')) throw new EndpointError(`An endpoint URL has no backslash (\\)${shown ? `: ${shown}` : '.'}`);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
