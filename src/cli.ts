@@ -16,6 +16,14 @@ process.stderr.on('error', () => {
   process.exitCode = 1;
 });
 
+// An error thrown where no command catches it (a callback, a promise nobody awaits) is said as
+// every failure is — redacted, one inert line — instead of Node's stack trace, which would show
+// the URL's key it may quote; then the process ends, exit 1, since its state is unknown.
+process.on('uncaughtException', (err: unknown) => {
+  reportFailure(processIO, '', err);
+  process.exit(1);
+});
+
 // An error no command reported is said as every failure is: redacted, one inert line, exit 1.
 main(process.argv.slice(2)).then(
   (code) => {

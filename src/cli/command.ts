@@ -5,7 +5,7 @@
  * its one line here, and nowhere else. A new command is one module that calls defineCommand, plus
  * its line in ./commands.ts.
  */
-import { inertJson, inertLine, inertText, QUOTE_MAX_CHARS } from '../core/inert';
+import { inertJson, inertText, QUOTE_MAX_CHARS } from '../core/inert';
 import { maskedLine } from '../core/redact';
 import { StorageRangeError } from '../core/storage/errors';
 import { errorText } from '../core/systemError';
@@ -35,13 +35,18 @@ export function printJson(io: CliIO, value: unknown, revealed = false): void {
   print(`${inertJson(value)}\n`);
 }
 
+/** A line quotes this much of its message at most: whole for every message Chaindeck writes, bounded for a runaway one (a flag's value of 100 KB). */
+const LINE_MAX_CHARS = 10 * QUOTE_MAX_CHARS;
+
 /**
  * The line the CLI prints for a usage error or a failure: `chaindeck NAME: message`, the message
  * on one line whatever it quotes (a file name or a node's words with a line break would otherwise
- * print a second, forged line: a fake finding or `::error` command).
+ * print a second, forged line: a fake finding or `::error` command). Made inert first (an escape
+ * sequence inside a secret would otherwise hide it from the mask), masked of every URL's secrets
+ * and every registered secret, then cut: cut first, half a secret would no longer be one.
  */
 export function errorLine(name: string, message: string): string {
-  return `chaindeck${name ? ` ${name}` : ''}: ${inertLine(message)}\n`;
+  return `chaindeck${name ? ` ${name}` : ''}: ${maskedLine(inertText(message), [], LINE_MAX_CHARS)}\n`;
 }
 
 /** The exit statuses of every command. */
@@ -57,19 +62,14 @@ export function exitCodeOf(err: unknown): number {
   return err instanceof UsageError ? EXIT.usage : EXIT.failed;
 }
 
-/** A failure line quotes this much at most: whole for every message Chaindeck writes, bounded for a runaway one. */
-const FAILURE_MAX_CHARS = 10 * QUOTE_MAX_CHARS;
-
 /**
  * The line an error that ended a command (`name`; '' for the CLI itself) prints: its cause in
- * words (a system error by its cause, a storage failure with its detail), made inert first (an
- * escape sequence inside a secret would otherwise hide it from the mask), masked of every URL's
- * secrets and every registered secret, then on one line.
+ * words (a system error by its cause, a storage failure with its detail), as errorLine says it.
  */
 export function failureLine(name: string, err: unknown): string {
   const message = errorText(err);
   const detail = err instanceof StorageRangeError && err.detail && !message.includes(err.detail) ? `: ${err.detail}` : '';
-  return errorLine(name, maskedLine(inertText(`${message}${detail}`), [], FAILURE_MAX_CHARS));
+  return errorLine(name, `${message}${detail}`);
 }
 
 /** An error that ended a command, said on stderr in its one line; returns the exit status. */

@@ -26,8 +26,11 @@ interface RpcArgs {
 
 /** The batch as written: a JSON array of {method, params}. */
 function parseBatch(text: string): RpcCall[] {
-  const calls = parseParams(text);
-  if (!Array.isArray(calls) || calls.length === 0) throw new UsageError('--batch needs a non-empty JSON array of {"method": ..., "params": [...]}');
+  const needed = '--batch needs a non-empty JSON array of {"method": ..., "params": [...]}';
+  // Anything but an array is refused as such first: what is left to go wrong is the JSON, named as the batch's.
+  if (!text.trim().startsWith('[')) throw new UsageError(needed);
+  const calls = parseParams(text, 'The --batch calls');
+  if (!Array.isArray(calls) || calls.length === 0) throw new UsageError(needed);
   return calls.map((c, i) => {
     const call = c as RpcCall;
     if (typeof call !== 'object' || call === null || typeof call.method !== 'string') {

@@ -103,7 +103,12 @@ describe('chaindeck rpc: usage errors (exit 2)', () => {
     assertUsage(await rpc(['--url', node.url, '--batch', '[{"method":"a"},{"params":[]}]']), '--batch element 1 needs a "method" string: {"params":[]}');
     assertUsage(
       await rpc(['--url', node.url, '--batch', '[{"method":"a"']),
-      "Params are not valid JSON: expected ',' or '}' but found the end of the text at line 1, column 15 (position 14).",
+      "The --batch calls are not valid JSON: expected ',' or '}' but found the end of the text at line 1, column 15 (position 14).",
+    );
+    assertUsage(await rpc(['--url', node.url, '--batch', '"eth_chainId"']), shape);
+    assertUsage(
+      await rpc(['--url', node.url, '--batch', `${'['.repeat(70)}${']'.repeat(70)}`]),
+      'The --batch calls are nested more than 64 levels deep at line 1, column 65 (position 64): no JSON-RPC method takes that.',
     );
     assertUsage(await rpc(['--url', node.url, '--batch']), '--batch needs a value');
   });
@@ -112,7 +117,7 @@ describe('chaindeck rpc: usage errors (exit 2)', () => {
     const scheme = await rpc(['--url', `ftp://node.example/${KEY}`, 'eth_chainId']);
     assertUsage(scheme, "Unsupported scheme 'ftp' in ftp://node.example/***: a node endpoint's scheme is https or wss (http or ws for a local node).");
     assert.ok(!scheme.err.includes(KEY));
-    assertUsage(await rpc(['--url', 'not a url', 'eth_chainId']), 'An endpoint URL has no spaces: not a url');
+    assertUsage(await rpc(['--url', 'not a url', 'eth_chainId']), 'An endpoint URL has no spaces.');
     const inUrl = await rpc(['--url', `http://alice:${PASSWORD}@127.0.0.1:1/`, 'eth_chainId']);
     assertUsage(inUrl, 'put the username in --user and the password in the environment variable CHAINDECK_PASSWORD, not in the URL');
     assert.ok(!inUrl.err.includes(PASSWORD));

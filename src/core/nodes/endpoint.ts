@@ -55,11 +55,26 @@ function safeDecode(text: string): string {
   }
 }
 
+/**
+ * The pasted text as a message may quote it: redacted, when it is a URL or starts like one
+ * without its scheme (a host name, an IP, a scheme cut short); undefined for anything else, since
+ * a bare word (`$KEY` given where the URL goes) may be the key itself, which no URL rule masks.
+ */
+function quotable(text: string): string | undefined {
+  const head = text.split(/[/\\?#]/)[0].replace(/^[^@]*@/, '');
+  // An optional scheme cut short (`https:`), then an optional host name, IP or [IPv6] with its port.
+  const urlLike = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^["']?([a-z][a-z0-9+.-]*:)?((localhost|[a-z0-9-]+(\.[a-z0-9-]+)+|\[[0-9a-f:.]+\])(:\d*)?)?$/i.test(head);
+  return urlLike ? redactUrl(text) : undefined;
+}
+
+/** Whether text holds a C0 control character or DEL. */
+const hasControl = (text: string) => [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
 /** Why a Basic username cannot be used, or undefined: HTTP Basic joins user and password with ':'. */
 export function basicUsernameProblem(username: string): string | undefined {
   if (!username) return 'A username is needed: HTTP Basic sends a username with the password.';
   if (username.includes(':')) return "A username cannot contain ':': HTTP Basic sends username:password, so the server would split it there.";
-  if ([...username].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return 'A username cannot contain control characters.';
+  if (hasControl(username)) return 'A username cannot contain control characters.';
   return undefined;
 }
 
@@ -71,11 +86,15 @@ export function parseEndpoint(pasted: string, options: ParseOptions = {}): Parse
   const text = pasted.trim();
   if (!text) throw new EndpointError("Paste the node's endpoint URL, e.g. https://ethereum-mainnet.core.example.com/<KEY>.");
   if (text.length > MAX_ENDPOINT_LENGTH) throw new EndpointError(`An endpoint URL is at most ${MAX_ENDPOINT_LENGTH} characters; this one has ${text.length}.`);
-  if (/\s/.test(text)) throw new EndpointError(`An endpoint URL has no spaces: ${redactUrl(text)}`);
+  const shown = quotable(text);
+  if (/\s/.test(text)) throw new EndpointError(`An endpoint URL has no spaces${shown ? `: ${shown}` : '.'}`);
+  // A client would send them percent-encoded: a key with an escape sequence pasted from a terminal is not the key.
+  if (hasControl(text)) throw new EndpointError(`An endpoint URL has no control characters (an escape sequence copied from a terminal?)${shown ? `: ${shown}` : '.'}`);
   // URL parsers read a backslash as a slash: what it separates would be a path the rule misses.
-  if (text.includes('\\')) throw new EndpointError(`An endpoint URL has no backslash (\\): ${redactUrl(text)}`);
+  if (text.includes('\\')) throw new EndpointError(`An endpoint URL has no backslash (\\)${shown ? `: ${shown}` : '.'}`);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    throw new EndpointError(`${redactUrl(text)} is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)`);
+    const what = shown ?? 'What was given (not shown: it may be a key)';
+    throw new EndpointError(`${what} is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)`);
   }
   let url: URL;
   try {
@@ -179,20 +198,39 @@ function withoutUserinfo(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@?#]*@/i, '$1');
 }
 
-/** The values inside a tail worth masking in free text: the tail, its long segments and query values, decoded too. */
+/**
+ * A tail as a client sends it, and so as a node echoes it: a URL parser percent-encodes what may
+ * not stand in a path or query as written (controls, `"`, `<`, non-ASCII) and resolves `..`.
+ */
+function sentForm(tail: string): string {
+  try {
+    const url = new URL(tail, 'http://h/');
+    return url.pathname.slice(1) + url.search;
+  } catch {
+    return tail;
+  }
+}
+
+/** A tail as written and as sent, when they differ. */
+const tailForms = (tail: string) => [...new Set([tail, sentForm(tail)])];
+
+/** The values inside a tail worth masking in free text: the tail, its long segments and query values, decoded too, as written and as sent. */
 function tailSecrets(tail: string): string[] {
-  const pieces = [tail, ...tail.split(/[/?&=]/).filter((p) => p.length >= 8)];
+  const pieces = tailForms(tail).flatMap((form) => [form, ...form.split(/[/?&=]/).filter((p) => p.length >= 8)]);
   return [...pieces, ...pieces.map(safeDecode)];
 }
 
 /**
  * The short path segments and query values of a tail (shorter than the 8 characters tailSecrets
- * masks anywhere), decoded too: masked where they stand as a whole value or a URL part only, since
- * anywhere they would hide ordinary words (`v1`, `rpc`). Query names are not secrets.
+ * masks anywhere), decoded too, as written and as sent: masked where they stand as a whole value
+ * or a URL part only, since anywhere they would hide ordinary words (`v1`, `rpc`). Query names
+ * are not secrets.
  */
 export function shortTailParts(tail: string): string[] {
-  const [path, query = ''] = tail.split(/\?(.*)/s);
-  const parts = [...path.split('/'), ...query.split('&').map((pair) => pair.slice(pair.indexOf('=') + 1))].filter((p) => p && p.length < 8);
+  const parts = tailForms(tail).flatMap((form) => {
+    const [path, query = ''] = form.split(/\?(.*)/s);
+    return [...path.split('/'), ...query.split('&').map((pair) => pair.slice(pair.indexOf('=') + 1))].filter((p) => p && p.length < 8);
+  });
   return [...new Set([...parts, ...parts.map(safeDecode)])];
 }
 

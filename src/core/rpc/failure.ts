@@ -119,8 +119,12 @@ export function rpcErrorFailure(error: JsonRpcErrorObject, ctx: Pick<FailureCont
   return failure('rpc', `${prefix}JSON-RPC error ${error.code}: ${maskedLine(error.message, ctx.secrets)}`, ctx, { code: error.code, data: error.data, status });
 }
 
-export function timeoutFailure(ctx: FailureContext, outOfTime = false): RpcFailure {
-  return failure('timeout', `No answer from ${shownUrl(ctx)} within ${ctx.timeoutMs} ms.${ctx.hints?.timeout ? ` Raise the limit with ${ctx.hints.timeout}.` : ''}`, ctx, { outOfTime });
+/** No answer in time; `unread`: the last message that is no JSON the node sent meanwhile (a WebSocket carries any), so the cause is named. */
+export function timeoutFailure(ctx: FailureContext, outOfTime = false, unread?: string): RpcFailure {
+  const sent = unread === undefined ? '' : `; it sent a message that is not JSON: ${quoteStart(unread, 80, ctx.secrets)}`;
+  return failure('timeout', `No answer from ${shownUrl(ctx)} within ${ctx.timeoutMs} ms${sent}.${ctx.hints?.timeout ? ` Raise the limit with ${ctx.hints.timeout}.` : ''}`, ctx, {
+    outOfTime,
+  });
 }
 
 export function cancelledFailure(ctx: FailureContext): RpcFailure {

@@ -7,15 +7,18 @@ import { MAX_JSON_DEPTH, tooDeepAt } from '../json';
 import { failure } from './failure';
 import type { Params } from './client';
 
-/** Parses params text; empty text means no params. Throws RpcFailure kind 'invalid-request'. */
-export function parseParams(text: string): Params {
+/**
+ * Parses params text; empty text means no params. Throws RpcFailure kind 'invalid-request', its
+ * message naming the text as `noun` (the CLI's batch of calls is parsed here too).
+ */
+export function parseParams(text: string, noun = 'Params'): Params {
   if (!text.trim()) return [];
   const deep = tooDeepAt(text, MAX_JSON_DEPTH.params);
   if (deep !== -1) {
     const { line, column } = lineColumn(text, deep);
     throw failure(
       'invalid-request',
-      `Params are nested more than ${MAX_JSON_DEPTH.params} levels deep at line ${line}, column ${column} (position ${deep}): no JSON-RPC method takes that.`,
+      `${noun} are nested more than ${MAX_JSON_DEPTH.params} levels deep at line ${line}, column ${column} (position ${deep}): no JSON-RPC method takes that.`,
       { secrets: [] },
     );
   }
@@ -25,7 +28,7 @@ export function parseParams(text: string): Params {
   } catch {
     const { offset, problem } = locateJsonError(text);
     const { line, column } = lineColumn(text, offset);
-    throw failure('invalid-request', `Params are not valid JSON: ${problem} at line ${line}, column ${column} (position ${offset}).`, { secrets: [] });
+    throw failure('invalid-request', `${noun} are not valid JSON: ${problem} at line ${line}, column ${column} (position ${offset}).`, { secrets: [] });
   }
   if (typeof value !== 'object' || value === null) {
     throw failure('invalid-request', `Params must be a JSON array (positional) or a JSON object (named), not ${value === null ? 'null' : typeof value}: for example ["0x1", "latest"].`, {

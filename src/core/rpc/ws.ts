@@ -91,6 +91,9 @@ export class WsRpcClient {
   private readonly subscriptions = new Set<ActiveSubscription>();
   private readonly byServerId = new Map<string, ActiveSubscription>();
   private nextId = 1;
+  /** Messages that are not JSON, and the start of the last: a call that times out names them as the cause. */
+  private unreadCount = 0;
+  private lastUnread = '';
   private closed = false;
   private reconnectTimer?: ReturnType<typeof setTimeout>;
   private reconnectAttempt = 0;
@@ -241,7 +244,8 @@ export class WsRpcClient {
       };
       const deadline = options.deadline ?? this.options.deadline;
       const limitMs = deadline ? deadline.limit(options.timeoutMs ?? this.timeoutMs) : ctx.timeoutMs;
-      const timer = setTimeout(() => settle(timeoutFailure(ctx, limitMs < (options.timeoutMs ?? this.timeoutMs))), limitMs);
+      const unreadBefore = this.unreadCount;
+      const timer = setTimeout(() => settle(timeoutFailure(ctx, limitMs < (options.timeoutMs ?? this.timeoutMs), this.unreadCount > unreadBefore ? this.lastUnread : undefined)), limitMs);
       const onAbort = () => settle(cancelledFailure(ctx));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.open().then(
@@ -349,7 +353,10 @@ export class WsRpcClient {
     try {
       message = JSON.parse(text);
     } catch {
-      return; // not JSON: nothing can be matched to it
+      // Not JSON: nothing can be matched to it, but a call that times out says it came.
+      this.unreadCount++;
+      this.lastUnread = text.slice(0, 1000);
+      return;
     }
     if (Array.isArray(message)) {
       const first = message.find((m) => isResponse(m) && typeof m.id === 'number' && this.waiters.has(m.id)) as JsonRpcResponse | undefined;

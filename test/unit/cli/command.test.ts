@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UsageError } from '../../../src/cli/args';
-import { defineCommand, EXIT, exitCodeOf, failureLine, reportFailure, type CliIO } from '../../../src/cli/command';
+import { defineCommand, errorLine, EXIT, exitCodeOf, failureLine, reportFailure, type CliIO } from '../../../src/cli/command';
 import { PlatformError } from '../../../src/core/platform/errors';
 import { registerSecret } from '../../../src/core/redact';
 import { RpcFailure } from '../../../src/core/rpc/failure';
 import { StorageRangeError } from '../../../src/core/storage/errors';
-import { runMain } from '../../support/cli';
+import { buildCli, runCli, runMain } from '../../support/cli';
 import { startRpcServer } from '../../support/rpcNode';
 
 const SECRET = 'Zq9-registered-s3cret';
@@ -115,5 +115,28 @@ test("a command's failure line is masked by the map itself: a node's words that 
     assert.ok(!run.err.includes(KEY) && !run.err.includes('\x1b'), run.err);
   } finally {
     await node.close();
+  }
+});
+
+test('a usage error or failure quoting a runaway value is one bounded line, masked before it is cut (no half secret at the cut)', () => {
+  const line = errorLine('rpc', `--timeout needs a number, not '${'9'.repeat(9_960)}${SECRET}'`);
+  assert.ok(line.length < 10_100, `${line.length} characters`);
+  assert.match(line, /^chaindeck rpc: --timeout needs a number, not '9+\*\*\*'\n$/);
+  assert.ok(!line.includes(SECRET.slice(0, 4)), line.slice(-80));
+});
+
+test('the real CLI: a 100 KB flag value, environment value or command name is quoted on one bounded line, exit 2', async () => {
+  await buildCli();
+  const huge = 'Q'.repeat(100_000);
+  for (const [args, env] of [
+    [['rpc', '--rpc', 'http://127.0.0.1:1/', '--timeout', huge, 'eth_blockNumber'], {}],
+    [['rpc', '--rpc', 'http://127.0.0.1:1/', 'eth_blockNumber'], { CHAINDECK_PUBLIC_PATH: huge }],
+    [[huge], {}],
+  ] as const) {
+    const run = await runCli([...args], env);
+    assert.equal(run.code, 2, run.stderr.slice(0, 200));
+    const first = run.stderr.split('\n')[0];
+    assert.ok(first.length < 10_100, `${first.length} characters`);
+    assert.match(first, /… \(\d[\d,]* more characters cut\)$/);
   }
 });

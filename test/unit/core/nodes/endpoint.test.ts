@@ -106,3 +106,49 @@ test('urlWithUserinfo: the Basic credentials back in the URL (HTTP or WebSocket)
   assert.equal(urlWithUserinfo(endpointFromUrl('http://127.0.0.1:8545')), 'http://127.0.0.1:8545/');
   assert.equal(urlWithUserinfo(endpointFromUrl(`wss://h.example/ws/${KEY}`), 'ws'), `wss://h.example/ws/${KEY}`);
 });
+
+test('text that is no URL and does not start like one (a key given where the URL goes) is not quoted: nothing masks a bare key', () => {
+  for (const [given, message] of [
+    [KEY, 'What was given (not shown: it may be a key) is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+    [`javascript:alert('${KEY}')`, 'What was given (not shown: it may be a key) is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+    [`${KEY} x`, 'An endpoint URL has no spaces.'],
+    [`${KEY}\\x`, 'An endpoint URL has no backslash (\\).'],
+    // What starts like a URL is quoted, redacted, so the user sees what is missing.
+    [`node.example.com:8545/${KEY}`, 'node.example.com:8545/*** is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+    [`localhost/${KEY}`, 'localhost/*** is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+    [`me:${KEY}@127.0.0.1/x`, '***@127.0.0.1/*** is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'],
+  ]) {
+    assert.throws(
+      () => endpointFromUrl(given),
+      (e: unknown) => e instanceof EndpointError && e.message === message,
+      given,
+    );
+  }
+});
+
+test('a key with characters a client percent-encodes (a quote, <, non-ASCII) is masked as the node sees it and echoes it too', () => {
+  for (const [key, sent] of [
+    ['Kq"9<key>0123456', 'Kq%229%3Ckey%3E0123456'],
+    ['Kqé9key0123456', 'Kq%C3%A99key0123456'],
+  ]) {
+    const e = endpointFromUrl(`https://h.example.com/${key}?t=${key}`);
+    registerUrlEndpoint(e);
+    for (const echo of [`bad key /${sent}`, `token ${sent} refused`, `https://h.example.com/${sent}`]) {
+      const shown = redactText(echo);
+      assert.ok(!shown.includes(sent), `${JSON.stringify(key)}: ${shown}`);
+    }
+  }
+});
+
+test('a URL with a control character (an escape sequence copied from a terminal) is refused, not sent percent-encoded', () => {
+  for (const url of [`https://h.example.com/${KEY}\x1b[0m`, `https://h.example.com/\x00${KEY}`, `https://h.example.com/${KEY}?t=\x7f`]) {
+    assert.throws(
+      () => endpointFromUrl(url),
+      (e: unknown) =>
+        e instanceof EndpointError &&
+        /^An endpoint URL has no control characters \(an escape sequence copied from a terminal\?\): https:\/\/h\.example\.com\//.test(e.message) &&
+        !e.message.includes(KEY),
+      JSON.stringify(url),
+    );
+  }
+});
