@@ -188,8 +188,6 @@ export default tseslint.config(
     plugins: { 'import-x': importX, chaindeck: { rules: { 'no-import-cycle': noImportCycle } } },
     settings: {
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
-      'import-x/extensions': ['.ts', '.js'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: {
       'chaindeck/no-import-cycle': 'error',
