@@ -5,7 +5,7 @@
  * CHAINDECK_PASSWORD (never from a flag or the URL), `--timeout MS` as one deadline for the whole
  * command, and the node client they make.
  */
-import { basicUsernameProblem, EndpointError, endpointFromUrl, registerUrlEndpoint, type UrlEndpoint } from '../core/nodes/endpoint';
+import { basicUsernameProblem, EndpointError, endpointFromUrl, registerUrlEndpoint, type UrlCredentials, type UrlEndpoint } from '../core/nodes/endpoint';
 import type { RpcClient } from '../core/rpc/client';
 import { Deadline, DEFAULT_MAX_RESPONSE_MB, MAX_TIMEOUT_MS } from '../core/rpc/deadline';
 import { DEFAULT_TIMEOUT_MS } from '../core/rpc/types';
@@ -99,25 +99,31 @@ export function endpointFromFlags(url: string, user: string | undefined, env: No
   if (publicEnv !== undefined && publicEnv !== '' && publicEnv !== '0' && publicEnv !== '1') {
     throw new UsageError(`${PUBLIC_PATH_ENV} is 1 (the path of the URL holds no secret) or 0, not '${publicEnv}'`);
   }
-  let password: string | undefined;
-  if (user !== undefined) {
-    const problem = basicUsernameProblem(user);
-    if (problem) throw new UsageError(`--user: ${problem}`);
-    password = env[PASSWORD_ENV];
-    if (password === undefined) throw new UsageError(`--user needs the password in the environment variable ${PASSWORD_ENV}`);
+  const publicPath = publicEnv === '1';
+  // The URL on its own first: user:password@ in it is refused whatever else is given, saying where they go.
+  const plain = usableEndpoint(url, { publicPath });
+  registerUrlEndpoint(plain);
+  if (plain.auth === 'basic') {
+    throw new UsageError(`put the username in --user and the password in the environment variable ${PASSWORD_ENV}, not in the URL`);
   }
-  let target: NodeTarget;
+  if (user === undefined) return plain;
+  const problem = basicUsernameProblem(user);
+  if (problem) throw new UsageError(`--user: ${problem}`);
+  const password = env[PASSWORD_ENV];
+  if (password === undefined) throw new UsageError(`--user needs the password in the environment variable ${PASSWORD_ENV}`);
+  const target = usableEndpoint(url, { publicPath, username: user, password });
+  registerUrlEndpoint(target);
+  return target;
+}
+
+/** core's endpointFromUrl, its refusal a usage error. */
+function usableEndpoint(url: string, credentials: UrlCredentials): NodeTarget {
   try {
-    target = endpointFromUrl(url, { publicPath: publicEnv === '1', username: user, password });
+    return endpointFromUrl(url, credentials);
   } catch (err) {
     if (err instanceof EndpointError) throw new UsageError(err.message);
     throw err;
   }
-  registerUrlEndpoint(target);
-  if (target.auth === 'basic' && user === undefined) {
-    throw new UsageError(`put the username in --user and the password in the environment variable ${PASSWORD_ENV}, not in the URL`);
-  }
-  return target;
 }
 
 /**

@@ -4,7 +4,7 @@
  * redaction of endpoints are core's.
  */
 import * as vscode from 'vscode';
-import { deriveWsUrl, displayUrl, isLoopback, parseEndpoint, type ParsedEndpoint } from '../../core/nodes/endpoint';
+import { deriveWsUrl, displayUrl, isLoopback, parseEndpoint, urlWithUserinfo, type ParsedEndpoint } from '../../core/nodes/endpoint';
 import { PROTOCOL_LABELS } from '../../core/nodes/labels';
 import { KEY_PLACEHOLDER, type NodeConfig, type NodeSecret } from '../../core/nodes/model';
 import { describeAuth } from '../../core/rpc/failure';
@@ -239,16 +239,8 @@ async function copyEndpointWithKey(f: NodesFeature, node: NodeConfig | undefined
     'Copy with Key',
   );
   if (copy !== 'Copy with Key') return;
-  const endpoint = await f.store.resolve(node);
-  let url = endpoint.httpUrl;
-  if (node.auth === 'basic') {
-    // Form B as one URL: user:password@host, the way consoles show it.
-    const secret = await f.store.secretOf(node);
-    const withUser = new URL(url);
-    withUser.username = encodeURIComponent(secret.username ?? '');
-    withUser.password = encodeURIComponent(secret.password ?? '');
-    url = withUser.toString();
-  }
+  // Form B as one URL, user:password@host, the way consoles show it.
+  const url = urlWithUserinfo(await f.store.resolve(node));
   await vscode.env.clipboard.writeText(url);
   f.log.info(`Copied the endpoint of ${node.name} with its credentials to the clipboard`);
   void vscode.window.showInformationMessage(`Copied the endpoint of "${node.name}" with ${what}.`);

@@ -7,7 +7,7 @@ import type { PlatformTree } from './tree';
 export interface PlatformFeature {
   session: PlatformSession;
   tree: PlatformTree;
-  /** Imports land in the Nodes feature's store. */
-  nodes: NodesFeature;
+  /** Imports land in the Nodes feature's store, and its tree shows them. */
+  nodes: Pick<NodesFeature, 'store' | 'tree'>;
   log: Log;
 }

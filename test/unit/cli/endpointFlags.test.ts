@@ -61,6 +61,12 @@ for (const [name, rest] of COMMANDS) {
     for (const flag of ['--rpc', '--url']) {
       test(`${flag}: a password in the URL is refused`, () => assertUsage([flag, `http://me:${PASSWORD}@127.0.0.1:1/${KEY}`], NOT_IN_URL));
 
+      test(`${flag}: a password in the URL is refused with where it goes instead, --user given or not`, async () => {
+        const inUrl = `http://me:${PASSWORD}@127.0.0.1:1/${KEY}`;
+        await assertUsage([flag, inUrl, '--user', 'alice'], NOT_IN_URL, { CHAINDECK_PASSWORD: PASSWORD });
+        await assertUsage([flag, inUrl, '--user', 'alice'], NOT_IN_URL);
+      });
+
       test(`${flag}: --user needs a usable username and its password in CHAINDECK_PASSWORD`, async () => {
         await assertUsage([flag, `${node.url}/${KEY}`, '--user', 'a:b'], "--user: A username cannot contain ':': HTTP Basic sends username:password, so the server would split it there.", {
           CHAINDECK_PASSWORD: PASSWORD,

@@ -13,6 +13,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { GraphCommand } from '../../../src/core/subgraph/graphcli/commands';
 import type { SubgraphsFeature } from '../../../src/editor/subgraph/feature';
 import type { ManifestLenses } from '../../../src/editor/subgraph/language/manifestLens';
 import type { FinishedRun, GraphTasks, TaskDeps } from '../../../src/editor/subgraph/tasks/graphTasks';
@@ -338,6 +339,18 @@ describe('subgraphs', function () {
     } finally {
       untrusted.dispose();
       toolchain.dispose();
+    }
+    // The toolchain itself refuses, whoever asks (a redeploy on save has no command to gate it): the CLI never starts.
+    const refusing = new Toolchain(() => false);
+    const codegen: GraphCommand = { subcommand: 'codegen', args: ['codegen', 'subgraph.yaml'], manifest: 'subgraph.yaml', notes: [] };
+    try {
+      const missingCli = path.join(path.dirname(manifest.fsPath), 'no-such-graph-cli.js');
+      await assert.rejects(
+        refusing.run(codegen, { cli: missingCli, cwd: path.dirname(manifest.fsPath), signal: new AbortController().signal }),
+        /runs code from this workspace: trust the workspace first/,
+      );
+    } finally {
+      refusing.dispose();
     }
     const Lenses = f.lenses.constructor as new (store: SubgraphsFeature['store'], isTrusted: () => boolean) => ManifestLenses;
     const lenses = new Lenses(f.store, () => false);

@@ -7,17 +7,17 @@
 import * as vscode from 'vscode';
 import { chooseChain, networkForChain, noFittingChainMessage, type ChainCandidate } from '../../../core/subgraph/graphnode/localChain';
 import { inertText } from '../../../core/inert';
-import { urlWithUserinfo, isLoopback } from '../../../core/nodes/endpoint';
+import { isLoopback, urlWithUserinfo } from '../../../core/nodes/endpoint';
 import type { NodeConfig } from '../../../core/nodes/model';
 import { registerSecret } from '../../../core/redact';
 import { COMMANDS } from '../../ids';
 import { SETTINGS } from '../../kit/settingsSchema';
 import type { NodesFeature } from '../../nodes/feature';
+import { pickOne } from '../../nodes/pickers';
+import type { Manifests } from '../manifests';
 
 /** What choosing the chain needs of the Nodes feature: its nodes and their facts. */
 export type ChainNodes = Pick<NodesFeature, 'store' | 'facts'>;
-import { pickOne } from '../../nodes/pickers';
-import type { Manifests } from '../manifests';
 
 export interface LocalChain {
   node: NodeConfig;

@@ -161,7 +161,8 @@ export class LocalDeployer implements vscode.Disposable {
 
   /** A saved file of a subgraph deployed locally: that subgraph is deployed again shortly after. */
   private saved(uri: vscode.Uri): void {
-    if (!this.f.settings.localGraphNodeRedeployOnSave() || this.local.state.kind !== 'ready') return;
+    // Untrusted: the graph CLI runs the workspace's code, and a save is no request to trust it.
+    if (!this.f.settings.localGraphNodeRedeployOnSave() || this.local.state.kind !== 'ready' || !this.f.toolchain.isTrusted()) return;
     for (const { name, manifest } of this.local.deployedManifests()) {
       if (!isProjectSource(uri.fsPath, manifest.fsPath)) continue;
       const key = manifest.toString();

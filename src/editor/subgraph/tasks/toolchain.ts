@@ -80,8 +80,13 @@ export class GraphToolchain implements vscode.Disposable {
     };
   }
 
-  /** Runs one command to its end (or until cancelled); rejects when it cannot start (a needed secret missing). */
+  /**
+   * Runs one command to its end (or until cancelled); rejects when it cannot start (an untrusted
+   * workspace, a needed secret missing). Trust is checked here too, whoever asks: a redeploy on
+   * save has no command to gate it.
+   */
   run(command: GraphCommand, options: RunOptions): Promise<GraphRun> {
+    if (!this.isTrusted()) return Promise.reject(new Error(UNTRUSTED));
     const noise = new CliNoiseFilter();
     const { out } = options;
     return runGraph(command, {
