@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as http from 'node:http';
-import * as path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
 import { runMain } from '../support/cli';
 import { sampleData, sampleKey, startPlatformServer, type PlatformServer } from '../support/platformServer';
+import { repoPath } from '../support/paths';
 
 const API_KEY = 'cdk-live-edges-5a4b3c2d1e0f9988';
 
@@ -135,7 +135,7 @@ test('the chaindeck process with --show-secrets prints the credentials on stdout
     const run = await new Promise<{ err: Error | null; stdout: string }>((resolve) => {
       execFile(
         process.execPath,
-        ['--import', 'tsx', path.join(__dirname, '../../src/cli.ts'), 'platform', 'nodes', '--show-secrets', '--format', 'json', '--api-url', server.url],
+        ['--import', 'tsx', repoPath('src/cli.ts'), 'platform', 'nodes', '--show-secrets', '--format', 'json', '--api-url', server.url],
         { env, timeout: 20_000 },
         (err, stdout) => resolve({ err, stdout }),
       );
