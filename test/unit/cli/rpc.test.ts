@@ -390,3 +390,40 @@ describe('chaindeck rpc: failures (exit 1, the reason on stderr, nothing on stdo
     }
   });
 });
+
+describe('the endpoint flags: the redaction help, public paths, URLs that merely contain ws:', () => {
+  let node: RpcServer;
+  before(async () => {
+    node = await startRpcServer();
+  });
+  after(() => node.close());
+  beforeEach(() => {
+    node.clear();
+    node.methods = { eth_chainId: { result: '0x539' } };
+  });
+
+  test("rpc and storage-range --help: the endpoint's redaction rule, and how to show a public path", async () => {
+    for (const command of ['rpc', 'storage-range']) {
+      const run = await runMain([command, '--help']);
+      assert.equal(run.code, 0);
+      assert.ok(
+        run.out.includes('Its path, query and user:password@ are secret and shown only as ***;\n                  set CHAINDECK_PUBLIC_PATH=1 when the path holds no key (e.g. /rpc).\n'),
+        run.out,
+      );
+    }
+  });
+
+  test('CHAINDECK_PUBLIC_PATH=1 with a key in the query: messages show the path, the query masked', async () => {
+    node.reply = () => ({ status: 404, body: '' });
+    const run = await runMain(['rpc', '--url', `${node.url}/public-rpc?key=0123456789abcdef`, 'eth_chainId'], { CHAINDECK_PUBLIC_PATH: '1' });
+    assert.equal(run.code, 1);
+    assert.equal(run.err, `chaindeck rpc: Unexpected HTTP 404 Not Found from ${node.url}/public-rpc?***. Check the URL: a JSON-RPC endpoint answers POST requests with HTTP 200.\n`);
+  });
+
+  test('an http:// URL with "ws:" further on is still called over HTTP', async () => {
+    const run = await runMain(['rpc', '--url', `${node.url}/ws:8546`, 'eth_chainId']);
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(JSON.parse(run.out), { jsonrpc: '2.0', id: 1, result: '0x539' });
+    assert.equal(node.requests.length, 1);
+  });
+});

@@ -288,3 +288,56 @@ describe('chaindeck storage-range: errors (exit 1, the JSON error object on stdo
     assert.ok(!run.out.includes(KEY) && !run.err.includes(KEY));
   });
 });
+
+describe('storage-range --max and --timeout at their edges', () => {
+  /**
+   * The shared endpoint flags and the rpc, storage-range and validate commands at the edges their
+   * own suites leave open, in-process: the redaction lines of the endpoint help, a public path with
+   * a secret query, an http URL that merely contains "ws:", --timeout over ws:// (rpc and
+   * storage-range) and as one budget for all of storage-range's calls, --max values that only
+   * look like numbers, and validate's findings sorted by the file names it shows, line and column.
+   */
+  const ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+
+  let node: RpcServer;
+  before(async () => {
+    node = await startRpcServer();
+  });
+  after(() => node.close());
+  beforeEach(() => {
+    node.clear();
+    node.methods = { eth_chainId: { result: '0x539' } };
+  });
+
+  test('storage-range --max: only digits (spaces around allowed) are a number; above 100000 names the maximum', async () => {
+    const base = ['--rpc', node.url, '--block', 'latest', '--address', ADDRESS];
+    for (const bad of ['5e9', '1e5', '0x186a1', '+100001']) {
+      const run = await runMain(['storage-range', ...base, '--max', bad]);
+      assert.equal(run.code, 2, bad);
+      assert.ok(run.err.startsWith(`chaindeck storage-range: --max needs a positive integer, not '${bad}'\n\nUsage: `), run.err);
+    }
+    const spaced = await runMain(['storage-range', ...base, '--max', ' 100001 ']);
+    assert.equal(spaced.code, 2);
+    assert.ok(
+      spaced.err.startsWith('chaindeck storage-range: --max is at most 100000, not  100001 : read a larger range page by page, starting each page at the previous nextKey\n\nUsage: '),
+      spaced.err,
+    );
+    assert.equal(node.requests.length, 0);
+  });
+
+  test('storage-range --timeout is one budget for all its calls: calls that each fit but together do not fail the range', async () => {
+    const HASH = `0x${'ab'.repeat(32)}`;
+    type Call = { id: number; method: string };
+    node.reply = (request) => {
+      const parsed = JSON.parse(request.text) as Call | Call[];
+      const answer = (call: Call) => ({ jsonrpc: '2.0', id: call.id, result: call.method.startsWith('eth_getBlock') ? { number: '0x10', hash: HASH } : `0x${'0'.repeat(63)}1` });
+      return { delayMs: 250, body: Array.isArray(parsed) ? parsed.map(answer) : answer(parsed) };
+    };
+    const run = await runMain(['storage-range', '--rpc', node.url, '--block', 'latest', '--address', ADDRESS, '--mode', 'emulate', '--max', '3', '--timeout', '400']);
+    assert.equal(run.code, 1, run.out);
+    const message = `Storage range not finished: No answer from ${node.url}/ within 400 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).`;
+    assert.deepEqual(JSON.parse(run.out), { jsonrpc: '2.0', id: 1, error: { code: -32000, message } });
+    assert.equal(run.err, `chaindeck storage-range: ${message}\n`);
+    assert.equal(node.requests.length, 2, 'the block, then the slots in one batch');
+  });
+});

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { writeProject } from '../../fixtures/subgraphs/corpus';
+import { tutorialFiles, writeProject } from '../../fixtures/subgraphs/corpus';
 import { runMain, type MainRun } from '../../support/cli';
 
 const USAGE_START = '\n\nUsage: chaindeck validate [PATH] [--format text|json]\n';
@@ -169,5 +169,64 @@ describe('chaindeck validate: findings and the exit status', () => {
     const json = await validate('fifo-schema/subgraph.yaml', '--format', 'json');
     assert.equal(json.code, 1);
     assert.equal(json.err, reasons.map((l) => `${l}\n`).join(''), 'json: the reasons only, no summary');
+  });
+});
+
+describe('validate: findings sorted by file, then line, then column', () => {
+  const cwd = process.cwd();
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaindeck-cli-sort-'));
+    const files = tutorialFiles();
+    // Two findings on one line 9 of the manifest (a flow mapping), and two in the schema, at
+    // lines 4 and 11: ordered by file first, whatever the lines.
+    files['subgraph.yaml'] = files['subgraph.yaml'].replace(
+      '    source:\n      address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"\n      abi: ERC20\n      startBlock: 6082465\n',
+      '    source: { address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", abi: ERC20, startblock: 6082465, endblock: 1 }\n',
+    );
+    files['schema.graphql'] = files['schema.graphql'].replace('owner: Bytes!', 'owner: Bytez!');
+    files['schema.graphql'] += '\ntype Holder @entity(immutable: true) {\n  id: ID!\n  balance: Bigint!\n}\n';
+    for (const [file, text] of Object.entries(files)) {
+      fs.mkdirSync(path.join(dir, 'p', path.dirname(file)), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'p', file), text);
+    }
+    process.chdir(dir);
+  });
+  after(() => {
+    process.chdir(cwd);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The findings' positions as printed, checked to be the same in JSON and text and sorted. */
+  async function positions(manifest: string): Promise<(readonly [string, number, number])[]> {
+    const run = await runMain(['validate', manifest, '--format', 'json']);
+    assert.equal(run.code, 1, run.err);
+    const found = (JSON.parse(run.out) as { file: string; line: number; column: number }[]).map((l) => [l.file, l.line, l.column] as const);
+    const sorted = [...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || a[2] - b[2]));
+    assert.deepEqual(found, sorted);
+    const text = await runMain(['validate', manifest]);
+    assert.deepEqual(
+      text.out
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(': ')[0]),
+      found.map(([f, l, c]) => `${f}:${l}:${c}`),
+    );
+    return found;
+  }
+
+  test("by file before line: the schema's findings (lines 4 and 11) before the manifest's (line 9); one line by column", async () => {
+    const found = await positions(path.join('p', 'subgraph.yaml'));
+    assert.deepEqual(
+      found.map(([f, l]) => `${f}:${l}`),
+      ['p/schema.graphql:4', 'p/schema.graphql:11', 'p/subgraph.yaml:9', 'p/subgraph.yaml:9'],
+    );
+    assert.ok(found[2][2] < found[3][2], 'two on one line: by column');
+  });
+
+  test('by the file names shown, not the paths read: an absolute manifest sorts before p/schema.graphql', async () => {
+    const manifest = path.join(dir, 'p', 'subgraph.yaml');
+    const found = await positions(manifest);
+    assert.deepEqual([...new Set(found.map(([f]) => f))], [manifest, path.join('p', 'schema.graphql')]);
   });
 });

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { runMain } from '../../support/cli';
+import { runMain, type MainRun } from '../../support/cli';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 const HASH = `0x${'cd'.repeat(32)}`;
@@ -92,4 +92,43 @@ test('storage-range over ws: the emulation through the WebSocket client, the soc
   assert.equal(methods[0], 'eth_getBlockByNumber');
   assert.ok(methods.includes('eth_getStorageAt'));
   await closedSoon();
+});
+
+describe('--timeout over ws:// (a node that accepts the connection and never answers)', () => {
+  let silent: WebSocketServer;
+  let wsUrl: string;
+  before(async () => {
+    silent = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => silent.once('listening', () => resolve()));
+    wsUrl = `ws://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    for (const client of silent.clients) client.terminate();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+
+  /** The command's result, or a failure when it is still running long after its --timeout. */
+  async function within(ms: number, run: Promise<MainRun>): Promise<MainRun> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still running after ${ms} ms`)), ms)));
+    try {
+      return await Promise.race([run, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  test('rpc: exit 1 naming the timeout', async () => {
+    const run = await within(3000, runMain(['rpc', '--url', wsUrl, '--timeout', '200', 'eth_chainId']));
+    assert.equal(run.code, 1);
+    assert.equal(run.out, '');
+    assert.match(run.err, /^chaindeck rpc: No answer from ws:\/\/127\.0\.0\.1:\d+\/ within 200 ms/);
+  });
+
+  test('storage-range: exit 1, the connect failure naming the timeout', async () => {
+    const run = await within(3000, runMain(['storage-range', '--rpc', wsUrl, '--block', 'latest', '--address', ADDRESS, '--timeout', '200']));
+    assert.equal(run.code, 1);
+    assert.equal(JSON.parse(run.out).error.message, 'Failed to connect to Ethereum node');
+    assert.match(run.err, /^chaindeck storage-range: Failed to connect to Ethereum node: No answer from ws:\/\/127\.0\.0\.1:\d+\/ within 200 ms/);
+  });
 });

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { redactKnownSecrets, redactText, redactUrl, registerPublicUrl, registerSecret } from '../../../src/core/redact';
 
 test('every path segment is secret, whatever it looks like', () => {
@@ -160,4 +160,13 @@ test('registered public URLs: exact base, trailing slashes, userinfo ignored, no
 
 test('a URL glued to the word before it is still a URL', () => {
   assert.equal(redactText('seehttps://h.example/KEY and Xwss://h.example/ws/KEY2'), 'seehttps://h.example/*** and Xwss://h.example/ws/***');
+});
+
+describe('redaction of public URLs', () => {
+  test('a host that only looks like a registered public one (Unicode case folding) keeps its path masked', () => {
+    registerPublicUrl('http://node.internal/rpc');
+    assert.equal(redactUrl('http://node.internal/rpc'), 'http://node.internal/rpc');
+    assert.equal(redactUrl('http://NODE.internal/rpc'), 'http://NODE.internal/rpc');
+    assert.equal(redactUrl('http://node.ınternal/rpc'), 'http://node.ınternal/***');
+  });
 });

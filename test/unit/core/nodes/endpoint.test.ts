@@ -1,7 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deriveWsUrl, displayUrl, EndpointError, isLoopback, parseEndpoint, resolveEndpoint, shortTailParts } from '../../../../src/core/nodes/endpoint';
+import { describe, test } from 'node:test';
+import { deriveWsUrl, displayUrl, EndpointError, isLoopback, moveSecretsOut, parseEndpoint, resolveEndpoint, settingsHoldSecret, shortTailParts } from '../../../../src/core/nodes/endpoint';
 import { KEY_PLACEHOLDER, type NodeConfig } from '../../../../src/core/nodes/model';
+import { nodeConfig as node, roundTrip } from '../../../support/endpoints';
 
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
 
@@ -154,4 +155,170 @@ test('shortTailParts: the short path segments and query values of a tail (decode
   assert.deepEqual(shortTailParts('k9z?q=t7'), ['k9z', 't7']);
   assert.deepEqual(shortTailParts('v1/a%2Bb/0123456789abcdef?x=1&flag'), ['v1', 'a%2Bb', '1', 'flag', 'a+b']);
   assert.deepEqual(shortTailParts('?token=ab'), ['ab']);
+});
+
+describe('odd credentials and pastes, secrets in settings, moveSecretsOut', () => {
+  /**
+   * Edges of endpoint.ts left open by nodes.endpoint, nodes.secretUrl and nodes.edges: Basic
+   * credentials that are not valid percent-encoding or hold ':', a userinfo that is only `@`, ws://
+   * with the /ws route, a public path on a bare host, a paste wrapped in quotes, deriveWsUrl on
+   * text that only contains an http URL, the 8-character bound of the values scrubbed from text,
+   * the display of a hand-written secret in settings, what settingsHoldSecret calls a secret
+   * (`?` and `#` alone are not; text that is no URL holds none), moveSecretsOut with a public path,
+   * a shared tail, stale credentials and Basic without a password, and the network guessed from the host.
+   */
+  const K = KEY_PLACEHOLDER;
+
+  const refusal = (message: string) => (e: unknown) => e instanceof EndpointError && e.name === 'EndpointError' && e.message === message;
+
+  test('a refused paste throws an EndpointError named so (what String(error) shows the user)', () => {
+    assert.throws(
+      () => parseEndpoint('ftp://h.example.com/abc'),
+      (e: unknown) => e instanceof EndpointError && String(e).startsWith('EndpointError: Unsupported scheme'),
+    );
+  });
+
+  test('Basic credentials that are not valid percent-encoding are kept as written, not lost', () => {
+    const p = parseEndpoint('https://a%ZZ:p%ZZ@h.example.com/');
+    assert.equal(p.auth, 'basic');
+    assert.deepEqual(p.secret, { username: 'a%ZZ', password: 'p%ZZ' });
+    assert.equal(p.url, 'https://h.example.com/');
+  });
+
+  test("a password holding ':' is kept whole: only the first ':' ends the username", () => {
+    const { p, r } = roundTrip('https://alice:pa:ss@h.example.com/');
+    assert.deepEqual(p.secret, { username: 'alice', password: 'pa:ss' });
+    assert.equal(r.headers.Authorization, `Basic ${Buffer.from('alice:pa:ss').toString('base64')}`);
+  });
+
+  test('a userinfo that is only "@" is refused, not dropped as if there were none', () => {
+    assert.throws(() => parseEndpoint('https://@h.example.com/'), refusal('https://***@h.example.com/ has a password but no username: HTTP Basic needs both (user:password@).'));
+  });
+
+  test('ws:// with the /ws route: the route stays public as for wss://, the key goes to the secret', () => {
+    const { p, r } = roundTrip('ws://h.example.com:8546/ws/abc');
+    assert.deepEqual(p.secret, { tail: 'abc' });
+    assert.equal(p.url, `http://h.example.com:8546/${K}`);
+    assert.equal(p.wsUrl, `ws://h.example.com:8546/ws/${K}`);
+    assert.equal(r.wsUrl, 'ws://h.example.com:8546/ws/abc');
+    assert.equal(r.httpUrl, 'http://h.example.com:8546/abc');
+  });
+
+  test('a public path on a bare host is "/": the URL keeps its slash, the query alone is the secret', () => {
+    const bare = parseEndpoint('https://h.example.com', { publicPath: true });
+    assert.equal(bare.url, 'https://h.example.com/');
+    assert.equal(bare.auth, 'none');
+    const { p, r } = roundTrip('https://h.example.com?apikey=zzz', { publicPath: true });
+    assert.equal(p.url, `https://h.example.com/${K}`);
+    assert.deepEqual(p.secret, { tail: '?apikey=zzz' });
+    assert.equal(r.httpUrl, 'https://h.example.com/?apikey=zzz');
+  });
+
+  test('a paste wrapped in quotes is not a URL: the message says what an endpoint starts with', () => {
+    assert.throws(() => parseEndpoint('"https://h.example.com/abc"'), refusal('"https:/*** is not a URL: an endpoint starts with https:// or wss:// (http:// or ws:// for a local node)'));
+  });
+
+  test('isLoopback: a host that merely ends in "localhost" is not this machine', () => {
+    assert.equal(isLoopback('http://mylocalhost:8545/'), false);
+    assert.equal(isLoopback('http://node-localhost/'), false);
+  });
+
+  test('deriveWsUrl: only text that starts with http(s):// is derived; surrounding blanks are ignored', () => {
+    assert.throws(
+      () => deriveWsUrl('xhttps://h.example.com/abc'),
+      (e: unknown) => e instanceof EndpointError && e.message === 'Cannot derive a WebSocket URL from xhttps://h.example.com/***: it is not an http or https URL.',
+    );
+    assert.throws(() => deriveWsUrl('wss://h.example.com/ws?next=https://h.example.com/abc'), EndpointError);
+    assert.equal(deriveWsUrl('  https://h.example.com/abc\n'), 'wss://h.example.com/ws/abc');
+    assert.equal(deriveWsUrl(' http://127.0.0.1:8545/ '), 'ws://127.0.0.1:8545/');
+  });
+
+  test("resolveEndpoint drops only the URL's own user@, not one inside a public path", () => {
+    const url = 'https://proxy.example.com/https://alice@node.example.com/';
+    const r = resolveEndpoint(node(url, { publicPath: true }), {});
+    assert.equal(r.httpUrl, url);
+  });
+
+  test('the values scrubbed from free text: segments and query values of 8 characters or more, not 7', () => {
+    const r = resolveEndpoint(node(`https://h.example.com/${K}`, { auth: 'key' }), { tail: 'abcdefgh/abcdefg?k=zyxwvuts&j=zyxwvut' });
+    for (const s of ['abcdefgh', 'zyxwvuts']) assert.ok(r.secrets.includes(s), s);
+    for (const s of ['abcdefg', 'zyxwvut']) assert.ok(!r.secrets.includes(s), s);
+  });
+
+  test('displayUrl masks a secret written by hand in settings, unless the path is marked public', () => {
+    assert.equal(displayUrl({ url: `https://h.example.com/v1/${K}` }), 'https://h.example.com/***/***');
+    assert.equal(displayUrl({ url: 'https://h.example.com/abc123key' }), 'https://h.example.com/***');
+    assert.equal(displayUrl({ url: 'https://h.example.com/rpc', publicPath: true }), 'https://h.example.com/rpc');
+  });
+
+  test('settingsHoldSecret: a bare "?" or "#" holds nothing, a fragment with text does, text that is no URL holds none', () => {
+    for (const url of ['https://h.example.com/?', 'https://h.example.com/#', `https://h.example.com/${K}?`, 'not a url', '127.0.0.1:8545'])
+      assert.equal(settingsHoldSecret({ url }), false, url);
+    for (const url of ['http://127.0.0.1:8545/#abc', 'https://h.example.com/?x']) assert.equal(settingsHoldSecret({ url }), true, url);
+    assert.equal(settingsHoldSecret({ url: 'http://127.0.0.1:8545/', wsUrl: 'ws://127.0.0.1:8545/#k' }), true);
+    assert.equal(moveSecretsOut(node('not a url'), {}), undefined);
+  });
+
+  test('moveSecretsOut keeps a public path in settings and moves only the query', () => {
+    const moved = moveSecretsOut(node('https://h.example.com/rpc?apikey=zzz', { publicPath: true }), {})!;
+    assert.equal(moved.config.url, `https://h.example.com/rpc${K}`);
+    assert.deepEqual(moved.secret, { tail: '?apikey=zzz' });
+    assert.equal(moved.config.auth, 'key');
+    assert.equal(resolveEndpoint(moved.config, moved.secret).httpUrl, 'https://h.example.com/rpc?apikey=zzz');
+  });
+
+  test('moveSecretsOut: a {key} in wsUrl is filled with the stored tail when there is no wsTail', () => {
+    const moved = moveSecretsOut(node(`https://h.example.com/v1/${K}`, { auth: 'key', wsUrl: `wss://h.example.com/ws/${K}` }), { tail: 'abc' })!;
+    assert.deepEqual(moved.secret, { tail: 'v1/abc', wsTail: 'abc' });
+    const r = resolveEndpoint(moved.config, moved.secret);
+    assert.equal(r.httpUrl, 'https://h.example.com/v1/abc');
+    assert.equal(r.wsUrl, 'wss://h.example.com/ws/abc');
+    // With a wsTail of its own, that one fills wsUrl.
+    const own = moveSecretsOut(node(`https://h.example.com/v1/${K}`, { auth: 'key', wsUrl: `wss://h.example.com/ws/${K}` }), { tail: 'abc', wsTail: 'xyz' })!;
+    assert.deepEqual(own.secret, { tail: 'v1/abc', wsTail: 'xyz' });
+  });
+
+  test('moveSecretsOut stores no wsTail when wsUrl holds the same secret as url', () => {
+    const moved = moveSecretsOut(node('https://h.example.com/abc', { wsUrl: 'wss://h.example.com/ws/abc' }), {})!;
+    assert.deepEqual(moved.secret, { tail: 'abc' });
+    assert.equal(moved.config.wsUrl, `wss://h.example.com/ws/${K}`);
+  });
+
+  test('moveSecretsOut ignores a stale username of a node that does not use Basic', () => {
+    const moved = moveSecretsOut(node('https://h.example.com/abc', { auth: 'key' }), { username: 'old', password: 'old-pass' })!;
+    assert.deepEqual(moved.secret, { tail: 'abc' });
+    assert.equal(moved.config.auth, 'key');
+    assert.deepEqual(resolveEndpoint(moved.config, moved.secret).headers, {});
+  });
+
+  test('moveSecretsOut stores no password when the Basic login has none', () => {
+    const fromUrl = moveSecretsOut(node('https://bob@h.example.com/'), {})!;
+    assert.deepEqual(fromUrl.secret, { username: 'bob' });
+    assert.equal(fromUrl.config.auth, 'basic');
+    const stored = moveSecretsOut(node('https://h.example.com/abc', { auth: 'basic' }), { username: 'bob' })!;
+    assert.deepEqual(stored.secret, { tail: 'abc', username: 'bob' });
+  });
+
+  test('the network is guessed from a host whose last label only holds digits among letters', () => {
+    assert.equal(parseEndpoint('https://ethereum-mainnet.core.node1/abc').network, 'ethereum-mainnet');
+    assert.equal(parseEndpoint('https://ethereum-mainnet.core.1node/abc').network, 'ethereum-mainnet');
+    assert.equal(parseEndpoint('http://127.0.0.12:8545/').network, undefined);
+  });
+
+  test('no host written after "//" is refused: a URL parser would take the first path segment, the secret, for the host', () => {
+    assert.throws(() => parseEndpoint('https:///abc123key'), refusal('https:///*** has no host name.'));
+    assert.throws(() => parseEndpoint('wss:///h.example.com/ws/abc'), refusal('wss:///***/***/*** has no host name.'));
+    assert.throws(() => parseEndpoint('http:///127.0.0.1:8545'), refusal('http:///*** has no host name.'));
+  });
+
+  test("a dedicated node's id is no network, its beacon-nd-… form neither; the protocol still comes from the host", () => {
+    const beacon = parseEndpoint('https://beacon-nd-123-456-789.p2pify.com/abc');
+    assert.equal(beacon.network, undefined);
+    assert.equal(beacon.protocol, 'beacon');
+    assert.equal(parseEndpoint('https://nd-123-456-789.p2pify.com/abc').network, undefined);
+    assert.equal(parseEndpoint('https://nd-123-456-eth.p2pify.com/abc').network, undefined, 'a node id that ends in a chain word is still a node id');
+    assert.equal(parseEndpoint('https://polygon-mainnet.nodes.example.com/abc').network, 'polygon-mainnet');
+    // "nd-<digit>" inside a word is no node id: the label names a chain.
+    assert.equal(parseEndpoint('https://arbitrum-second-1.example.com/abc').network, 'arbitrum-second-1');
+  });
 });

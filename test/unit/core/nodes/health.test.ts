@@ -37,3 +37,13 @@ test('shortError: exactly `max` characters are kept whole; one more is cut to ma
   assert.equal(shortError('abcdef', 6), 'abcdef');
   assert.equal(shortError('abcdefg', 6), 'abcde…');
 });
+
+test('a node whose every fact failed has one failure; a node that answered some has none', () => {
+  const refused = 'Cannot reach the node at http://127.0.0.1:9: connection refused (ECONNREFUSED). Is the node running, and are the host and port right?';
+  assert.equal(commonFailure({ clientVersion: { error: refused }, latestBlock: { error: refused }, chainId: { error: refused } }), refused);
+  assert.equal(commonFailure({ clientVersion: { error: 'a' }, chainId: { error: 'b' } }), 'a; b');
+  assert.equal(commonFailure({ clientVersion: { error: 'Method not found' }, latestBlock: { value: '1', raw: '0x1' } }), undefined);
+  assert.equal(commonFailure({}), undefined, 'a protocol without facts is not failing');
+  assert.equal(shortError(refused), 'Cannot reach the node at http://127.0.0.1:9: connection refused (ECONNREFUSED).');
+  assert.equal(shortError(`${'x'.repeat(200)}\nsecond line`).length, 90);
+});

@@ -1,8 +1,12 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeShortString, methodsFor, PROTOCOL_METHODS } from '../../../../src/core/nodes/protocols';
-import { isIdempotentRead } from '../../../../src/core/rpc/reads';
+import { after, before, describe, test } from 'node:test';
 import type { Protocol } from '../../../../src/core/nodes/model';
+import { decodeShortString, methodsFor, PROTOCOL_METHODS } from '../../../../src/core/nodes/protocols';
+import { RpcClient } from '../../../../src/core/rpc/client';
+import { closeIdleConnections } from '../../../../src/core/rpc/http';
+import { parseParams } from '../../../../src/core/rpc/params';
+import { isIdempotentRead } from '../../../../src/core/rpc/reads';
+import { startScriptedNode, type ScriptedNode } from '../../../support/rpcNode';
 
 test('each protocol lists the methods the pick list promises', () => {
   const names = (p: Protocol) => methodsFor(p).map((m) => m.name);
@@ -93,4 +97,117 @@ test('a Starknet chain id felt decodes to its short string', () => {
   assert.equal(decodeShortString('0x534e5f4d41494e'), 'SN_MAIN');
   assert.equal(decodeShortString('0x534e5f5345504f4c4941'), 'SN_SEPOLIA');
   assert.equal(decodeShortString('0x1'), '0x1', 'not printable: kept as hex');
+});
+
+describe('params templates, beacon entries and Starknet chain ids', () => {
+  /**
+   * What the protocol tables put in the user's hands, at the points the other tests leave open: every "Call Method…" params template parses as the params box parses it
+   * and holds what the chain expects (the options that change the answer: full transactions or not,
+   * encodings, versioned transactions), every beacon entry is a GET of its path with a description,
+   * and Starknet chain ids decode only when they are printable hex.
+   */
+  const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
+  const ZERO_HASH = `0x${'0'.repeat(64)}`;
+  const TXID = '0'.repeat(64);
+  const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+
+  /** The params template of a JSON-RPC method of the protocol's pick list. */
+  function template(protocol: 'evm' | 'utxo' | 'solana' | 'starknet', name: string): unknown {
+    const method = methodsFor(protocol).find((m) => m.name === name);
+    assert.ok(method?.kind === 'rpc', `${protocol} lists ${name}`);
+    return method.params;
+  }
+
+  describe('params templates', () => {
+    test('every template, as the params box shows it (JSON text), parses back to itself', () => {
+      for (const protocol of ['evm', 'utxo', 'solana', 'starknet'] as const) {
+        for (const m of PROTOCOL_METHODS[protocol]) {
+          assert.ok(m.kind === 'rpc', `${protocol} ${m.name} is JSON-RPC`);
+          assert.deepEqual(parseParams(JSON.stringify(m.params)), m.params, `${protocol} ${m.name}`);
+        }
+      }
+    });
+
+    test('EVM: calls and filters name their fields, blocks by hash come with transaction hashes only, traces use the call tracer', () => {
+      assert.deepEqual(template('evm', 'eth_call'), [{ to: ZERO_ADDRESS, data: '0x' }, 'latest']);
+      assert.deepEqual(template('evm', 'eth_estimateGas'), [{ from: ZERO_ADDRESS, to: ZERO_ADDRESS, value: '0x0' }]);
+      assert.deepEqual(template('evm', 'eth_getBlockByHash'), [ZERO_HASH, false]);
+      assert.deepEqual(template('evm', 'eth_getLogs'), [{ fromBlock: 'latest', toBlock: 'latest', address: ZERO_ADDRESS, topics: [] }]);
+      assert.deepEqual(template('evm', 'debug_traceTransaction'), [ZERO_HASH, { tracer: 'callTracer' }]);
+      for (const name of ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode']) assert.deepEqual(template('evm', name), [ZERO_ADDRESS, 'latest'], name);
+      assert.deepEqual(template('evm', 'eth_sendRawTransaction'), ['0x']);
+    });
+
+    test('Bitcoin-style: transaction ids without 0x, getrawtransaction verbose (decoded), getblock at verbosity 1', () => {
+      assert.deepEqual(template('utxo', 'getrawtransaction'), [TXID, true]);
+      assert.deepEqual(template('utxo', 'getblock'), [TXID, 1]);
+      assert.deepEqual(template('utxo', 'gettxout'), [TXID, 0]);
+      assert.deepEqual(template('utxo', 'getblockhash'), [0]);
+      assert.deepEqual(template('utxo', 'estimatesmartfee'), [6]);
+    });
+
+    test('Solana: base64 account data and transactions, versioned transactions accepted, a limit on signatures', () => {
+      assert.deepEqual(template('solana', 'getBalance'), [SYSTEM_PROGRAM]);
+      assert.deepEqual(template('solana', 'getAccountInfo'), [SYSTEM_PROGRAM, { encoding: 'base64' }]);
+      assert.deepEqual(template('solana', 'getSignaturesForAddress'), [SYSTEM_PROGRAM, { limit: 10 }]);
+      // Without maxSupportedTransactionVersion a node refuses any versioned (v0) transaction.
+      assert.deepEqual(template('solana', 'getTransaction'), ['<signature>', { maxSupportedTransactionVersion: 0 }]);
+      // sendTransaction reads base58 unless told otherwise.
+      assert.deepEqual(template('solana', 'sendTransaction'), ['<base64 transaction>', { encoding: 'base64' }]);
+    });
+
+    test('Starknet: a call names contract_address, entry_point_selector and calldata; the block id comes where the spec puts it', () => {
+      assert.deepEqual(template('starknet', 'starknet_call'), [{ contract_address: '0x0', entry_point_selector: '0x0', calldata: [] }, 'latest']);
+      assert.deepEqual(template('starknet', 'starknet_getStorageAt'), ['0x0', '0x0', 'latest']);
+      assert.deepEqual(template('starknet', 'starknet_getNonce'), ['latest', '0x0']);
+      assert.deepEqual(template('starknet', 'starknet_getClassHashAt'), ['latest', '0x0']);
+    });
+  });
+
+  describe('beacon entries', () => {
+    let node: ScriptedNode;
+    before(async () => {
+      node = await startScriptedNode(() => ({ body: { data: {} } }), '/key123');
+    });
+    after(async () => {
+      closeIdleConnections();
+      await node.close();
+    });
+
+    test('each is sent as a GET of its path below the endpoint (as "Call Method…" sends it), with a description for the pick list', async () => {
+      const client = new RpcClient({ httpUrl: node.url, wsUrl: node.url.replace('http', 'ws'), headers: {}, auth: 'none', secrets: [] }, { timeoutMs: 3000 });
+      const beacon = methodsFor('beacon');
+      assert.equal(beacon.length, 7);
+      for (const m of beacon) {
+        assert.ok(m.kind === 'rest', m.name);
+        assert.equal(m.httpMethod, 'GET', m.name);
+        assert.ok(m.description.length > 5, `${m.name} has a description: "${m.description}"`);
+        node.seen.length = 0;
+        const reply = await client.exchange(undefined, { httpMethod: m.httpMethod, path: m.path });
+        assert.equal(reply.status, 200);
+        assert.deepEqual(
+          node.seen.map((s) => `${s.method} ${s.path}`),
+          [`GET /key123${m.path}`],
+        );
+      }
+    });
+  });
+
+  describe('decodeShortString', () => {
+    test('a chain id is decoded only when every byte is printable', () => {
+      assert.equal(decodeShortString('0x534e5f5345504f4c4941'), 'SN_SEPOLIA');
+      assert.equal(decodeShortString('0X534E5F4D41494E'), 'SN_MAIN', 'prefix and digits in upper case');
+      assert.equal(decodeShortString('0x534e00'), '0x534e00', 'a control byte at the end');
+      assert.equal(decodeShortString('0x00534e'), '0x00534e', 'a control byte at the start');
+      assert.equal(decodeShortString('0x53e4'), '0x53e4', 'a byte above ASCII');
+      assert.equal(decodeShortString('0x41424'), '0x41424', 'odd digits: the first byte is a control byte');
+    });
+
+    test('a chain id that is not hex is shown as the node sent it, not partly decoded', () => {
+      assert.equal(decodeShortString('0x41zz'), '0x41zz');
+      assert.equal(decodeShortString('410x42'), '410x42');
+      assert.equal(decodeShortString('SN_MAIN'), 'SN_MAIN');
+      assert.equal(decodeShortString('0x'), '0x');
+    });
+  });
 });

@@ -3,24 +3,24 @@
  * that streams 300 MB, one that announces 300 MB, a WebSocket message over the cap, a plain
  * HTTP server behind a ws:// URL, and a deadline shared by retries, calls and pages.
  */
-import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { failureOf } from '../../../support/rpcNode';
 import * as http from 'node:http';
-import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import * as net from 'node:net';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
-import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
+import { CLI_HINTS } from '../../../../src/cli/knobs';
 import { PlatformClient } from '../../../../src/core/platform/client';
 import { PlatformError } from '../../../../src/core/platform/errors';
 import { RpcClient } from '../../../../src/core/rpc/client';
 import { Deadline, setResponseLimitMB } from '../../../../src/core/rpc/deadline';
+import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
 import { RpcFailure } from '../../../../src/core/rpc/failure';
 import { closeIdleConnections } from '../../../../src/core/rpc/http';
 import { WsRpcClient } from '../../../../src/core/rpc/ws';
 import { postGraphql } from '../../../../src/core/subgraph/query/client';
 import { sampleData, startPlatformServer } from '../../../support/platformServer';
-import { CLI_HINTS } from '../../../../src/cli/knobs';
+import { failureOf } from '../../../support/rpcNode';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 

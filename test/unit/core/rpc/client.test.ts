@@ -6,16 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
-import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import * as net from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { CLI_HINTS } from '../../../../src/cli/knobs';
 import { resolveEndpoint } from '../../../../src/core/nodes/endpoint';
-import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
-import { joinPath, RpcClient } from '../../../../src/core/rpc/client';
+import { checkParams, joinPath, RpcClient } from '../../../../src/core/rpc/client';
 import { Deadline, setResponseLimitMB } from '../../../../src/core/rpc/deadline';
+import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
 import { closeIdleConnections } from '../../../../src/core/rpc/http';
 import { failureOf, reply, startScriptedNode, type ScriptedNode } from '../../../support/rpcNode';
-import { CLI_HINTS } from '../../../../src/cli/knobs';
 
 const open = (url: string): ResolvedEndpoint => ({ httpUrl: url, wsUrl: url.replace(/^http/, 'ws'), headers: {}, auth: 'none', secrets: [] });
 const SETTING_HINT = 'Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).';
@@ -486,5 +486,101 @@ describe('keep-alive connections and spent deadlines', () => {
     assert.equal(deadline.remainingMs(), 0);
     assert.equal(new Deadline(5000).limit(100), 100);
     assert.ok(new Deadline(50).limit(100) <= 50);
+  });
+});
+
+describe('RpcClient: what goes on the wire and how replies are read', () => {
+  let node: ScriptedNode;
+  const client = (options: ConstructorParameters<typeof RpcClient>[1] = { timeoutMs: 3000, retry: { retries: 0 } }) => new RpcClient(open(node.url), options);
+
+  before(async () => {
+    node = await startScriptedNode();
+  });
+  afterEach(() => {
+    node.seen.length = 0;
+    node.script = (r) => ({ body: reply(r, { result: '0x1' }) });
+    closeIdleConnections();
+  });
+  after(async () => {
+    closeIdleConnections();
+    await node.close();
+  });
+
+  test('a batch goes out as one POST', async () => {
+    node.script = (r) => ({ body: (JSON.parse(r.body) as { id: number }[]).map((q) => ({ jsonrpc: '2.0', id: q.id, result: '0x1' })) });
+    const items = await client().batch([{ method: 'eth_chainId' }, { method: 'eth_blockNumber' }]);
+    assert.equal(items.length, 2);
+    assert.equal(node.seen.length, 1);
+    assert.equal(node.seen[0].method, 'POST');
+  });
+
+  test('a raw exchange is a POST of the payload by default', async () => {
+    const got = await client().exchange({ jsonrpc: '2.0', id: 7, method: 'eth_chainId' });
+    assert.equal(got.status, 200);
+    assert.equal(node.seen[0].method, 'POST');
+    assert.equal(node.seen[0].body, '{"jsonrpc":"2.0","id":7,"method":"eth_chainId"}');
+  });
+
+  test('a 300 reply is an HTTP failure even with a JSON-RPC result in its body', async () => {
+    node.script = (r) => ({ status: 300, body: reply(r, { result: '0x1' }) });
+    const problem = await failureOf(client().call('eth_chainId'));
+    assert.equal(problem.kind, 'http');
+    assert.equal(problem.status, 300);
+  });
+
+  test('a raw exchange obeys the deadline the client shares with the whole command', async () => {
+    node.script = () => ({ delayMs: 3000, body: '{}' });
+    const started = Date.now();
+    const problem = await failureOf(client({ timeoutMs: 5000, deadline: new Deadline(60) }).exchange('{}'));
+    assert.equal(problem.kind, 'timeout');
+    assert.equal(problem.outOfTime, true);
+    assert.ok(Date.now() - started < 2000, 'cut by the 60 ms deadline, not the 3 s answer');
+  });
+
+  test('cancelling during the wait before a retry rejects at once as cancelled', async () => {
+    const controller = new AbortController();
+    // Cancelled once the first answer is out, i.e. during the 2 s wait before the retry (however slow the machine).
+    node.script = () => {
+      setTimeout(() => controller.abort(), 30);
+      return { status: 503, headers: { 'Retry-After': '2' }, body: '' };
+    };
+    const started = Date.now();
+    const problem = await failureOf(client({ timeoutMs: 5000, retry: { retries: 2 } }).call('eth_chainId', [], { signal: controller.signal }));
+    assert.equal(problem.kind, 'cancelled');
+    assert.equal(problem.message, `The request to ${node.url} was cancelled.`);
+    assert.ok(Date.now() - started < 1500, 'not after the 2 s wait');
+    assert.equal(node.seen.length, 1);
+  });
+});
+
+describe('RpcClient against a server that answers with a status below 200', () => {
+  test('status 099 is not success: the call fails as HTTP even with a JSON-RPC result in the body', async () => {
+    const server = net.createServer((socket) => {
+      socket.on('data', () => socket.end('HTTP/1.1 099 Odd\r\nContent-Type: application/json\r\nContent-Length: 37\r\n\r\n{"jsonrpc":"2.0","id":1,"result":"1"}'));
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
+      const problem = await failureOf(new RpcClient(open(url), { timeoutMs: 3000, retry: { retries: 0 } }).call('eth_chainId'));
+      assert.equal(problem.kind, 'http');
+      assert.equal(problem.status, 99);
+    } finally {
+      closeIdleConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+describe('checkParams and joinPath', () => {
+  test('params that are neither array nor object are refused with a message naming their type', () => {
+    assert.deepEqual(checkParams(undefined), []);
+    assert.throws(() => checkParams(42), { message: 'Params must be a JSON array (positional) or a JSON object (named), not number.' });
+    assert.throws(() => checkParams(null), { message: 'Params must be a JSON array (positional) or a JSON object (named), not null.' });
+  });
+
+  test('only the leading slashes of a REST path are dropped; a double slash inside it stays', () => {
+    assert.equal(joinPath('http://h.test/KEY/', '//eth/v1//node'), 'http://h.test/KEY/eth/v1//node');
+    assert.equal(joinPath('http://h.test/KEY', 'eth//v1?x=1'), 'http://h.test/KEY/eth//v1?x=1');
   });
 });

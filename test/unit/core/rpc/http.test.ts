@@ -16,8 +16,8 @@ import { RpcClient } from '../../../../src/core/rpc/client';
 import { Deadline } from '../../../../src/core/rpc/deadline';
 import { RpcFailure, type FailureContext } from '../../../../src/core/rpc/failure';
 import { closeIdleConnections, httpExchange, type HttpRequest } from '../../../../src/core/rpc/http';
-import { failureOf } from '../../../support/rpcNode';
 import { repoPath } from '../../../support/paths';
+import { failureOf } from '../../../support/rpcNode';
 
 const ctx = (url: string): FailureContext => ({ url, auth: 'none', secrets: [], timeoutMs: 1000 });
 const request = (url: string, extra: Partial<HttpRequest> = {}): HttpRequest => ({ url, method: 'POST', headers: {}, body: '{}', timeoutMs: 5000, idempotent: true, ...extra });

@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkSingle, isResponse, makeRequest, matchBatch, methodsOf } from '../../../../src/core/rpc/jsonrpc';
+import { describe, test } from 'node:test';
 import { RpcFailure, type FailureContext } from '../../../../src/core/rpc/failure';
+import { checkSingle, isResponse, makeRequest, matchBatch, methodsOf } from '../../../../src/core/rpc/jsonrpc';
 import type { JsonRpcResponse } from '../../../../src/core/rpc/types';
 
 const KEY = '3c6e0b8a9c15224a8228b9a98ca1531d';
@@ -91,4 +91,47 @@ test('methodsOf: the method each request asked for, by id (a missing id is null)
   assert.equal(batch(null), 'net_version');
   assert.equal(batch(undefined), 'net_version');
   assert.equal(batch(2), undefined, 'a request without a method names none');
+});
+
+describe('envelope checks at their edges', () => {
+  const ctx: FailureContext = { url: `https://eth.example.com/${KEY}`, auth: 'key', secrets: [KEY], timeoutMs: 1500 };
+
+  test('only objects with a numeric code and a string message are JSON-RPC errors', () => {
+    assert.equal(isResponse(null), false);
+    assert.equal(isResponse({ jsonrpc: '2.0', id: 1, error: { code: '-32000', message: 'boom' } }), false);
+    assert.equal(isResponse({ jsonrpc: '2.0', id: 1, error: { code: -32000 } }), false);
+    assert.equal(isResponse({ jsonrpc: '2.0', id: 1, result: '0x1', error: 'boom' }), false);
+    assert.equal(isResponse({ jsonrpc: '2.0', id: 1, result: '0x1', error: null }), true);
+  });
+
+  test('an error reply with another (non-null) id is a mismatch, not an answer', () => {
+    const request = makeRequest(5, { method: 'eth_blockNumber' });
+    assert.throws(
+      () => checkSingle(request, { jsonrpc: '2.0', id: 6, error: { code: -32000, message: 'boom' } }, ctx),
+      (err: unknown) => err instanceof RpcFailure && err.kind === 'mismatch',
+    );
+  });
+
+  test('a batch answered with one plain response says what came back, cut to 80 characters', () => {
+    const sent = [makeRequest(1, { method: 'eth_chainId' }), makeRequest(2, { method: 'eth_blockNumber' })];
+    const reply = { jsonrpc: '2.0', id: 1, result: `0x${'f'.repeat(100)}` };
+    assert.throws(
+      () => matchBatch(sent, reply, ctx),
+      (err: unknown) =>
+        err instanceof RpcFailure &&
+        err.kind === 'mismatch' &&
+        err.message === `The node answered a batch of 2 calls with something other than a JSON array: ${JSON.stringify(reply).slice(0, 80)}`,
+    );
+  });
+
+  test('batch elements that are not responses are ignored, and the first answer for an id wins', () => {
+    const sent = [makeRequest(7, { method: 'eth_chainId' }), makeRequest(8, { method: 'eth_blockNumber' })];
+    const items = matchBatch(sent, [null, { id: 8, foo: 1 }, { jsonrpc: '2.0', id: 7, result: '0x1' }, { jsonrpc: '2.0', id: 7, result: '0x2' }], ctx);
+    const [first, second] = items;
+    assert.ok('result' in first, 'id 7 is answered');
+    assert.equal(first.result, '0x1');
+    assert.ok('error' in second, 'id 8 is not answered');
+    assert.equal(second.error.kind, 'mismatch');
+    assert.equal(second.error.message, "The node's batch reply has no answer for request id 8 (eth_blockNumber).");
+  });
 });

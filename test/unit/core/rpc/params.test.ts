@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { locateJsonError, parseParams } from '../../../../src/core/rpc/params';
+import { test } from 'node:test';
 import { RpcFailure } from '../../../../src/core/rpc/failure';
+import { locateJsonError, parseParams } from '../../../../src/core/rpc/params';
 
 test('arrays, objects and empty text are params', () => {
   assert.deepEqual(parseParams('["0x1", "latest"]'), ['0x1', 'latest']);
@@ -66,4 +66,22 @@ test('the locator agrees with JSON.parse where JSON.parse gives a position', () 
     })();
     assert.equal(locateJsonError(text).offset, v8, text);
   }
+});
+
+const paramsError = (text: string): string => {
+  try {
+    parseParams(text);
+  } catch (err) {
+    assert.ok(err instanceof RpcFailure && err.kind === 'invalid-request', String(err));
+    return err.message;
+  }
+  assert.fail(`no error for ${text}`);
+};
+
+test('a params syntax error is reported where it is, past spaces in strings and exponents in numbers', () => {
+  assert.equal(paramsError('{"a b": 1,}'), "Params are not valid JSON: a trailing comma before '}' at line 1, column 11 (position 10).");
+  assert.equal(paramsError('[1e5, ]'), "Params are not valid JSON: a trailing comma before ']' at line 1, column 7 (position 6).");
+  assert.equal(paramsError('[1e10, ]'), "Params are not valid JSON: a trailing comma before ']' at line 1, column 8 (position 7).");
+  assert.equal(paramsError('[1E+2, 2.5e-3, ]'), "Params are not valid JSON: a trailing comma before ']' at line 1, column 16 (position 15).");
+  assert.equal(paramsError('[-, 1]'), "Params are not valid JSON: expected a number but found '-' at line 1, column 2 (position 1).");
 });

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeQuantity, quantityComments, quantityNotes } from '../../../../src/core/rpc/quantities';
+import { assertGrowsLinearly } from '../../../support/growth';
 
 const byMethod = (method: string) => ({ methodOf: () => method });
 const texts = (body: unknown, method = 'eth_getBlockByNumber') => quantityNotes(body, byMethod(method)).notes.map((n) => `${n.path} ${n.unit} ${n.text}`);
@@ -98,4 +99,175 @@ test("a batch element's method is asked for by that element's id; elements witho
     ],
   );
   assert.deepEqual(quantityNotes('0x1', byMethod('eth_blockNumber')), { notes: [], more: 0 });
+});
+
+const notesOf = (body: unknown, method: string, limit?: number) => quantityNotes(body, { methodOf: () => method, ...(limit === undefined ? {} : { limit }) });
+
+test('every scalar method reads its result in its own unit', () => {
+  const expected: Record<string, string> = {
+    eth_getBalance: 'ether',
+    eth_gasPrice: 'gwei',
+    eth_maxPriorityFeePerGas: 'gwei',
+    eth_blobBaseFee: 'gwei',
+    eth_blockNumber: 'number',
+    eth_estimateGas: 'gas',
+    eth_getTransactionCount: 'number',
+    eth_getBlockTransactionCountByNumber: 'number',
+    eth_getBlockTransactionCountByHash: 'number',
+    eth_chainId: 'number',
+    eth_newFilter: 'number',
+    net_peerCount: 'number',
+    starknet_blockNumber: 'number',
+  };
+  for (const [method, unit] of Object.entries(expected)) {
+    assert.deepEqual(
+      notesOf({ id: 1, result: '0x5208' }, method).notes.map((n) => [n.path, n.unit]),
+      [['result', unit]],
+      method,
+    );
+  }
+  assert.deepEqual(notesOf({ id: 1, result: '0x5208' }, 'eth_getStorageAt').notes, [], 'a storage word is not a quantity');
+});
+
+test('every quantity field of a block, transaction or receipt reads in its own unit', () => {
+  const expected: Record<string, string> = {
+    number: 'number',
+    blockNumber: 'number',
+    transactionIndex: 'number',
+    logIndex: 'number',
+    chainId: 'number',
+    size: 'number',
+    oldestBlock: 'number',
+    timestamp: 'time',
+    gas: 'gas',
+    gasUsed: 'gas',
+    gasLimit: 'gas',
+    cumulativeGasUsed: 'gas',
+    blobGasUsed: 'gas',
+    excessBlobGas: 'gas',
+    baseFeePerGas: 'gwei',
+    gasPrice: 'gwei',
+    effectiveGasPrice: 'gwei',
+    maxFeePerGas: 'gwei',
+    maxPriorityFeePerGas: 'gwei',
+    maxFeePerBlobGas: 'gwei',
+    blobGasPrice: 'gwei',
+    value: 'ether',
+    balance: 'ether',
+  };
+  const result = Object.fromEntries(Object.keys(expected).map((k) => [k, '0x5208']));
+  const { notes } = notesOf({ id: 1, result }, 'eth_getBlockByNumber', 100);
+  assert.deepEqual(
+    notes.map((n) => [n.path, n.unit]),
+    Object.entries(expected).map(([k, unit]) => [`result.${k}`, unit]),
+  );
+  assert.deepEqual(notesOf({ id: 1, result: { hash: '0x5208', nonce: '0x1', from: '0x2' } }, 'eth_getTransactionByHash').notes, [], 'hashes, nonces and addresses are left alone');
+});
+
+test('the walk stops after 5000 visited nodes: the 5000th is read, the 5001st is not', () => {
+  // The result array is visit 1, its objects visits 2, 3, …: 4999 of them fit.
+  const result = Array.from({ length: 5005 }, () => ({ gas: '0x1' }));
+  const { notes, more } = notesOf({ id: 1, result }, 'eth_getBlockReceipts', 0);
+  assert.equal(notes.length + more, 4999);
+});
+
+test('a batch reply is read for its first 5000 elements only', () => {
+  const body = Array.from({ length: 5003 }, (_, i) => ({ id: i, result: '0x1' }));
+  const { notes, more } = notesOf(body, 'eth_blockNumber', 0);
+  assert.equal(notes.length + more, 5000);
+});
+
+test('text values are not walked into: a long data string does not use up the budget', () => {
+  const { notes } = notesOf({ id: 1, result: { input: `0x${'ab'.repeat(6000)}`, logs: [{ logIndex: '0x2' }] } }, 'eth_getTransactionReceipt');
+  assert.deepEqual(
+    notes.map((n) => `${n.path} ${n.text}`),
+    ['result.logs[0].logIndex 2'],
+  );
+});
+
+test('a fee history notes its oldest block only, and only when it is a quantity', () => {
+  const history = { oldestBlock: '0x10', baseFeePerGas: ['0x1', '0x2'], gasUsedRatio: [0.5], gasUsed: '0x5208', extra: { gasPrice: '0x1' } };
+  assert.deepEqual(
+    notesOf({ id: 1, result: history }, 'eth_feeHistory').notes.map((n) => `${n.path} ${n.unit} ${n.text}`),
+    ['result.oldestBlock number 16'],
+  );
+  for (const oldestBlock of [16, ['0x10'], '0x', '0x010', 'latest', null]) {
+    assert.deepEqual(notesOf({ id: 1, result: { oldestBlock, gasUsed: '0x5208' } }, 'eth_feeHistory').notes, [], String(oldestBlock));
+  }
+});
+
+test('scalar results read by their method: balance in ether, gas price in gwei, block number, gas', () => {
+  assert.deepEqual(quantityComments({ jsonrpc: '2.0', id: 1, result: '0x1bc16d674ec80000' }, byMethod('eth_getBalance')), [
+    '// result: 0x1bc16d674ec80000 = 2000000000000000000 wei = 2.0 ETH',
+  ]);
+  assert.deepEqual(quantityComments({ jsonrpc: '2.0', id: 1, result: '0x3b9aca00' }, byMethod('eth_gasPrice')), ['// result: 0x3b9aca00 = 1000000000 wei = 1.0 gwei']);
+  assert.deepEqual(quantityComments({ jsonrpc: '2.0', id: 1, result: '0x1a' }, byMethod('eth_blockNumber')), ['// result: 0x1a = 26']);
+  assert.deepEqual(quantityComments({ jsonrpc: '2.0', id: 1, result: '0x5208' }, byMethod('eth_estimateGas')), ['// result: 0x5208 = 21000 gas']);
+  // 10000 ether, the anvil default balance: past 2^53, exact.
+  assert.equal(describeQuantity('0x21e19e0c9bab2400000', 'ether'), '10000000000000000000000 wei = 10000.0 ETH');
+  assert.equal(describeQuantity('0x1', 'ether'), '1 wei = 0.000000000000000001 ETH');
+});
+
+test('what is not a quantity is left alone: hashes and words, data, unknown methods, errors', () => {
+  const hash = `0x${'ab'.repeat(32)}`;
+  assert.deepEqual(quantityNotes({ id: 1, result: hash }, byMethod('eth_getStorageAt')).notes, []);
+  assert.deepEqual(quantityNotes({ id: 1, result: '0x1' }, byMethod('eth_call')).notes, []);
+  assert.deepEqual(quantityNotes({ id: 1, result: '0x1' }).notes, [], 'no method known: no guess');
+  assert.deepEqual(quantityNotes({ id: 1, error: { code: -1, message: '0x10' } }, byMethod('eth_getBalance')).notes, []);
+  // Not minimal hex (leading zero), a hash in a field named like a quantity, or over 256 bits.
+  assert.deepEqual(quantityNotes({ id: 1, result: { number: '0x01', gasUsed: `0x1${'0'.repeat(64)}`, hash, value: 'abc' } }, byMethod('eth_getBlockByNumber')).notes, []);
+});
+
+test('fields of a block, a receipt and a batch, by name and path; the raw reply is not touched', () => {
+  const block = {
+    number: '0x10',
+    timestamp: '0x6553f100',
+    gasUsed: '0x5208',
+    gasLimit: '0x1c9c380',
+    baseFeePerGas: '0x7',
+    hash: `0x${'1'.repeat(64)}`,
+    miner: `0x${'2'.repeat(40)}`,
+    transactions: [{ value: '0xde0b6b3a7640000', gas: '0x5208', nonce: '0x0' }],
+  };
+  const reply = { jsonrpc: '2.0', id: 3, result: block };
+  const before = JSON.stringify(reply);
+  assert.deepEqual(quantityComments(reply, byMethod('eth_getBlockByNumber')), [
+    '// result.number: 0x10 = 16',
+    '// result.timestamp: 0x6553f100 = 1700000000 = 2023-11-14T22:13:20Z',
+    '// result.gasUsed: 0x5208 = 21000 gas',
+    '// result.gasLimit: 0x1c9c380 = 30000000 gas',
+    '// result.baseFeePerGas: 0x7 = 7 wei = 0.000000007 gwei',
+    '// result.transactions[0].value: 0xde0b6b3a7640000 = 1000000000000000000 wei = 1.0 ETH',
+    '// result.transactions[0].gas: 0x5208 = 21000 gas',
+  ]);
+  assert.equal(JSON.stringify(reply), before);
+
+  const methods: Record<number, string> = { 1: 'eth_blockNumber', 2: 'eth_getBalance' };
+  const batch = [
+    { id: 2, result: '0x0' },
+    { id: 1, result: '0xff' },
+  ];
+  assert.deepEqual(quantityComments(batch, { methodOf: (id) => methods[id as number] }), ['// [0].result: 0x0 = 0 wei = 0.0 ETH', '// [1].result: 0xff = 255']);
+});
+
+test("a node's keys cannot break out of the comment lines: odd keys are quoted and escaped", () => {
+  const reply = { id: 1, result: { 'a\nforged: line': { gasUsed: '0x5208' }, 'b\u2028c': { gas: '0x1' }, plain_1: { gas: '0x2' } } };
+  const lines = quantityComments(reply, byMethod('eth_getBlockByNumber'));
+  assert.deepEqual(lines, ['// result["a\\nforged: line"].gasUsed: 0x5208 = 21000 gas', '// result["b\\u2028c"].gas: 0x1 = 1 gas', '// result.plain_1.gas: 0x2 = 2 gas']);
+  for (const line of lines) assert.doesNotMatch(line, /[\n\r\u2028\u2029]/);
+});
+
+test('a huge reply costs bounded work and lines', () => {
+  const reply = (n: number) => ({ id: 1, result: { number: '0x1', transactions: Array.from({ length: n }, () => ({ gas: '0x5208', value: '0x1' })) } });
+  const lines = quantityComments(reply(100_000), byMethod('eth_getBlockByNumber'));
+  // Bounded work: 40× the transactions must not cost 40× the time (the walk stops at its limit).
+  const big = reply(100_000);
+  const small = reply(2500);
+  assertGrowsLinearly((n) => quantityComments(n === 2500 ? small : big, byMethod('eth_getBlockByNumber')), 2500, 100_000, 1);
+  assert.equal(lines.length, 21);
+  assert.match(lines.at(-1)!, /^\/\/ … and \d+ more quantities$/);
+  // Deeper than the bound: ignored, not a stack overflow.
+  let deep: unknown = { gas: '0x1' };
+  for (let i = 0; i < 10_000; i++) deep = { inner: deep };
+  assert.deepEqual(quantityNotes({ id: 1, result: deep }, byMethod('debug_traceTransaction')).notes, []);
 });

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { nodeDirective, parseRequestFile, requestAt } from '../../../../src/core/rpc/requestFile';
 
 const lines = (...l: string[]) => l.join('\n');
@@ -112,4 +112,44 @@ test('requestAt finds the request whose section holds a line', () => {
   const file = parseRequestFile(lines('{"method":"a"}', '### b', '{"method":"b"}', '', '### c', '{"method":"c"}'));
   const method = (line: number) => (requestAt(file, line)?.payload as { method: string }).method;
   assert.deepEqual([0, 1, 2, 3, 4, 5].map(method), ['a', 'b', 'b', 'b', 'c', 'c']);
+});
+
+test('nodeDirective writes the line that parseRequestFile reads back', () => {
+  assert.equal(nodeDirective('Local anvil'), '# @node Local anvil');
+  assert.deepEqual(parseRequestFile(`${nodeDirective('Local anvil')}\n{"method": "eth_chainId"}`).node, { name: 'Local anvil', line: 0 });
+});
+
+test('indented separators, comments and @node lines count; ###, #, // and @node inside a JSON line do not', () => {
+  const text = lines(
+    '  # @node Sepolia',
+    '{"method": "eth_call", "params": ["a###b", "http://x/#y", "# @node Evil"]}',
+    '  ### Second',
+    '    // a comment',
+    '\t# another',
+    '{"method": "eth_blockNumber"}',
+  );
+  const file = parseRequestFile(text);
+  assert.deepEqual(file.node, { name: 'Sepolia', line: 0 });
+  assert.equal(file.requests.length, 2);
+  assert.deepEqual(file.requests[0].payload, { jsonrpc: '2.0', id: 1, method: 'eth_call', params: ['a###b', 'http://x/#y', '# @node Evil'] });
+  assert.equal(file.requests[1].title, 'Second');
+  assert.equal(file.requests[1].sectionLine, 2);
+  assert.deepEqual(file.requests[1].payload, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
+});
+
+test('a request range ends on its last non-blank line, not on a line of spaces after it', () => {
+  const file = parseRequestFile(lines('{"method": "eth_chainId"}', '   ', '\t', '### next'));
+  assert.deepEqual(file.requests[0].range, { start: { line: 0, character: 0 }, end: { line: 0, character: 25 } });
+});
+
+test('a value that is not a request is refused with a message naming the request or the batch item', () => {
+  const errorOf = (text: string) => parseRequestFile(text).requests[0].parseError?.message;
+  assert.equal(errorOf('"eth_blockNumber"'), 'A request must be a JSON object like {"method": "eth_blockNumber", "params": []}.');
+  assert.equal(errorOf('null'), 'A request must be a JSON object like {"method": "eth_blockNumber", "params": []}.');
+  assert.equal(errorOf('42'), 'A request must be a JSON object like {"method": "eth_blockNumber", "params": []}.');
+  assert.equal(errorOf('{"method": ""}'), 'A request needs a "method" string.');
+  assert.equal(errorOf('{"params": []}'), 'A request needs a "method" string.');
+  assert.equal(errorOf('[{"params": []}]'), 'Batch item 1 needs a "method" string.');
+  assert.equal(errorOf('[{"method": "eth_chainId"}, "x"]'), 'Batch item 2 must be a JSON object like {"method": "eth_blockNumber", "params": []}.');
+  assert.equal(errorOf('[{"method": "eth_chainId"}, {"method": ""}]'), 'Batch item 2 needs a "method" string.');
 });

@@ -92,3 +92,8 @@ test('a deadline: shared by default, remaining time never negative, a request li
   assert.equal(DEFAULT_MAX_RESPONSE_MB, 64);
   assert.equal(responseLimit(), 64 * 1024 * 1024);
 });
+
+test('Retry-After accepts fractional seconds with several decimals', () => {
+  assert.equal(parseRetryAfter('1.25', 0), 1250);
+  assert.equal(parseRetryAfter('2.5', 0), 2500);
+});

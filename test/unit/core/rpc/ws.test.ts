@@ -6,16 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import * as net from 'node:net';
 import { afterEach, describe, test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { resolveEndpoint } from '../../../../src/core/nodes/endpoint';
-import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
-import { Deadline } from '../../../../src/core/rpc/deadline';
-import { WsRpcClient, type WsStatus } from '../../../../src/core/rpc/ws';
-import { startScriptedNode, failureOf, type ScriptedNode } from '../../../support/rpcNode';
 import { CLI_HINTS } from '../../../../src/cli/knobs';
+import { resolveEndpoint } from '../../../../src/core/nodes/endpoint';
+import { Deadline } from '../../../../src/core/rpc/deadline';
+import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
+import { WsRpcClient, type WsStatus } from '../../../../src/core/rpc/ws';
+import { failureOf, startScriptedNode, type ScriptedNode } from '../../../support/rpcNode';
 
 interface Request {
   jsonrpc: string;

@@ -8,13 +8,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { getEventListeners } from 'node:events';
-import * as net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as net from 'node:net';
 import { afterEach, test } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
 import { Deadline } from '../../../../src/core/rpc/deadline';
+import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
 import { WsRpcClient, type WsStatus } from '../../../../src/core/rpc/ws';
 import { failureOf, startScriptedNode } from '../../../support/rpcNode';
 

@@ -2,8 +2,8 @@
  * The arguments of a storage range (checksum address, start key with or without 0x, block by
  * hash, number or tag), the spec's output form, and which native failures mean "no such method".
  */
-import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { RpcFailure } from '../../../../src/core/rpc/failure';
 import { CONNECT_FAILED, StorageRangeError } from '../../../../src/core/storage/errors';
 import { checkMaxResults, checkTxIndex, MAX_SLOT, minimalHex, normaliseAddress, parseBlockRef, parseStartKey, word } from '../../../../src/core/storage/inputs';
@@ -147,4 +147,12 @@ describe('native method unavailable or failing', () => {
     assert.equal(isMethodUnavailable(rpc(-32602, 'invalid argument 0: hex string has length 2, want 64 for common.Hash')), false, 'bad params');
     assert.equal(isMethodUnavailable(new RpcFailure('server', 'HTTP 503: method not available right now')), false, 'no JSON-RPC answer at all');
   });
+});
+
+test('a block number beyond 2^53 given as a number is refused (it cannot be exact)', () => {
+  assert.throws(() => parseBlockRef(2 ** 53), {
+    message: "Invalid block '9007199254740992': expected a block hash (0x followed by 64 hex digits), a block number (decimal or 0x-hex) or one of latest, earliest, safe, finalized",
+  });
+  assert.deepEqual(parseBlockRef(2 ** 53 - 1), { kind: 'number', number: 2n ** 53n - 1n });
+  assert.deepEqual(parseBlockRef(12n), { kind: 'number', number: 12n });
 });

@@ -3,9 +3,9 @@
  * concatenation built by hand here, published vectors for keccak256(slot), the well-known
  * EIP-1967 constants, and decodeWord on each kind of word the storage table shows.
  */
-import { describe, test } from 'node:test';
-import assert from 'node:assert/strict';
 import { getAddress, keccak256 } from 'ethers';
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import {
   arrayElementSlot,
   computeMappingSlot,
@@ -17,12 +17,14 @@ import {
   eip1967Slot,
   looksLikeAddress,
   MAPPING_KEY_TYPES,
-  typedKeyValue,
-  wordAsAddress,
+  mappingKeyBytes,
   mappingSlot,
   nestedMappingSlot,
   sliceWord,
   toSlot,
+  typedKeyValue,
+  wordAsAddress,
+  type MappingKeyType,
 } from '../../../../src/core/storage/slots';
 
 const pad = (hexDigits: string) => hexDigits.padStart(64, '0');
@@ -309,5 +311,13 @@ describe('edges of the slot and word rules', () => {
     ]) {
       assert.throws(() => sliceWord(w, offset, bytes), { name: 'RangeError', message: `A packed field lies within 32 bytes: offset ${offset}, ${bytes} bytes` }, `${offset}/${bytes}`);
     }
+  });
+});
+
+test('bytes10 to bytes29 are mapping key types; bytes1x is not', () => {
+  const key = `0x${'ab'.repeat(16)}`;
+  assert.equal(Buffer.from(mappingKeyBytes(key, 'bytes16')).toString('hex'), `${'ab'.repeat(16)}${'00'.repeat(16)}`);
+  assert.throws(() => mappingKeyBytes(key, 'bytes1x' as MappingKeyType), {
+    message: "Unsupported mapping key type 'bytes1x': use address, bool, uintN, intN, bytesN, string or bytes",
   });
 });

@@ -3,13 +3,13 @@
  * checked against the module's export section. The oracle for the parser is the WebAssembly
  * engine itself (WebAssembly.Module.exports), on modules assembled here byte by byte.
  */
-import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { wasmFunctionExports } from '../../../../../src/core/subgraph/code/wasmExports';
 import { memoryFileSource } from '../../../../../src/core/subgraph/fileSource';
 import { validateSubgraph } from '../../../../../src/core/subgraph/rules/validate';
-import { wasmFunctionExports } from '../../../../../src/core/subgraph/code/wasmExports';
-import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT } from '../../../../fixtures/subgraphs/corpus';
+import { tutorialFiles, VIRTUAL_MANIFEST, VIRTUAL_ROOT, virtualProject } from '../../../../fixtures/subgraphs/corpus';
 
 const leb = (n: number): number[] => {
   const out: number[] = [];
@@ -124,5 +124,33 @@ describe('wasm export section: the edges of the reader', () => {
   test('names must be UTF-8; only function exports count; sections before the export section are skipped', () => {
     assert.equal(exports(7, 5, 1, 1, 0xff, 0x00, 0), undefined);
     assert.deepEqual(exports(0, 3, 1, 0x78, 0x79, 7, 9, 2, 1, 0x66, 0x00, 0, 1, 0x6d, 0x02, 0), new Set(['f']));
+  });
+});
+
+describe('export sections whose sizes do not add up', () => {
+  /**
+   * The wasm export reader on sizes that do not add up: an export section that ends inside its
+   * last export, and a section whose size runs past the end of the file even though what it holds
+   * would read. Both are no module (undefined), as for the WebAssembly engine.
+   */
+  const HEAD = [0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0];
+  const bytes = (...body: number[]) => Uint8Array.from([...HEAD, ...body]);
+
+  describe('wasm export section: reading past an end', () => {
+    test('an export section that ends before its last export does: no module', () => {
+      // One export, "a", of a function: its index is missing, or cut inside its LEB128.
+      for (const module of [bytes(7, 4, 1, 1, 0x61, 0x00), bytes(7, 5, 1, 1, 0x61, 0x00, 0x80)]) {
+        assert.equal(WebAssembly.validate(module), false);
+        assert.equal(wasmFunctionExports(module), undefined);
+      }
+      assert.deepEqual(wasmFunctionExports(bytes(7, 5, 1, 1, 0x61, 0x00, 0x00)), new Set(['a']), 'the same export, whole');
+    });
+
+    test('a section size a few bytes past the end of the file: no module, even when what is there would read', () => {
+      for (const module of [bytes(7, 10, 1, 1, 0x61, 0x00, 0x00), bytes(0, 10, 1, 0x78)]) {
+        assert.equal(WebAssembly.validate(module), false);
+        assert.equal(wasmFunctionExports(module), undefined);
+      }
+    });
   });
 });

@@ -1,6 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { test } from 'node:test';
 import { CliNoiseFilter, extractProblems, formatProblem, judgeGraphRun, parseDeployLines, type OutcomeContext } from '../../../../../src/core/subgraph/graphcli/output';
+import { repoPath } from '../../../../support/paths';
 
 const ctx: OutcomeContext = { manifest: 'subgraph.yaml', shownDeployUrl: 'http://node:8020/', shownIpfsUrl: 'http://ipfs:5001' };
 const bare: OutcomeContext = { manifest: 'subgraph.yaml' };
@@ -284,4 +286,38 @@ test('noise filter: the "compiler crashed" block after a compile error, up to th
   assert.equal(new CliNoiseFilter().push(`ERROR TS1: m\n${crashed}\n✖ Failed\n`), 'ERROR TS1: m\n✖ Failed\n');
   // Without a compile error before it, nor at the line's start, it stays.
   assert.equal(new CliNoiseFilter().push(`ERROR TS1: m\nx ${crashed}\n`), `ERROR TS1: m\nx ${crashed}\n`);
+});
+
+const BUILD = fs.readFileSync(repoPath('test', 'fixtures', 'graph-output', 'build-ts2305.txt'), 'utf8');
+
+test('graph build output without stack frames, the thrown copy and the false "compiler crashed" text', () => {
+  const filter = new CliNoiseFilter();
+  // In chunks of whole lines, as runGraph hands them on.
+  const lines = BUILD.split('\n');
+  let shown = '';
+  for (let i = 0; i < lines.length; i += 7) shown += filter.push(lines.slice(i, i + 7).join('\n') + (i + 7 < lines.length ? '\n' : ''));
+  assert.doesNotMatch(shown, /^\s+at /m, 'a stack frame is shown');
+  assert.doesNotMatch(shown, /EEXIT|crashed|Discord|Github issues|Suggestion/);
+  assert.doesNotMatch(shown, /^Error: Failed to compile data source mapping/m, 'the thrown copy of the ✖ line is shown');
+  assert.match(shown, /^ERROR TS2305: Module 'generated\/schema' has no exported member 'NoSuchEntity'\.$/m);
+  assert.match(shown, /^ in src\/mapping\.ts\(4,25\)$/m);
+  assert.match(shown, /^✖ Failed to compile subgraph: Failed to compile data source mapping: 1 compile error\(s\)$/m);
+  assert.equal(shown.match(/^- Apply migrations$/gm)?.length, 1, 'the spinner step once');
+  assert.ok(shown.split('\n').length < 25, `still ${shown.split('\n').length} lines`);
+
+  const [problem] = extractProblems(BUILD, 'subgraph.yaml');
+  assert.equal(formatProblem(problem), "src/mapping.ts:4:25 error TS2305: Module 'generated/schema' has no exported member 'NoSuchEntity'.");
+  assert.equal(
+    formatProblem({ severity: 'warning', file: 'subgraph.yaml', keyPath: ['dataSources', 0, 'source'], message: 'a\n  b' }),
+    'subgraph.yaml (dataSources > 0 > source) warning: a b',
+  );
+});
+
+test('a real compiler crash (no compile error before it) keeps its text', () => {
+  const shown = new CliNoiseFilter().push(
+    "Error: The AssemblyScript compiler crashed when compiling this file: 'src/mapping.ts'\nSuggestion: try to comment the whole file\n    at process.<anonymous> (file:///x/asc.js:3:11)\n",
+  );
+  assert.match(shown, /compiler crashed/);
+  assert.match(shown, /Suggestion/);
+  assert.doesNotMatch(shown, /at process/);
 });
