@@ -11,7 +11,7 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { main } from '../../../src/cli/main';
-import { runMain, type MainRun } from '../../support/cli';
+import { assertUsageError, runMain, type MainRun } from '../../support/cli';
 import { repoPath } from '../../support/paths';
 import { sampleData, sampleKey, startPlatformServer, type PlatformServer } from '../../support/platformServer';
 
@@ -35,10 +35,7 @@ beforeEach(() => {
 const platform = (args: string[], env: NodeJS.ProcessEnv = { CHAINDECK_API_KEY: API_KEY }) => runMain(['platform', ...args, '--api-url', api.url], env);
 
 function assertUsage(run: MainRun, message: string): void {
-  assert.equal(run.code, 2, run.err);
-  assert.equal(run.out, '');
-  assert.ok(run.err.startsWith(`chaindeck platform: ${message}${USAGE_START}`), run.err);
-  assert.equal(api.requests.length, 0, 'nothing was sent');
+  assertUsageError(run, { command: 'platform', start: USAGE_START }, message, api.requests);
 }
 
 function assertNoSecrets(run: MainRun, secrets: string[]): void {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { DEFAULT_MAX_RESPONSE_MB, setResponseLimitMB } from '../../../src/core/rpc/deadline';
-import { runMain, type MainRun } from '../../support/cli';
+import { assertUsageError, runMain, type MainRun } from '../../support/cli';
 import { startRpcServer, type RpcServer } from '../../support/rpcNode';
 
 const KEY = 'abcdef0123456789abcdef0123456789';
@@ -29,11 +29,7 @@ const rpc = (args: string[], env: NodeJS.ProcessEnv = {}) => runMain(['rpc', ...
 
 /** A usage error: exit 2, nothing on stdout, `chaindeck rpc: MESSAGE` then the usage, and no request sent. */
 function assertUsage(run: MainRun, message: string): void {
-  assert.equal(run.code, 2, run.err);
-  assert.equal(run.out, '');
-  assert.ok(run.err.startsWith(`chaindeck rpc: ${message}${USAGE_START}`), run.err);
-  assert.ok(run.err.endsWith('--user alice web3_clientVersion\n'), 'the whole usage follows');
-  assert.equal(node.requests.length, 0, 'nothing was sent');
+  assertUsageError(run, { command: 'rpc', start: USAGE_START, end: '--user alice web3_clientVersion\n' }, message, node.requests);
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -392,16 +388,6 @@ describe('chaindeck rpc: failures (exit 1, the reason on stderr, nothing on stdo
 });
 
 describe('the endpoint flags: the redaction help, public paths, URLs that merely contain ws:', () => {
-  let node: RpcServer;
-  before(async () => {
-    node = await startRpcServer();
-  });
-  after(() => node.close());
-  beforeEach(() => {
-    node.clear();
-    node.methods = { eth_chainId: { result: '0x539' } };
-  });
-
   test("rpc and storage-range --help: the endpoint's redaction rule, and how to show a public path", async () => {
     for (const command of ['rpc', 'storage-range']) {
       const run = await runMain([command, '--help']);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { runMain, type MainRun } from '../../support/cli';
+import { assertUsageError, runMain, type MainRun } from '../../support/cli';
 import { startRpcServer, type CallAnswer, type RpcServer } from '../../support/rpcNode';
 
 const ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -51,10 +51,7 @@ const storage = (args: string[], env: NodeJS.ProcessEnv = {}) => runMain(['stora
 const base = () => ['--rpc', node.url, '--block', 'latest', '--address', ADDRESS];
 
 function assertUsage(run: MainRun, message: string): void {
-  assert.equal(run.code, 2, run.err);
-  assert.equal(run.out, '');
-  assert.ok(run.err.startsWith(`chaindeck storage-range: ${message}${USAGE_START}`), run.err);
-  assert.equal(node.requests.length, 0, 'nothing was sent');
+  assertUsageError(run, { command: 'storage-range', start: USAGE_START }, message, node.requests);
 }
 
 /** The one object on stdout, which must be all of stdout, pretty-printed with two spaces. */
@@ -290,25 +287,6 @@ describe('chaindeck storage-range: errors (exit 1, the JSON error object on stdo
 });
 
 describe('storage-range --max and --timeout at their edges', () => {
-  /**
-   * The shared endpoint flags and the rpc, storage-range and validate commands at the edges their
-   * own suites leave open, in-process: the redaction lines of the endpoint help, a public path with
-   * a secret query, an http URL that merely contains "ws:", --timeout over ws:// (rpc and
-   * storage-range) and as one budget for all of storage-range's calls, --max values that only
-   * look like numbers, and validate's findings sorted by the file names it shows, line and column.
-   */
-  const ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
-
-  let node: RpcServer;
-  before(async () => {
-    node = await startRpcServer();
-  });
-  after(() => node.close());
-  beforeEach(() => {
-    node.clear();
-    node.methods = { eth_chainId: { result: '0x539' } };
-  });
-
   test('storage-range --max: only digits (spaces around allowed) are a number; above 100000 names the maximum', async () => {
     const base = ['--rpc', node.url, '--block', 'latest', '--address', ADDRESS];
     for (const bad of ['5e9', '1e5', '0x186a1', '+100001']) {

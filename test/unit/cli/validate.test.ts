@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { tutorialFiles, writeProject } from '../../fixtures/subgraphs/corpus';
-import { runMain, type MainRun } from '../../support/cli';
+import { assertUsageError, runMain, type MainRun } from '../../support/cli';
 
 const USAGE_START = '\n\nUsage: chaindeck validate [PATH] [--format text|json]\n';
 const cwd = process.cwd();
@@ -20,10 +20,7 @@ let dir: string;
 const validate = (...args: string[]) => runMain(['validate', ...args]);
 
 function assertUsage(run: MainRun, message: string): void {
-  assert.equal(run.code, 2, run.err);
-  assert.equal(run.out, '');
-  assert.ok(run.err.startsWith(`chaindeck validate: ${message}${USAGE_START}`), run.err);
-  assert.ok(run.err.endsWith('manifest that does not exist).\n'), 'the whole usage follows');
+  assertUsageError(run, { command: 'validate', start: USAGE_START, end: 'manifest that does not exist).\n' }, message);
 }
 
 before(() => {

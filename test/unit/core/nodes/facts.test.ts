@@ -6,12 +6,11 @@
  * type refused and long ones cut to 80 characters.
  */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
-import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
+import { describe, test } from 'node:test';
 import { liveFacts, type Fact } from '../../../../src/core/nodes/protocols';
 import { RpcClient } from '../../../../src/core/rpc/client';
-import { closeIdleConnections } from '../../../../src/core/rpc/http';
-import { answerFrom, startScriptedNode, type ScriptedNode, type SeenRequest } from '../../../support/rpcNode';
+import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
+import { answerFrom, useScriptedNode, type ScriptedNode, type SeenRequest } from '../../../support/rpcNode';
 
 interface Call {
   id: number;
@@ -24,18 +23,15 @@ describe('liveFacts', () => {
   const client = () => new RpcClient(endpoint, { timeoutMs: 3000, retry: { retries: 0 } });
   const value = (fact: Fact | undefined) => (fact && 'value' in fact ? fact.value : fact);
 
-  before(async () => {
-    node = await startScriptedNode();
-    endpoint = { httpUrl: node.url, wsUrl: node.url.replace('http', 'ws'), headers: {}, auth: 'none', secrets: [] };
-  });
-  afterEach(() => {
-    node.seen.length = 0;
-    closeIdleConnections();
-  });
-  after(async () => {
-    closeIdleConnections();
-    await node.close();
-  });
+  useScriptedNode(
+    (started) => {
+      node = started;
+      endpoint = { httpUrl: node.url, wsUrl: node.url.replace('http', 'ws'), headers: {}, auth: 'none', secrets: [] };
+    },
+    () => {
+      node.seen.length = 0;
+    },
+  );
 
   test('evm: the three facts in one batch, hex read as decimal', async () => {
     node.script = answerFrom({ web3_clientVersion: 'anvil/v1.0.0', eth_blockNumber: '0x1b4', eth_chainId: '0x7a69' });

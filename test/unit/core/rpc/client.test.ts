@@ -15,7 +15,7 @@ import { checkParams, joinPath, RpcClient } from '../../../../src/core/rpc/clien
 import { Deadline, setResponseLimitMB } from '../../../../src/core/rpc/deadline';
 import type { ResolvedEndpoint } from '../../../../src/core/rpc/endpoint';
 import { closeIdleConnections } from '../../../../src/core/rpc/http';
-import { failureOf, reply, startScriptedNode, type ScriptedNode } from '../../../support/rpcNode';
+import { failureOf, reply, useScriptedNode, type ScriptedNode } from '../../../support/rpcNode';
 
 const open = (url: string): ResolvedEndpoint => ({ httpUrl: url, wsUrl: url.replace(/^http/, 'ws'), headers: {}, auth: 'none', secrets: [] });
 const SETTING_HINT = 'Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).';
@@ -25,20 +25,17 @@ describe('RpcClient over HTTP', () => {
   let shown: string;
   const client = (options: ConstructorParameters<typeof RpcClient>[1] = { timeoutMs: 3000, retry: { retries: 0 } }) => new RpcClient(open(node.url), options);
 
-  before(async () => {
-    node = await startScriptedNode();
-    shown = node.url;
-  });
-  afterEach(() => {
-    node.seen.length = 0;
-    node.script = (r) => ({ body: reply(r, { result: '0x1' }) });
-    setResponseLimitMB(64);
-    closeIdleConnections();
-  });
-  after(async () => {
-    closeIdleConnections();
-    await node.close();
-  });
+  useScriptedNode(
+    (started) => {
+      node = started;
+      shown = node.url;
+    },
+    () => {
+      node.seen.length = 0;
+      node.script = (r) => ({ body: reply(r, { result: '0x1' }) });
+      setResponseLimitMB(64);
+    },
+  );
 
   test('a single call: POST of a JSON-RPC 2.0 request with JSON headers, ids counting up, the result returned', async () => {
     node.script = (r) => ({ body: reply(r, { result: { echoed: JSON.parse(r.body) as unknown } }) });
@@ -199,18 +196,15 @@ describe('RpcClient over HTTP', () => {
 describe('HTTP statuses and retries', () => {
   let node: ScriptedNode;
   let shown: string;
-  before(async () => {
-    node = await startScriptedNode();
-    shown = node.url;
-  });
-  afterEach(() => {
-    node.seen.length = 0;
-    closeIdleConnections();
-  });
-  after(async () => {
-    closeIdleConnections();
-    await node.close();
-  });
+  useScriptedNode(
+    (started) => {
+      node = started;
+      shown = node.url;
+    },
+    () => {
+      node.seen.length = 0;
+    },
+  );
 
   for (const [status, text] of [
     [500, 'Internal Server Error'],
@@ -325,18 +319,13 @@ describe('bodies that are not JSON-RPC, the cap, time and connection failures', 
   let node: ScriptedNode;
   let shown: string;
   const client = (timeoutMs = 3000) => new RpcClient(open(node.url), { timeoutMs, retry: { retries: 0 }, hints: CLI_HINTS });
-  before(async () => {
-    node = await startScriptedNode();
-    shown = node.url;
-  });
-  afterEach(() => {
-    setResponseLimitMB(64);
-    closeIdleConnections();
-  });
-  after(async () => {
-    closeIdleConnections();
-    await node.close();
-  });
+  useScriptedNode(
+    (started) => {
+      node = started;
+      shown = node.url;
+    },
+    () => setResponseLimitMB(64),
+  );
 
   test('HTML, plain text, an empty body and a body without content type each say what came', async () => {
     const cases = [
@@ -493,18 +482,15 @@ describe('RpcClient: what goes on the wire and how replies are read', () => {
   let node: ScriptedNode;
   const client = (options: ConstructorParameters<typeof RpcClient>[1] = { timeoutMs: 3000, retry: { retries: 0 } }) => new RpcClient(open(node.url), options);
 
-  before(async () => {
-    node = await startScriptedNode();
-  });
-  afterEach(() => {
-    node.seen.length = 0;
-    node.script = (r) => ({ body: reply(r, { result: '0x1' }) });
-    closeIdleConnections();
-  });
-  after(async () => {
-    closeIdleConnections();
-    await node.close();
-  });
+  useScriptedNode(
+    (started) => {
+      node = started;
+    },
+    () => {
+      node.seen.length = 0;
+      node.script = (r) => ({ body: reply(r, { result: '0x1' }) });
+    },
+  );
 
   test('a batch goes out as one POST', async () => {
     node.script = (r) => ({ body: (JSON.parse(r.body) as { id: number }[]).map((q) => ({ jsonrpc: '2.0', id: q.id, result: '0x1' })) });

@@ -7,13 +7,14 @@
  * missing from the schema and mapping imports of unknown schema types. Written to pin the
  * behaviours mutation testing showed no test held.
  */
-import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { describe, test } from 'node:test';
 import { memoryFileSource } from '../../../../../src/core/subgraph/fileSource';
-import type { Finding } from '../../../../../src/core/subgraph/types';
 import { validateSubgraph } from '../../../../../src/core/subgraph/rules/validate';
-import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Edit } from '../../../../fixtures/subgraphs/corpus';
+import type { Finding } from '../../../../../src/core/subgraph/types';
+import { replaceIn, tutorialFiles, VIRTUAL_MANIFEST, VIRTUAL_ROOT, virtualProject, type Edit } from '../../../../fixtures/subgraphs/corpus';
+import { only } from '../../../../support/rules';
 
 const m = (from: string | RegExp, to: string) => replaceIn('subgraph.yaml', from, to);
 const put =
@@ -35,19 +36,6 @@ function run(edits: Edit[] = []): Finding[] {
 }
 
 const codes = (findings: Finding[]) => findings.map((f) => f.code);
-function only(findings: Finding[], code: string): Finding {
-  const hits = findings.filter((f) => f.code === code);
-  assert.equal(
-    hits.length,
-    1,
-    `expected one ${code}, got: ${JSON.stringify(
-      findings.map((f) => `${f.code}: ${f.message}`),
-      null,
-      1,
-    )}`,
-  );
-  return hits[0];
-}
 function none(findings: Finding[], ...unwanted: string[]): void {
   const hits = findings.filter((f) => unwanted.includes(f.code));
   assert.deepEqual(

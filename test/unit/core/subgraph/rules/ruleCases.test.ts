@@ -3,14 +3,13 @@
  * each rule must fire where it should (with the right severity, range and fix) and stay quiet on
  * valid variations.
  */
-import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { memoryFileSource } from '../../../../../src/core/subgraph/fileSource';
+import { describe } from 'node:test';
 import type { Finding } from '../../../../../src/core/subgraph/types';
-import { validateSubgraph } from '../../../../../src/core/subgraph/rules/validate';
+import { replaceIn, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Edit } from '../../../../fixtures/subgraphs/corpus';
 import { findingsRecorder } from '../../../../support/findings';
-import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, VIRTUAL_ROOT, type Edit } from '../../../../fixtures/subgraphs/corpus';
+import { only, validateTutorial } from '../../../../support/rules';
 
 const m = (from: string | RegExp, to: string) => replaceIn('subgraph.yaml', from, to);
 const s = (from: string | RegExp, to: string) => replaceIn('schema.graphql', from, to);
@@ -23,24 +22,7 @@ const put =
 const { test, record, check } = findingsRecorder();
 
 function run(edits: Edit[] = [], mtimes: Record<string, number> = {}): Finding[] {
-  const files = tutorialFiles();
-  for (const e of edits) e(files);
-  const p = virtualProject(files, mtimes);
-  return record(validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource(p.files, p.mtimes)).findings);
-}
-
-function only(findings: Finding[], code: string): Finding {
-  const hits = findings.filter((f) => f.code === code);
-  assert.equal(
-    hits.length,
-    1,
-    `expected one ${code}, got: ${JSON.stringify(
-      findings.map((f) => `${f.code}: ${f.message}`),
-      null,
-      1,
-    )}`,
-  );
-  return hits[0];
+  return record(validateTutorial(edits, mtimes));
 }
 
 /** The finding's range as [line, character, line, character], 0-based. */

@@ -5,12 +5,11 @@
  * 0.30.0 fails the build (TS2305 Int8), 0.33.0 fails the build once a mapping sets a Timestamp
  * field (TS2339) and builds when none does, 0.32.0 builds apiVersion 0.0.9.
  */
-import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { memoryFileSource } from '../../../../../src/core/subgraph/fileSource';
+import { describe, test } from 'node:test';
 import type { Finding } from '../../../../../src/core/subgraph/types';
-import { validateSubgraph } from '../../../../../src/core/subgraph/rules/validate';
-import { replaceIn, tutorialFiles, virtualProject, VIRTUAL_MANIFEST, type Edit } from '../../../../fixtures/subgraphs/corpus';
+import { replaceIn, type Edit } from '../../../../fixtures/subgraphs/corpus';
+import { validateTutorial } from '../../../../support/rules';
 
 const installed =
   (name: 'graph-ts' | 'graph-cli', version: string): Edit =>
@@ -22,10 +21,7 @@ const asks =
     void (files['package.json'] = JSON.stringify({ devDependencies: { '@graphprotocol/graph-cli': range } }));
 
 function run(...edits: Edit[]): Finding[] {
-  const files = tutorialFiles();
-  for (const e of edits) e(files);
-  const p = virtualProject(files);
-  return validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource(p.files, p.mtimes)).findings;
+  return validateTutorial(edits);
 }
 
 /** The one graph-ts-too-old finding as `severity line:col message`, or nothing. */

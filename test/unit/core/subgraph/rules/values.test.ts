@@ -4,13 +4,12 @@
  * block numbers, features, graft bases, prune and `every`; and the parts of versions.ts those
  * rules and the graph-cli check lean on (compareVersions on both sides, rangeAtLeast's syntax).
  */
-import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { memoryFileSource } from '../../../../../src/core/subgraph/fileSource';
-import type { Finding } from '../../../../../src/core/subgraph/types';
-import { validateSubgraph } from '../../../../../src/core/subgraph/rules/validate';
+import { describe, test } from 'node:test';
 import { compareVersions, rangeAtLeast } from '../../../../../src/core/subgraph/rules/versions';
-import { tutorialFiles, virtualProject, VIRTUAL_MANIFEST, type Files } from '../../../../fixtures/subgraphs/corpus';
+import type { Finding } from '../../../../../src/core/subgraph/types';
+import { type Files } from '../../../../fixtures/subgraphs/corpus';
+import { only, validateTutorial } from '../../../../support/rules';
 
 type Edit = (files: Files) => void;
 
@@ -28,27 +27,10 @@ const graphTs =
     void (files['node_modules/@graphprotocol/graph-ts/package.json'] = JSON.stringify({ name: '@graphprotocol/graph-ts', version }));
 
 function run(...edits: Edit[]): Finding[] {
-  const files = tutorialFiles();
-  for (const e of edits) e(files);
-  const p = virtualProject(files);
-  return validateSubgraph(VIRTUAL_MANIFEST, memoryFileSource(p.files, p.mtimes)).findings;
+  return validateTutorial(edits);
 }
 
 const withCode = (findings: Finding[], code: string) => findings.filter((f) => f.code === code);
-
-function only(findings: Finding[], code: string): Finding {
-  const hits = withCode(findings, code);
-  assert.equal(
-    hits.length,
-    1,
-    `expected one ${code}, got: ${JSON.stringify(
-      findings.map((f) => `${f.code}: ${f.message}`),
-      null,
-      1,
-    )}`,
-  );
-  return hits[0];
-}
 
 const ADDRESS = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const DEPLOYMENT = 'QmbKv2Lp5srWZeTyVPdaH5NHHdCis7UYrMRy5AQBjweLiM';
