@@ -49,3 +49,12 @@ test('a new data folder is made private (as root, traversable for the postgres u
   assert.deepEqual(readdirSync(empty), [MARK_FILE]);
   assert.equal(statSync(path.join(empty, MARK_FILE)).mode & 0o777, 0o600);
 });
+
+test('a data folder that is a file is refused saying so, and the file is left as it was', async () => {
+  const file = path.join(tmp, 'not-a-folder');
+  writeFileSync(file, 'mine');
+  const node = new LocalGraphNode({ rpcUrl: 'http://127.0.0.1:1', dataDir: file, cacheDir: path.join(tmp, 'cache'), postgresDirs: [], env: { PATH: '' } });
+  await assert.rejects(node.start(), { message: `The data folder ${file} is not a folder: choose a folder (a missing one is created).` });
+  assert.equal(readFileSync(file, 'utf8'), 'mine');
+  assert.equal(node.state.kind, 'failed');
+});

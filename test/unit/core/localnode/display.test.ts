@@ -2,8 +2,8 @@
  * How the local graph-node is shown: a deployment's row in the Subgraphs view (state and block
  * first, the id only in its tooltip) and the level each gnd log line gets in its output channel.
  */
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { gndLogLevel } from '../../../../src/core/localnode/gndLog';
 import { deploymentSummary } from '../../../../src/core/localnode/status';
 

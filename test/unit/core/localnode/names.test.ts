@@ -3,9 +3,9 @@
  * database never on a command line, and known as the secrets a message must not show), psql's
  * JSON answer parsed strictly, and which files are inside the local node's data folder.
  */
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { test } from 'node:test';
 import { isInside } from '../../../../src/core/files';
 import { maskWords, parseSubgraphNames, postgresEnv, SubgraphNamesError } from '../../../../src/core/localnode/names';
 

@@ -6,20 +6,21 @@
  * start recorded in the lock before pg_ctl runs, a user's Postgres checked before gnd starts.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
-import { spawn } from 'node:child_process';
 import { failureLine } from '../../../../src/core/localnode/gndLog';
 import { LOCK_FILE } from '../../../../src/core/localnode/lock';
 import { placeholderManifest } from '../../../../src/core/localnode/placeholder';
-import { LocalGraphNode, type LocalNodeOptions, type LocalNodeState } from '../../../../src/core/localnode/supervisor';
+import { chainHead, LocalGraphNode, type LocalNodeOptions, type LocalNodeState } from '../../../../src/core/localnode/supervisor';
 import { redactText } from '../../../../src/core/redact';
-import { startRpcServer } from '../../../support/rpcNode';
+import { serve } from '../../../support/httpRoutes';
 import { repoPath } from '../../../support/paths';
+import { startRpcServer } from '../../../support/rpcNode';
 
 let tmp: string;
 let gnd: string;
@@ -361,5 +362,24 @@ test('a 32 MB add is streamed to disk: the IPFS endpoint’s memory stays far be
     assert.ok(peakKb < 240 * 1024, `peak ${Math.round(peakKb / 1024)} MB`);
   } finally {
     endpoint.kill('SIGKILL');
+  }
+});
+
+test('the chain head of an RPC URL with user:password is asked with HTTP Basic, the password never printed', async () => {
+  const rpc = await serve({
+    '/v1': (req, res) => {
+      res.writeHead(req.headers.authorization === `Basic ${Buffer.from('me:p@ss').toString('base64')}` ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x2a' }));
+    },
+  });
+  try {
+    const withCredentials = rpc.url.replace('http://', 'http://me:p%40ss@');
+    assert.equal(await chainHead(`${withCredentials}/v1`), 42);
+    await assert.rejects(
+      chainHead(`${withCredentials.replace('p%40ss', 'wrong')}/v2`),
+      (err: Error) => err.message.startsWith('The chain at the RPC URL did not answer eth_blockNumber') && !err.message.includes('wrong'),
+    );
+  } finally {
+    await rpc.close();
   }
 });
