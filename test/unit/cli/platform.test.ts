@@ -334,7 +334,7 @@ describe('chaindeck platform: lists and objects (exit 0)', () => {
 
 describe('free-text filters, objects without details, echoed keys, one timeout for every page', () => {
   /**
-   * `chaindeck platform` at the edges cli.platform.test.ts leaves open, in-process against the
+   * `chaindeck platform` at the edges the suites above leave open, in-process against the
    * platform API imitation: --protocol and --status are free text (not IDs), --order-by without a
    * leading -, networks and nodes without configuration/details, the API key echoed in a
    * field masked without --show-secrets, one --timeout shared by every page, the keep-alive connection closed when the command returns, and

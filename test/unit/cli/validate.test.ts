@@ -1,5 +1,5 @@
 /**
- * `chaindeck validate` in-process, beyond test/unit/subgraph.cli.test.ts: each usage error's exact
+ * `chaindeck validate` in-process, beyond the line-format suite below: each usage error's exact
  * message followed by the usage (exit 2), manifests that cannot be read (exit 1, no usage), the
  * summary line's counts and plurals (text only), info and warning findings printed without
  * failing, and an incomplete check failing the run whatever the findings.

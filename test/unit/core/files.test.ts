@@ -198,7 +198,7 @@ describe('the rules one by one: caps, sizes, errno messages, special files, chun
    * The rules of core/files one by one: the cap each file name gets, how sizes are written, the
    * exact message of every errno and every kind of special file, and reads that cross the 1 MiB
    * chunk size or end exactly at the cap (sync and async alike). The hostile files themselves
-   * (FIFOs, /dev/zero, folders) are in files.test.ts.
+   * (FIFOs, /dev/zero, folders) are above.
    */
   let dir: string;
   const at = (name: string) => path.join(dir, name);

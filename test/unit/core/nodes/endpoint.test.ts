@@ -159,7 +159,7 @@ test('shortTailParts: the short path segments and query values of a tail (decode
 
 describe('odd credentials and pastes, secrets in settings, moveSecretsOut', () => {
   /**
-   * Edges of endpoint.ts left open by nodes.endpoint, nodes.secretUrl and nodes.edges: Basic
+   * Edges of endpoint.ts left open by the tests above and by secretUrl.test.ts: Basic
    * credentials that are not valid percent-encoding or hold ':', a userinfo that is only `@`, ws://
    * with the /ws route, a public path on a bare host, a paste wrapped in quotes, deriveWsUrl on
    * text that only contains an http URL, the 8-character bound of the values scrubbed from text,

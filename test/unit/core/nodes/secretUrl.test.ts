@@ -194,7 +194,7 @@ test('moveSecretsOut: the key goes to the secret, settings keep {key}, the node 
 
 describe('ports, IPv6 hosts, path segments, the /ws route, the length bound, loopback', () => {
   /**
-   * Edges of the secret-URL rule not pinned by nodes.endpoint and nodes.secretUrl: ports and IPv6
+   * Edges of the secret-URL rule not pinned above or by endpoint.test.ts: ports and IPv6
    * hosts, trailing slashes and several path segments, the /ws route only as the first segment of
    * a ws(s) URL, the length bound at its exact edge, control characters in a username, loopback
    * hosts, and what a resolved endpoint sends and shows.

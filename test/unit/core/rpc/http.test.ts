@@ -3,7 +3,7 @@
  * sent (length of a UTF-8 body, headers), a stale keep-alive connection sent again only for reads
  * (on a new connection), resets that are not stale connections, one TLS connection for several
  * https requests, the deadline's part in a timeout, the cap before and while reading, cancel, and
- * URLs no HTTP request can use. The clients above it are tested in rpc.client and rpc.bounds.
+ * URLs no HTTP request can use. The clients above it are tested in client.test.ts and bounds.test.ts.
  */
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';

@@ -1,6 +1,6 @@
 /**
  * The edges of the quantity notes the response view shows above a reply (the common cases are in
- * workbench.edges): what counts as a quantity, the last plausible date, the note limit and its
+ * the tests at the end of this file): what counts as a quantity, the last plausible date, the note limit and its
  * "more" line, fee histories, how deep the walk goes, and which id a batch element's method is
  * looked up by.
  */

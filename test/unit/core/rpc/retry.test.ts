@@ -1,5 +1,5 @@
 /**
- * The retry and deadline helpers at their edges (the common cases are in rpc.failure): which
+ * The retry and deadline helpers at their edges (the common cases are in failure.test.ts): which
  * statuses are retried, Retry-After dates in the past, the default policy, sleep's cancellation,
  * and a deadline's remaining time and per-request limit.
  */

@@ -237,7 +237,7 @@ describe('matching deployed code to a layout', () => {
 
 describe('malformed artifacts, link ranges, project layouts, nested labels, metadata tails', () => {
   /**
-   * Storage-layout edge cases beyond storage.layout.test.ts: artifacts with parts missing or
+   * Storage-layout edge cases beyond the tests above: artifacts with parts missing or
    * malformed (no evm/deployedBytecode, null layouts, junk immutable/link references, metadata as a
    * JSON string, no name anywhere), library link ranges, which files loadProjectLayouts reads and in
    * which order, labels of nested fixed arrays, arrays of structs and the region cap, the CBOR

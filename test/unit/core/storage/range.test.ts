@@ -6,7 +6,7 @@
  * concurrency bound, the native keys' order when nodes differ in case or send junk, auto mode's
  * memory not leaking into native mode, and the block lookup's refusal of odd answers.
  *
- * The node is an in-process StorageRpc, as in storage.native.test.ts: it answers from a map and
+ * The node is an in-process StorageRpc, as in native.test.ts: it answers from a map and
  * logs every call, batch and the signal it was given.
  */
 import assert from 'node:assert/strict';
