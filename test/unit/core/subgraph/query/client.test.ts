@@ -4,12 +4,12 @@
  * of its own kind and words, the key kept out of them, health from _meta, and the schema check
  * that keeps an invalid query from being sent at all.
  */
-import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
+import { after, test } from 'node:test';
 import { closeIdleConnections } from '../../../../../src/core/rpc/http';
 import { buildQuerySchema } from '../../../../../src/core/subgraph/query/apiSchema';
-import { errorMessages, postGraphql, querySubgraph, subgraphHealth } from '../../../../../src/core/subgraph/query/client';
+import { errorMessages, parseJsonLossless, postGraphql, querySubgraph, subgraphHealth } from '../../../../../src/core/subgraph/query/client';
 import { failureOf, startScriptedNode, type Answer, type ScriptedNode } from '../../../../support/rpcNode';
 
 const KEY = 'qk_0123456789abcdefghij';
@@ -167,4 +167,31 @@ test('a query is sent again, once, when the kept-alive connection it went out on
     closeIdleConnections();
     await new Promise<void>((r) => server.close(() => r()));
   }
+});
+
+test('JSON numbers too big for a double stay exact; strings with digits are untouched', () => {
+  assert.deepEqual(parseJsonLossless('{"a":9007199254740993,"b":"9007199254740993","c":-1.25e3,"d":42,"e":"x\\"1234567890123456789"}'), {
+    a: '9007199254740993',
+    b: '9007199254740993',
+    c: -1250,
+    d: 42,
+    e: 'x"1234567890123456789',
+  });
+});
+
+test('lossless JSON: negative big integers, decimals and exponents stay numbers, broken JSON is a SyntaxError', () => {
+  assert.deepEqual(parseJsonLossless('{"a":-9007199254740993,"b":12345678901234567.5,"c":1.2345678901234567890}'), { a: '-9007199254740993', b: 12345678901234568, c: 1.2345678901234567 });
+  assert.deepEqual(parseJsonLossless('[12345678901234567e2,12345678901234567e+2,12345678901234567E-2,9007199254740993,1,1e99999999999999999,-0,-1.5]'), [
+    1234567890123456800,
+    1234567890123456800,
+    123456789012345.67,
+    '9007199254740993',
+    1,
+    Infinity,
+    -0,
+    -1.5,
+  ]);
+  for (const text of ['{"a":"abc', '[-]', '[-x]', '[-,1]']) assert.throws(() => parseJsonLossless(text), SyntaxError, text);
+  assert.throws(() => parseJsonLossless(`${'['.repeat(513)}${']'.repeat(513)}`), { name: 'SyntaxError', message: 'nested more than 512 levels deep' });
+  assert.deepEqual(parseJsonLossless(`${'['.repeat(512)}${']'.repeat(512)}`), JSON.parse(`${'['.repeat(512)}${']'.repeat(512)}`));
 });
