@@ -1,21 +1,9 @@
 import { type GraphQLEnumType, type GraphQLInputObjectType } from 'graphql';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { buildQuerySchema, querySchemaSdl, validateQuery } from '../../../../../src/core/subgraph/query/apiSchema';
 import { entityModel } from '../../../../../src/core/subgraph/query/entities';
-import { repoPath } from '../../../../support/paths';
-
-const TUTORIAL_SCHEMA = readFileSync(repoPath('test/fixtures/subgraphs/tutorial/schema.graphql'), 'utf8');
-
-const RICH_SCHEMA = `
-enum Kind { MINT BURN }
-interface Event { id: ID! block: BigInt! }
-type Token @entity { id: Bytes! symbol: String! decimals: Int! holders: [Account!]! transfers: [Transfer!]! @derivedFrom(field: "token") }
-type Account @entity { id: Bytes! balances: [BigDecimal!]! }
-type Transfer implements Event @entity(immutable: true) { id: ID! block: BigInt! token: Token! kind: Kind! amount: BigDecimal! }
-type Stats @entity { id: ID! count: Int8! }
-`;
+import { RICH_SCHEMA, TUTORIAL_SCHEMA } from '../../../../support/querySchemas';
 
 test('valid graph-node queries pass: filters, ordering, nested lists, _meta, interfaces', () => {
   const schema = buildQuerySchema(RICH_SCHEMA);

@@ -1,21 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { buildQuerySchema, validateQuery } from '../../../../../src/core/subgraph/query/apiSchema';
 import { defaultListQueries, defaultListQuery, pageVariables } from '../../../../../src/core/subgraph/query/build';
 import { entityModel } from '../../../../../src/core/subgraph/query/entities';
-import { repoPath } from '../../../../support/paths';
-
-const TUTORIAL_SCHEMA = readFileSync(repoPath('test/fixtures/subgraphs/tutorial/schema.graphql'), 'utf8');
-
-const RICH_SCHEMA = `
-enum Kind { MINT BURN }
-interface Event { id: ID! block: BigInt! }
-type Token @entity { id: Bytes! symbol: String! decimals: Int! holders: [Account!]! transfers: [Transfer!]! @derivedFrom(field: "token") }
-type Account @entity { id: Bytes! balances: [BigDecimal!]! }
-type Transfer implements Event @entity(immutable: true) { id: ID! block: BigInt! token: Token! kind: Kind! amount: BigDecimal! }
-type Stats @entity { id: ID! count: Int8! }
-`;
+import { RICH_SCHEMA, TUTORIAL_SCHEMA } from '../../../../support/querySchemas';
 
 test('the tutorial entity gets the default list query with paging variables', () => {
   const model = entityModel(TUTORIAL_SCHEMA);
