@@ -90,3 +90,23 @@ export async function runMain(argv: string[], env: NodeJS.ProcessEnv = {}, redac
   run.code = await main(argv, io);
   return run;
 }
+
+/** A command's usage as its help prints it: its name, the usage's first lines and, to check the whole usage followed, its last. */
+export interface Usage {
+  command: string;
+  start: string;
+  end?: string;
+}
+
+/**
+ * A usage error as every command reports it: exit 2, nothing on stdout, `chaindeck COMMAND:
+ * MESSAGE` and the usage on stderr; with `requests` (a scripted node's or the platform API's),
+ * nothing was sent.
+ */
+export function assertUsageError(run: MainRun, usage: Usage, message: string, requests?: readonly unknown[]): void {
+  assert.equal(run.code, 2, run.err);
+  assert.equal(run.out, '');
+  assert.ok(run.err.startsWith(`chaindeck ${usage.command}: ${message}${usage.start}`), run.err);
+  if (usage.end !== undefined) assert.ok(run.err.endsWith(usage.end), 'the whole usage follows');
+  if (requests) assert.equal(requests.length, 0, 'nothing was sent');
+}

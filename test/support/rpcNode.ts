@@ -4,6 +4,8 @@
  * and body, answer late, or not at all. `startRpcServer` puts a table of methods on top (for the
  * CLI tests). Each test closes it (or its suite does in `after`).
  */
+import { after, afterEach, before } from 'node:test';
+import { closeIdleConnections } from '../../src/core/rpc/http';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -175,4 +177,24 @@ export async function startRpcServer(methods: RpcServer['methods'] = {}): Promis
     close: () => node.close(),
   };
   return state;
+}
+
+/**
+ * A scripted node for the tests of a file or describe: started before them (`started` is handed
+ * it), idle connections closed after each test (after `afterEachTest`), and the node closed after all.
+ */
+export function useScriptedNode(started: (node: ScriptedNode) => void, afterEachTest: (node: ScriptedNode) => void = () => {}): void {
+  let node: ScriptedNode;
+  before(async () => {
+    node = await startScriptedNode();
+    started(node);
+  });
+  afterEach(() => {
+    afterEachTest(node);
+    closeIdleConnections();
+  });
+  after(async () => {
+    closeIdleConnections();
+    await node.close();
+  });
 }

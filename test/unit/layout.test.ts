@@ -7,8 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { repoPath } from '../support/paths';
 
-const SRC = path.join(__dirname, '..', '..', 'src');
+const SRC = repoPath('src');
 const folders = [
   SRC,
   ...fs

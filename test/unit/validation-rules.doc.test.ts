@@ -7,8 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { REPO_ROOT } from '../support/paths';
 
-const ROOT = path.join(__dirname, '..', '..');
+const ROOT = REPO_ROOT;
 const SOURCE_DIR = path.join(ROOT, 'src', 'core', 'subgraph');
 const DOC = path.join(ROOT, 'docs', 'validation-rules.md');
 type Severity = 'error' | 'warning' | 'info';

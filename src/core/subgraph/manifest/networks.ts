@@ -1,7 +1,7 @@
 /**
  * Network names graph-node hosts use, from The Graph's networks registry as shipped inside
  * @graphprotocol/graph-cli 0.98.1 (config/TheGraphNetworksRegistry.json, registry 0.7.37).
- * Generated once from that file; test/unit/subgraph.networks.test.ts fails when the installed CLI's
+ * Generated once from that file; test/unit/core/subgraph/manifest/shape.test.ts fails when the installed CLI's
  * registry differs, so an upgrade of the CLI tells us to refresh this list.
  */
 

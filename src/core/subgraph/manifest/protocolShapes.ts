@@ -1,7 +1,7 @@
 /**
  * Data sources of the other protocols graph-cli 0.98 knows (near, cosmos, arweave, substreams,
  * subgraph composition): their shapes, exactly as its dist/protocols/<kind>/manifest.graphql
- * (test/unit/subgraph.protocols.test.ts compares them).
+ * (test/unit/core/subgraph/rules/protocols.test.ts compares them).
  */
 import { bigint, file, json, listOf, object, opt, req, string, type ObjectShape } from './shapeKit';
 

@@ -3,7 +3,7 @@
  *
  * For Ethereum data sources this is exactly the shape graph-cli 0.98 enforces (its GraphQL SDL
  * in dist/protocols/ethereum/manifest.graphql: a key it does not list fails `graph codegen`, so
- * we must not accept more). test/unit/subgraph.shape.test.ts reads that SDL and fails when the
+ * we must not accept more). test/unit/core/subgraph/manifest/shape.test.ts reads that SDL and fails when the
  * two differ. File data source templates (`kind: file/ipfs`), which the CLI does not check, follow
  * graph-node's documentation. The docs are what hovers and completions show.
  */
