@@ -1,5 +1,6 @@
 // StrykerJS settings for `npm run mutate` (docs/mutation.md).
 import { readdirSync } from 'node:fs';
+import { basename, sep } from 'node:path';
 
 // A mutant runs the test files that reach it one after another, in the dry run's order, and stops
 // at the first that fails. So the run lists quick, precise files first and the slow ones (which
@@ -23,8 +24,10 @@ const LAST = [
   'rpc.bounds',
 ].map((name) => `test/unit/${name}.test.ts`);
 const rank = (file) => (LAST.includes(file) ? 1 + LAST.indexOf(file) : 0);
-const testFiles = readdirSync(new URL('test/unit', import.meta.url))
-  .filter((name) => name.endsWith('.test.ts') && !LEFT_OUT.test(name))
+// test/unit mirrors src/ in folders: every test file below it, left out by its file name.
+const testFiles = readdirSync(new URL('test/unit', import.meta.url), { recursive: true })
+  .map((name) => name.split(sep).join('/'))
+  .filter((name) => name.endsWith('.test.ts') && !LEFT_OUT.test(basename(name)))
   .map((name) => `test/unit/${name}`)
   .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
