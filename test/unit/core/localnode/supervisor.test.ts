@@ -116,10 +116,10 @@ test('states as events: the steps in order, then ready with its URLs; gnd’s li
   const stopWatching = n.watchStatuses(20);
   await until('watchStatuses to emit', () => (seen.length > 2 ? true : undefined), 10_000);
   stopWatching();
-  await new Promise((r) => setTimeout(r, 150)); // an answer already asked for may still come
   const watched = seen.length;
-  await new Promise((r) => setTimeout(r, 200));
-  assert.equal(seen.length, watched, 'the watch ended');
+  await new Promise((r) => setTimeout(r, 600));
+  // An answer asked for before the end may still come (late on a loaded machine); a watch going on would bring dozens.
+  assert.ok(seen.length - watched <= 2, `${seen.length - watched} statuses after the watch ended`);
 
   states.length = 0;
   assert.deepEqual(await n.start(), urls, 'a start while ready gives the same URLs');
@@ -225,7 +225,11 @@ test('a Postgres of the user’s: checked, given to gnd (its password masked in 
 test('the names of the node’s own Postgres: read with the psql beside its programs, from its database', async () => {
   const dataDir = path.join(tmp, 'names');
   const postgres = await freePort();
-  const n = node({ dataDir, ports: { postgres } });
+  // Another psql on PATH answers nothing: the one beside Postgres's programs is asked.
+  const elsewhere = path.join(tmp, 'elsewhere');
+  mkdirSync(elsewhere, { mode: 0o755 });
+  writeFileSync(path.join(elsewhere, 'psql'), `#!${process.execPath}\nconsole.log('[]');\n`, { mode: 0o755 });
+  const n = node({ dataDir, ports: { postgres }, env: { PATH: elsewhere } });
   await n.start();
   writeFileSync(path.join(standins.pgBin, 'psql'), PSQL, { mode: 0o755 });
   try {
@@ -233,6 +237,7 @@ test('the names of the node’s own Postgres: read with the psql beside its prog
   } finally {
     rmSync(path.join(standins.pgBin, 'psql'));
   }
+  rmSync(path.join(elsewhere, 'psql'));
   await assert.rejects(n.subgraphNames(), { message: /^psql \(the Postgres client\) was found neither beside Postgres nor on PATH: / });
   await n.stop();
 });
