@@ -10,7 +10,7 @@ import type { LocalNodeOptions } from '../../src/core/localnode/supervisor';
  * The stand-in gnd: serves the index node, GraphQL and admin ports (or, by STANDIN, panics, stays
  * silent, exits once ready, echoes its endpoints); exits when the Postgres port of POSTGRES_URL stops
  * accepting (as gnd does when its database goes; not with STANDIN_DEAF_TO_POSTGRES), and on
- * SIGINT with status 134 (as gnd does; after STANDIN_STOP_MS).
+ * SIGINT with status 134 (as gnd does; after STANDIN_STOP_MS; noting it in STANDIN_SIGINT_FILE).
  */
 const GND = `
 const http = require('http'), net = require('net');
@@ -48,7 +48,10 @@ if (pg && !process.env.STANDIN_DEAF_TO_POSTGRES) setInterval(() => {
   s.once('connect', () => s.destroy());
   s.once('error', () => { console.log('Nov 28 17:52:17.000 ERRO Postgres connection lost'); process.exit(1); });
 }, 50);
-process.on('SIGINT', () => setTimeout(() => process.exit(134), Number(process.env.STANDIN_STOP_MS || 0)));
+process.on('SIGINT', () => {
+  if (process.env.STANDIN_SIGINT_FILE) require('fs').writeFileSync(process.env.STANDIN_SIGINT_FILE, 'SIGINT');
+  setTimeout(() => process.exit(134), Number(process.env.STANDIN_STOP_MS || 0));
+});
 `;
 
 /** The stand-in postmaster: listens on its -p port, writes postmaster.pid into its -D folder, ends on SIGINT. */

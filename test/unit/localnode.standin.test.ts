@@ -127,7 +127,8 @@ test('gnd that panics while it starts (and goes on running) fails the start at o
   const n = node({ standin: 'panic', dataDir: path.join(tmp, 'panic') });
   const began = Date.now();
   await assert.rejects(n.start(), { message: 'gnd failed while starting: failed to parse Postgres connection string `garbage`: invalid connection string' });
-  assert.ok(Date.now() - began < 5000, `took ${Date.now() - began} ms`);
+  // At once: well before the 20 s gnd is given to answer (with room for a loaded machine).
+  assert.ok(Date.now() - began < 10_000, `took ${Date.now() - began} ms`);
   assert.equal(n.state.kind, 'failed');
 });
 
