@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { CLI_HINTS } from '../../src/cli/knobs';
 import { KNOB_HINTS, SETTINGS } from '../../src/editor/kit/settingsSchema';
 
@@ -17,7 +18,7 @@ interface Declared {
   enum?: string[];
 }
 
-const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { contributes: { configuration: { properties: Record<string, Declared> } } };
+const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, Declared> } } };
 const declared = manifest.contributes.configuration.properties;
 const table = Object.values(SETTINGS);
 
