@@ -20,6 +20,8 @@ const UINT8 = T('uint8', 1);
 const INT8 = T('int8', 1);
 const BYTES4 = T('bytes4', 4);
 const BOOL = T('bool', 1);
+const ADDRESS = T('address', 20);
+const UINT256 = T('uint256', 32);
 
 test('a user-defined value type’s key: its bytes as hex, while the word fits its size', () => {
   assert.deepEqual(keyFromWord(PRICE, 0xbeefn), { encoding: word(0xbeefn), text: '0xbeef', order: 0xbeefn });
@@ -29,6 +31,7 @@ test('a user-defined value type’s key: its bytes as hex, while the word fits i
   assert.deepEqual(keyFromText(PRICE, '48879'), { encoding: word(0xbeefn), text: '0xbeef', order: 0xbeefn });
   assert.equal(keyFromText(PRICE, '-1'), undefined, 'no negative bytes');
   assert.equal(keyFromText(PRICE, '65536'), undefined);
+  assert.equal(keyFromText(T('Big', 32), '-1'), undefined, 'a 32-byte one has no negative either');
 });
 
 test('an enum key: below 256, as a decimal', () => {
@@ -48,6 +51,12 @@ test('a function type is never a key', () => {
 test('integer keys: decimal or hex; uint ranges to their width; int by sign, hex as its word', () => {
   assert.equal(keyFromWord(UINT8, 255n)?.text, '255');
   assert.equal(keyFromWord(UINT8, 256n), undefined);
+  assert.equal(keyFromWord(T('uint16', 2), 300n)?.text, '300', 'an enum stops at 255, a uint16 does not');
+  assert.equal(keyFromText(UINT8, '0')?.text, '0', 'zero is a key');
+  assert.equal(keyFromText(UINT256, '-1'), undefined, 'no negative uint, however wide');
+  assert.equal(keyFromText(UINT8, '0x1g'), undefined, 'hex digits only');
+  assert.equal(keyFromText(INT8, 'abc'), undefined);
+  assert.equal(keyFromText(INT8, '0x1g'), undefined);
   assert.equal(keyFromText(UINT8, '0xFF')?.text, '255', 'hex in any case');
   assert.equal(keyFromText(UINT8, '256'), undefined);
   assert.equal(keyFromText(UINT8, '0x'), undefined, 'no digits');
@@ -70,6 +79,8 @@ test('bool and bytesN keys from text', () => {
   assert.deepEqual(keyFromText(BOOL, ' true '), { encoding: word(1n), text: 'true', order: 1n });
   assert.equal(keyFromText(BOOL, 'yes'), undefined);
   assert.equal(keyFromText(BOOL, 'truey'), undefined);
+  assert.equal(keyFromText(BOOL, 'untrue'), undefined);
+  assert.equal(keyFromText(BYTES4, 'zz0x12'), undefined, '0x first');
   assert.equal(keyFromText(BYTES4, '0xdeadbeef')?.text, '0xdeadbeef');
   assert.equal(keyFromText(BYTES4, '0x')?.text, '0x00000000', 'no bytes: all zero');
   assert.equal(keyFromText(BYTES4, '0xdeadbeef00'), undefined, 'longer than four bytes');
@@ -93,6 +104,14 @@ test('string and bytes keys: a word’s bytes up to its trailing zeros; the text
   assert.equal(keyFromText(BYTES, '0xabc'), undefined);
   assert.equal(keyFromText(BYTES, 'abcd'), undefined);
   assert.equal(keyFromText(BYTES, '0xabcg'), undefined);
+  assert.equal(keyFromText(BYTES, 'x0x12'), undefined, '0x first');
+});
+
+test('an address key from text: 0x and 40 hex digits, a mixed case one only with its checksum', () => {
+  const a = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+  assert.equal(keyFromText(ADDRESS, a)?.text, a);
+  assert.equal(keyFromText(ADDRESS, a.slice(2)), undefined, 'without 0x');
+  assert.equal(keyFromText(ADDRESS, `${a}00`), undefined, 'too long');
 });
 
 test('keysFor: each key once (a log word and a text of the same key), texts in text order, values in number order', () => {
@@ -117,10 +136,16 @@ test('keysFor: each key once (a log word and a text of the same key), texts in t
   );
 });
 
-test('log words: topics and whole data words; a short topic is padded, a bad one skipped; a partial data word left out', () => {
+test('log words: topics and whole data words; a short topic is padded, anything else skipped; a partial data word left out', () => {
   const words = logWords([
-    { topics: ['0x01', 'nothex', `0x${'1'.repeat(65)}`, 7], data: `0x${'00'.repeat(31)}02ff` },
+    { topics: ['0x01', 'nothex', `0x${'1'.repeat(65)}`, 7, 'zz0x09', ['0x05']], data: `0x${'00'.repeat(31)}02ff` },
     { topics: 'x', data: 5 },
+    null,
+    'a log',
+    { data: `0x${'0'.repeat(63)}3` },
+    { data: `zz0x${'0'.repeat(63)}4` },
+    { data: `0x${'0'.repeat(63)}6zz` },
+    { data: 'g'.repeat(66) },
   ]);
-  assert.deepEqual([...words], [1n, 2n]);
+  assert.deepEqual([...words], [1n, 2n, 3n]);
 });

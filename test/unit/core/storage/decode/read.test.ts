@@ -1,0 +1,116 @@
+/**
+ * The decoder's slot reads against an in-memory node: batches of the size asked, a few in flight,
+ * halved when the node says a batch is too large; cancellation and failures as one error each;
+ * the read bound; the block checks of each round.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RpcFailure } from '../../../../../src/core/rpc/failure';
+import type { RpcCall } from '../../../../../src/core/rpc/types';
+import { SlotReader } from '../../../../../src/core/storage/decode/read';
+import { StorageDecodeError } from '../../../../../src/core/storage/decode/errors';
+import type { StorageRpc } from '../../../../../src/core/storage/types';
+
+const ADDRESS = '0x00000000000000000000000000000000000000aa';
+const HASH = `0x${'ab'.repeat(32)}`;
+const BLOCK = { number: 16, hash: HASH };
+const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+
+/** A node whose storage holds slot × 10 at every slot; `refuse` may throw instead of answering a batch. */
+function node(refuse: (calls: readonly RpcCall[]) => Error | undefined = () => undefined) {
+  const batches: number[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const rpc: StorageRpc = {
+    call: () => Promise.reject(new Error('no single calls')),
+    async batch(calls) {
+      batches.push(calls.length);
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      const failure = refuse(calls);
+      if (failure) throw failure;
+      return calls.map((c) => ({
+        result: c.method === 'eth_getBlockByNumber' ? { number: '0x10', hash: HASH } : word(BigInt((c.params as string[])[1]) * 10n),
+        response: { jsonrpc: '2.0' as const, id: 1, result: null },
+      }));
+    },
+  };
+  return { rpc, batches, mostInFlight: () => mostInFlight };
+}
+
+const slots = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i));
+
+test('calls go in batches of the size asked, at most `concurrency` in flight; every word is kept', async () => {
+  const n = node();
+  const reader = new SlotReader(n.rpc, ADDRESS, [BLOCK], { batchSize: 3, concurrency: 2 });
+  await reader.round(slots(10), [], false);
+  assert.deepEqual(n.batches, [3, 3, 3, 1]);
+  assert.equal(n.mostInFlight(), 2);
+  assert.deepEqual(reader.stats, { roundTrips: 1, requests: 4, reads: 10 });
+  assert.deepEqual(reader.known.get(7n), [70n]);
+  assert.equal(reader.known.size, 10);
+});
+
+test('a batch the node calls too large is sent again in halves, down to single calls; the words are the same', async () => {
+  const n = node((calls) => (calls.length > 2 ? new RpcFailure('rpc', 'batch size too large', { code: -32600 }) : undefined));
+  const reader = new SlotReader(n.rpc, ADDRESS, [BLOCK], { batchSize: 8, concurrency: 1 });
+  await reader.round(slots(5), [], false);
+  assert.deepEqual(n.batches, [5, 2, 3, 1, 2]);
+  assert.deepEqual(
+    [...reader.known.entries()].map(([slot, [w]]) => [slot, w]),
+    slots(5).map((s) => [s, s * 10n]),
+  );
+  assert.equal(reader.stats.requests, 5);
+  const single = node(() => new RpcFailure('server', 'HTTP 413', { status: 413 }));
+  await assert.rejects(new SlotReader(single.rpc, ADDRESS, [BLOCK], { batchSize: 1 }).round([1n], [], false), (err: StorageDecodeError) => {
+    assert.equal(err.message, 'reading storage failed: HTTP 413');
+    assert.equal(err.reason, 'read');
+    return true;
+  });
+  assert.deepEqual(single.batches, [1], 'a single call is not split');
+});
+
+test('cancelled: before a batch, or by the node’s client, is one cancelled error; other failures say reading failed; anything else passes through', async () => {
+  const abort = new AbortController();
+  abort.abort();
+  const n = node();
+  const before = new SlotReader(n.rpc, ADDRESS, [BLOCK], { signal: abort.signal });
+  await assert.rejects(
+    before.round([1n], [], false),
+    (err: StorageDecodeError) => err instanceof StorageDecodeError && err.cancelled && String(err) === 'StorageDecodeError: Storage decode cancelled',
+  );
+  assert.deepEqual(n.batches, [], 'nothing sent');
+  const byClient = new SlotReader(node(() => new RpcFailure('cancelled', 'cancelled')).rpc, ADDRESS, [BLOCK]);
+  await assert.rejects(byClient.round([1n], [], false), (err: StorageDecodeError) => err.reason === 'cancelled' && err.cancelled);
+  const failing = new SlotReader(node(() => new RpcFailure('unreachable', 'connect ECONNREFUSED')).rpc, ADDRESS, [BLOCK]);
+  await assert.rejects(
+    failing.round([1n], [], false),
+    (err: StorageDecodeError) => err.reason === 'read' && !err.cancelled && err.message === 'reading storage failed: connect ECONNREFUSED',
+  );
+  const odd = new TypeError('not a failure of the node');
+  await assert.rejects(new SlotReader(node(() => odd).rpc, ADDRESS, [BLOCK]).round([1n], [], false), (err) => err === odd);
+});
+
+test('the read bound: a round that would pass it fails before sending, naming the bound', async () => {
+  const n = node();
+  const reader = new SlotReader(n.rpc, ADDRESS, [BLOCK, { number: 17, hash: HASH }], { maxReads: 6 });
+  await reader.round(slots(3), [], false);
+  await assert.rejects(reader.round([9n], [], false), (err: StorageDecodeError) => {
+    assert.equal(err.reason, 'limit');
+    assert.equal(err.message, 'the decode needs more than 6 slot reads; name fewer mapping keys with --keys, or decode a smaller contract');
+    return true;
+  });
+  assert.equal(n.batches.length, 1);
+  assert.equal(reader.stats.reads, 6, 'exactly at the bound is allowed');
+});
+
+test('a checked round asks for each block with the extra calls first; their results come back in order', async () => {
+  const n = node();
+  const reader = new SlotReader(n.rpc, ADDRESS, [BLOCK]);
+  const extra = await reader.round([2n], [{ method: 'eth_getBlockByNumber', params: ['0x1', false] }]);
+  assert.deepEqual(extra, [{ number: '0x10', hash: HASH }]);
+  assert.deepEqual(n.batches, [3], 'the extra call, the block check, the slot');
+  assert.deepEqual(reader.known.get(2n), [20n]);
+});
