@@ -1,5 +1,6 @@
 // StrykerJS settings for `npm run mutate` (docs/mutation.md).
 import { readdirSync } from 'node:fs';
+import { sep } from 'node:path';
 
 // A mutant runs the test files that reach it one after another, in the dry run's order, and stops
 // at the first that fails. So the run lists quick, precise files first and the slow ones (which
@@ -22,9 +23,13 @@ const LAST = [
   'core/rpc/http',
   'core/storage/emulate',
   'core/rpc/bounds',
+  'core/localnode/supervisor.states',
+  'core/localnode/supervisor',
 ].map((name) => `test/unit/${name}.test.ts`);
 const rank = (file) => (LAST.includes(file) ? 1 + LAST.indexOf(file) : 0);
+// test/unit mirrors src/ in folders: every test file below it (paths with '/' on every system).
 const testFiles = readdirSync(new URL('test/unit', import.meta.url), { recursive: true })
+  .map((name) => name.split(sep).join('/'))
   .filter((name) => name.endsWith('.test.ts') && !LEFT_OUT.test(name))
   .map((name) => `test/unit/${name}`)
   .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));

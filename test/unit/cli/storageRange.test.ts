@@ -309,11 +309,12 @@ describe('storage-range --max and --timeout at their edges', () => {
     node.reply = (request) => {
       const parsed = JSON.parse(request.text) as Call | Call[];
       const answer = (call: Call) => ({ jsonrpc: '2.0', id: call.id, result: call.method.startsWith('eth_getBlock') ? { number: '0x10', hash: HASH } : `0x${'0'.repeat(63)}1` });
-      return { delayMs: 250, body: Array.isArray(parsed) ? parsed.map(answer) : answer(parsed) };
+      // Each answer takes 600 ms of the 1,000 ms budget: the first fits with room for a loaded machine, the second does not.
+      return { delayMs: 600, body: Array.isArray(parsed) ? parsed.map(answer) : answer(parsed) };
     };
-    const run = await runMain(['storage-range', '--rpc', node.url, '--block', 'latest', '--address', ADDRESS, '--mode', 'emulate', '--max', '3', '--timeout', '400']);
+    const run = await runMain(['storage-range', '--rpc', node.url, '--block', 'latest', '--address', ADDRESS, '--mode', 'emulate', '--max', '3', '--timeout', '1000']);
     assert.equal(run.code, 1, run.out);
-    const message = `Storage range not finished: No answer from ${node.url}/ within 400 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).`;
+    const message = `Storage range not finished: No answer from ${node.url}/ within 1000 ms. Raise the limit with the setting chaindeck.requestTimeoutMs (CLI: --timeout MS).`;
     assert.deepEqual(JSON.parse(run.out), { jsonrpc: '2.0', id: 1, error: { code: -32000, message } });
     assert.equal(run.err, `chaindeck storage-range: ${message}\n`);
     assert.equal(node.requests.length, 2, 'the block, then the slots in one batch');
