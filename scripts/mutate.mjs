@@ -144,7 +144,7 @@ console.log(`Scores over every file measured so far (${Object.keys(report.files)
 
 printScores(report, false);
 
-/** The score table over every file in `report`: per folder (src/core/X, src/cli), or per file, and the total. */
+/** The score table over every file in `report`: per folder (each file's own, src/core/subgraph/rules apart from src/core/subgraph), or per file, and the total. */
 function printScores(report, perFile) {
   // Score as Stryker counts it: detected (killed + timeout) over valid mutants (no compile errors).
   const rows = new Map();
@@ -156,12 +156,7 @@ function printScores(report, perFile) {
   };
   for (const [file, data] of Object.entries(report.files)) {
     const rel = relative(root, resolve(root, file));
-    const folder = perFile
-      ? rel
-      : rel
-          .split('/')
-          .slice(0, rel.startsWith('src/core/') && rel.split('/').length > 3 ? 3 : 2)
-          .join('/');
+    const folder = perFile ? rel : dirname(rel);
     for (const m of data.mutants) {
       add(folder, m.status);
       add('total', m.status);
