@@ -28,6 +28,19 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
 }
 
+/** Rows as aligned columns under a header, two spaces apart, trailing spaces trimmed (every table the CLI prints). */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  // A loop, not Math.max(...column): a spread of a 100,000-row column would overflow the stack.
+  const widths = header.map((h) => h.length);
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}
+
 /** Prints a JSON value on stdout through `io.json` (see there). */
 export function printJson(io: CliIO, value: unknown, revealed = false): void {
   if (io.json) return io.json(value, revealed);

@@ -25,7 +25,7 @@ import {
 import { registerSecret } from '../core/redact';
 import { inertText } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, printJson } from './command';
+import { defineCommand, printJson, renderTable } from './command';
 import { commandDeadline, parseTimeout, RESPONSE_CAP_ENV, TIMEOUT_OPTION } from './endpointFlags';
 import { CLI_HINTS } from './knobs';
 
@@ -80,19 +80,11 @@ const cellText = (v: unknown): string => inertText(v === undefined || v === null
 const count = (v: unknown[] | undefined) => (v ? String(v.length) : '');
 const date = (v: string | undefined) => (v ? v.replace(/T(\d\d:\d\d).*$/, ' $1') : '');
 
-/** Aligned columns: a header, then one line per object; trailing spaces trimmed. */
-export function renderTable<T>(columns: readonly Column<T>[], items: readonly T[]): string {
-  const rows = [columns.map((c) => c.title), ...items.map((item) => columns.map((c) => cellText(c.cell(item))))];
-  const widths = columns.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return (
-    rows
-      .map((r) =>
-        r
-          .map((cell, i) => cell.padEnd(widths[i]))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
+/** Aligned columns: a header, then one line per object. */
+export function renderColumns<T>(columns: readonly Column<T>[], items: readonly T[]): string {
+  return renderTable(
+    columns.map((c) => c.title),
+    items.map((item) => columns.map((c) => cellText(c.cell(item)))),
   );
 }
 
@@ -145,15 +137,15 @@ const ORGANIZATION_COLUMNS: Column<Organization>[] = [field('ID', 'id'), field('
 function table(kind: PlatformKind, items: readonly unknown[], showSecrets: boolean): string {
   switch (kind) {
     case 'organization':
-      return renderTable(ORGANIZATION_COLUMNS, items as Organization[]);
+      return renderColumns(ORGANIZATION_COLUMNS, items as Organization[]);
     case 'projects':
-      return renderTable(PROJECT_COLUMNS, items as Project[]);
+      return renderColumns(PROJECT_COLUMNS, items as Project[]);
     case 'networks':
-      return renderTable(NETWORK_COLUMNS, items as Network[]);
+      return renderColumns(NETWORK_COLUMNS, items as Network[]);
     case 'nodes':
-      return renderTable(showSecrets ? [...NODE_COLUMNS, ...NODE_SECRET_COLUMNS] : NODE_COLUMNS, items as PlatformNode[]);
+      return renderColumns(showSecrets ? [...NODE_COLUMNS, ...NODE_SECRET_COLUMNS] : NODE_COLUMNS, items as PlatformNode[]);
     case 'identities':
-      return renderTable(IDENTITY_COLUMNS, items as Identity[]);
+      return renderColumns(IDENTITY_COLUMNS, items as Identity[]);
   }
 }
 

@@ -4,10 +4,10 @@
  * table of every leaf. Mapping keys come from the contract's event logs and from --keys.
  */
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, printJson } from './command';
+import { defineCommand, printJson, renderTable } from './command';
 import { CLI_HINTS } from './knobs';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
-import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, renderTable, sharedOptions, type OutputFormat } from './storageLayoutFlags';
+import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 
 const options = {
   ...sharedOptions,

@@ -5,9 +5,9 @@
  * state-diff tracing.
  */
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, printJson } from './command';
+import { defineCommand, printJson, renderTable } from './command';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
-import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, renderTable, sharedOptions, type OutputFormat } from './storageLayoutFlags';
+import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 
 const options = {
   ...sharedOptions,

@@ -70,14 +70,3 @@ export function cell(value: unknown, quote = false): string {
   const text = typeof value === 'string' && !quote ? value : JSON.stringify(value);
   return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text;
 }
-
-/** Rows as aligned columns under a header, two spaces apart. */
-export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: readonly string[]) =>
-    r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
-      .join('  ')
-      .trimEnd();
-  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
-}

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UsageError } from '../../../src/cli/args';
-import { defineCommand, errorLine, EXIT, exitCodeOf, failureLine, reportFailure, type CliIO } from '../../../src/cli/command';
+import { defineCommand, errorLine, EXIT, exitCodeOf, failureLine, renderTable, reportFailure, type CliIO } from '../../../src/cli/command';
 import { PlatformError } from '../../../src/core/platform/errors';
 import { registerSecret } from '../../../src/core/redact';
 import { RpcFailure } from '../../../src/core/rpc/failure';
@@ -139,4 +139,25 @@ test('the real CLI: a 100 KB flag value, environment value or command name is qu
     assert.ok(first.length < 10_100, `${first.length} characters`);
     assert.match(first, /… \(\d[\d,]* more characters cut\)$/);
   }
+});
+
+test('a table: columns aligned under the header, no trailing spaces', () => {
+  assert.equal(
+    renderTable(
+      ['PATH', 'VALUE'],
+      [
+        ['total', '42'],
+        ['balances[0xAb]', '7'],
+      ],
+    ),
+    'PATH            VALUE\ntotal           42\nbalances[0xAb]  7\n',
+  );
+});
+
+test('a table of 300,000 rows: aligned all the same (the widths are not a spread of a whole column)', () => {
+  const rows = Array.from({ length: 300_000 }, (_, i) => [`v${i}`, String(i)]);
+  const lines = renderTable(['PATH', 'VALUE'], rows).split('\n');
+  assert.equal(lines.length, 300_002);
+  assert.equal(lines[1], 'v0       0');
+  assert.equal(lines[300_000], 'v299999  299999');
 });

@@ -11,7 +11,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { keysFlag } from '../../../src/cli/storageDecode';
-import { renderTable } from '../../../src/cli/storageLayoutFlags';
 import { mkdirSync } from 'node:fs';
 import { layoutFileKind, LayoutFileError, loadProjectLayouts, readLayoutFile, selectLayout, type SolcStorageLayout } from '../../../src/core/storage/layout';
 import { runMain } from '../../support/cli';
@@ -213,18 +212,5 @@ describe('the CLI of storage-decode and storage-diff, in-process', () => {
     assert.deepEqual(keysFlag(' 0xab , 7'), ['0xab', '7']);
     assert.throws(() => keysFlag(Array.from({ length: 1001 }, (_, i) => String(i)).join(',')), /at most 1000 keys/);
     assert.throws(() => keysFlag('x'.repeat(1025)), /at most 1024 characters/);
-  });
-
-  test('a table: columns aligned under the header, no trailing spaces', () => {
-    assert.equal(
-      renderTable(
-        ['PATH', 'VALUE'],
-        [
-          ['total', '42'],
-          ['balances[0xAb]', '7'],
-        ],
-      ),
-      'PATH            VALUE\ntotal           42\nbalances[0xAb]  7\n',
-    );
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { CliIO } from '../../../../src/cli/command';
 import { main } from '../../../../src/cli/main';
-import { renderTable } from '../../../../src/cli/platform';
+import { renderColumns } from '../../../../src/cli/platform';
 import { PlatformClient } from '../../../../src/core/platform/client';
 import { PlatformError } from '../../../../src/core/platform/errors';
 import { parseObject } from '../../../../src/core/platform/parse';
@@ -59,7 +59,7 @@ describe('platform objects are shown without credentials', () => {
 
 describe('the CLI table and arguments', () => {
   test('columns are aligned to the widest cell, with no trailing spaces', () => {
-    const text = renderTable(
+    const text = renderColumns(
       [
         { title: 'ID', cell: (r: { id: string; n?: string }) => r.id },
         { title: 'NAME', cell: (r: { id: string; n?: string }) => r.n },
