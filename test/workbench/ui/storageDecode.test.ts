@@ -87,7 +87,9 @@ test('decodes a contract from the Nodes tree and expands its mapping to the entr
     assert.match((await entry.textContent()) ?? '', /1234/);
     await screenshot(page, 'storage-decode-mapping');
 
-    // Hovering the entry shows its path and slot as plain text.
+    // Hovering the entry shows its path and slot as plain text (scrolled into view first: at the
+    // view's bottom edge the pointer may land outside the row and no hover opens).
+    await scrollTo(entry);
     await entry.hover();
     const hover = page.locator('.monaco-hover, .custom-hover, .workbench-hover').filter({ hasText: `balances[${BOB}]` });
     await hover.first().waitFor({ timeout: 15_000 });
