@@ -22,8 +22,9 @@ import { problemsToDiagnostics } from './problems';
 
 export const GRAPH_TASK_TYPE = 'graph';
 
-/** What a run in an untrusted workspace says instead of running. */
-export const UNTRUSTED = 'Running the graph CLI runs code from this workspace: trust the workspace first (Manage Workspace Trust).';
+const TRUST_FIRST = 'Running the graph CLI runs code from this workspace: trust the workspace first';
+/** What a run in an untrusted workspace says instead of running (the warning's button says the way out). */
+export const UNTRUSTED = `${TRUST_FIRST} (Manage Workspace Trust).`;
 
 /** Writes to a run's terminal; a run resolves with the exit code the task reports. */
 export type RunBody = (out: (text: string) => void, signal: AbortSignal) => Promise<number>;
@@ -60,7 +61,7 @@ export class GraphToolchain implements vscode.Disposable {
   /** Whether the CLI may run; when not, says so with the way out (Manage Workspace Trust). */
   requireTrust(): boolean {
     if (this.isTrusted()) return true;
-    void vscode.window.showWarningMessage('Running the graph CLI runs code from this workspace: trust the workspace first.', 'Manage Workspace Trust').then((choice) => {
+    void vscode.window.showWarningMessage(`${TRUST_FIRST}.`, 'Manage Workspace Trust').then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
     });
     return false;
