@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { Interface, type InterfaceAbi } from 'ethers';
 import type { RpcClient } from '../../src/core/rpc/client';
 
-const solc = require('solc') as { compile(input: string): string; version(): string };
+const solc = require('solc') as { compile(input: string, callbacks?: { import(p: string): { contents: string } | { error: string } }): string; version(): string };
 
 /** test/fixtures/solidity, found from here (test/support) or from the workbench build (out/test/support). */
 const FIXTURES = (() => {
@@ -35,7 +35,19 @@ export function compileFixture(file: string): SolcCompiled {
   return compileSource(`contracts/${file}`, readFileSync(path.join(FIXTURES, file), 'utf8'));
 }
 
-/** Compiles one source text; fails on any compiler error. */
+/** The node_modules that holds solc: imports such as @openzeppelin/… resolve there. */
+const NODE_MODULES = path.dirname(path.dirname(require.resolve('solc/package.json')));
+
+function importFromNodeModules(p: string): { contents: string } | { error: string } {
+  const file = path.join(NODE_MODULES, p);
+  return existsSync(file) ? { contents: readFileSync(file, 'utf8') } : { error: `not found: ${p}` };
+}
+
+/**
+ * Compiles one source text, imports resolved from node_modules (@openzeppelin/contracts and
+ * @openzeppelin/contracts-upgradeable); the output carries each source's AST, as a project asks
+ * for it. Fails on any compiler error.
+ */
 export function compileSource(source: string, content: string): SolcCompiled {
   const input = {
     language: 'Solidity',
@@ -43,10 +55,12 @@ export function compileSource(source: string, content: string): SolcCompiled {
     settings: {
       evmVersion: 'shanghai',
       optimizer: { enabled: false, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'metadata', 'storageLayout', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] } },
+      outputSelection: {
+        '*': { '': ['ast'], '*': ['abi', 'metadata', 'storageLayout', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] },
+      },
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcCompiled['output'];
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: importFromNodeModules })) as SolcCompiled['output'];
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join('\n')}`);
   return { input, output };
@@ -134,13 +148,21 @@ export interface Deployed {
   send(fn: string, ...args: unknown[]): Promise<number>;
 }
 
-export async function deploy(client: RpcClient, compiled: SolcCompiled, source: string, name: string): Promise<Deployed> {
+/** Deploys contract `name` of `compiled` with constructor `args` from the node's first account. */
+export async function deploy(client: RpcClient, compiled: SolcCompiled, source: string, name: string, ...args: unknown[]): Promise<Deployed> {
   const c = compiled.output.contracts[source][name];
   const [from] = await client.call<string[]>('eth_accounts');
   const iface = new Interface(c.abi);
-  const created = await receipt(client, await client.call<string>('eth_sendTransaction', [{ from, data: `0x${c.evm.bytecode.object}`, gas: '0x1c9c380' }]));
+  const data = `0x${c.evm.bytecode.object}${iface.encodeDeploy(args).slice(2)}`;
+  const created = await receipt(client, await client.call<string>('eth_sendTransaction', [{ from, data, gas: '0x1c9c380' }]));
   if (created.status !== '0x1' || !created.contractAddress) throw new Error(`deploying ${name} failed`);
-  const address = created.contractAddress;
+  return attach(client, compiled, source, name, created.contractAddress);
+}
+
+/** Contract `name`'s functions sent to `address`: e.g. an implementation's ABI at its proxy. */
+export async function attach(client: RpcClient, compiled: SolcCompiled, source: string, name: string, address: string): Promise<Deployed> {
+  const [from] = await client.call<string[]>('eth_accounts');
+  const iface = new Interface(compiled.output.contracts[source][name].abi);
   return {
     address,
     async send(fn, ...args) {
