@@ -10,7 +10,8 @@ import { decodedJson, readStorage, type StorageReading } from '../../core/storag
 import { MAX_USER_KEYS, keyFromText } from '../../core/storage/decode/keys';
 import { mappingKeyProblem, mappingKeyType } from '../../core/storage/decode/tree';
 import { normaliseAddress, parseBlockRef } from '../../core/storage/inputs';
-import { layoutName, layoutsForAddress, readLayoutFile, selectLayout, type ContractLayout } from '../../core/storage/layout';
+import { layoutsForAddress } from '../../core/storage/deployedCode';
+import { layoutName, readLayoutFile, selectLayout, type ContractLayout } from '../../core/storage/layout';
 import type { NodeConfig } from '../../core/nodes/model';
 import { CONTEXT_KEYS, focusCommand, VIEWS } from '../ids';
 import { problemOf } from '../kit/errors';

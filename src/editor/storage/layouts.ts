@@ -6,7 +6,9 @@
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
 import { toSlot } from '../../core/storage/slots';
-import { layoutsForAddress, parseFoundryArtifact, parseHardhatBuildInfo, slotLabeller, type ContractLayout } from '../../core/storage/layout';
+import { layoutsForAddress } from '../../core/storage/deployedCode';
+import { parseFoundryArtifact, parseHardhatBuildInfo, type ContractLayout } from '../../core/storage/layout';
+import { slotLabeller } from '../../core/storage/slotLabels';
 import type { NodeStore } from '../nodes/store';
 import { FILE_CAPS } from '../../core/files';
 import { readWorkspaceText } from '../readFile';

@@ -24,18 +24,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import type { CallOptions } from '../../../../src/core/rpc/types';
-import {
-  codeMatches,
-  labelSlots,
-  layoutsForAddress,
-  loadProjectLayouts,
-  matchLayouts,
-  parseFoundryArtifact,
-  parseHardhatBuildInfo,
-  stripMetadata,
-  type SolcStorageLayout,
-  type SolcType,
-} from '../../../../src/core/storage/layout';
+import { codeMatches, layoutsForAddress, matchLayouts, stripMetadata } from '../../../../src/core/storage/deployedCode';
+import { loadProjectLayouts, parseFoundryArtifact, parseHardhatBuildInfo, type SolcStorageLayout, type SolcType } from '../../../../src/core/storage/layout';
+import { labelSlots } from '../../../../src/core/storage/slotLabels';
 import { mappingSlot } from '../../../../src/core/storage/slots';
 import type { StorageRpc } from '../../../../src/core/storage/types';
 

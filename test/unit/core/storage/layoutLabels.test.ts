@@ -7,17 +7,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { keccak256 } from 'ethers';
-import {
-  codeMatches,
-  labelSlots,
-  layoutsForAddress,
-  matchLayouts,
-  slotLabeller,
-  stripMetadata,
-  type ContractLayout,
-  type LayoutVariable,
-  type SolcType,
-} from '../../../../src/core/storage/layout';
+import { codeMatches, layoutsForAddress, matchLayouts, stripMetadata } from '../../../../src/core/storage/deployedCode';
+import type { ContractLayout, LayoutVariable, SolcType } from '../../../../src/core/storage/layout';
+import { labelSlots, slotLabeller } from '../../../../src/core/storage/slotLabels';
 
 const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 const dataOf = (slot: bigint) => BigInt(keccak256(word(slot)));
