@@ -118,6 +118,7 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
   // The logs are searched while the first round reads the value types.
   const newest = Math.max(...blocks.map((b) => b.number));
   let logWords: Set<bigint> = new Set();
+  let keyGroups: readonly (readonly bigint[])[] = [];
   const discovery = options.discoverKeys === false ? undefined : discoverLogWords(rpc, address, newest, options.signal);
   discovery?.catch(() => undefined); // awaited below, unless the lookup fails first
   let keysKnown = discovery === undefined;
@@ -135,7 +136,7 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
   const codeCalls = blocks.map((b) => ({ method: 'eth_getCode', params: [address, minimalHex(BigInt(b.number))] }));
 
   for (let round = 0; ; round++) {
-    const walk = new Walk({ types: layout.types, states: blocks.length, words: (s) => reader.known.get(s), keys, limits, hints: options.hints, hashes });
+    const walk = new Walk({ types: layout.types, states: blocks.length, words: (s) => reader.known.get(s), keys, keyGroups, userKeys, limits, hints: options.hints, hashes });
     const variables = layout.storage.map((v) => ({ label: v.label, type: v.type, slot: BigInt(v.slot), offset: v.offset, node: walk.variable(v.label, v.typeId, BigInt(v.slot), v.offset) }));
     if (round > 0 && walk.needed.size === 0 && keysKnown) {
       for (const w of walk.warnings) warn(w);
@@ -162,6 +163,7 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
       stats.requests += found.requests;
       for (const w of found.warnings) warn(w);
       logWords = found.words;
+      keyGroups = found.groups;
       keyCache.clear();
       keysKnown = true;
     }
