@@ -13,7 +13,13 @@ import * as path from 'node:path';
 import type { InterfaceAbi } from 'ethers';
 import solc from 'solc';
 
-const REPO = path.resolve(__dirname, '../..');
+/** The repository: found up from here, so this file also works bundled into the workbench tests' out/test/support. */
+export const REPO = (() => {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'demo', 'contracts'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(__dirname, '../..');
+  }
+})();
 export const DEMO_CONTRACTS = path.join(REPO, 'demo/contracts');
 /** Where compiled build-infos are kept, one file per (sources, compiler, settings) hash. */
 const BUILD_DIR = path.join(REPO, 'demo/build');

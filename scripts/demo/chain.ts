@@ -11,9 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Contract, ContractFactory, JsonRpcProvider, getAddress, parseUnits, type InterfaceAbi, type JsonRpcSigner, type TransactionReceipt } from 'ethers';
-import { demoBuildInfo, demoContract, type BuildInfo } from './build';
+import { demoBuildInfo, demoContract, REPO, type BuildInfo } from './build';
 
-const REPO = path.resolve(__dirname, '../..');
 export const DEMO_CONTRACT = path.join(REPO, 'demo/contracts/DemoToken.sol');
 export const DEMO_SUBGRAPH = path.join(REPO, 'demo/subgraph');
 
