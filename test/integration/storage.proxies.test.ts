@@ -301,6 +301,19 @@ for (const kind of ['anvil', 'ganache'] as const) {
       assert.match(run.stderr, /contracts\/Points\.sol:Points/);
     });
 
+    test('a plain contract whose code no contract of FILE has: exit 2, the candidates listed', async () => {
+      const chain = chains[kind];
+      const run = await decode(chain, chain.transparent.admin, pointsFile, chain.block);
+      assert.equal(run.code, 2, run.stderr);
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr.split('\n').filter(Boolean).length, 1, run.stderr);
+      assert.ok(
+        run.stderr.startsWith(`chaindeck storage-decode: no contract in ${pointsFile} has the code deployed at ${chain.transparent.admin}: choose one with --contract NAME or PATH:NAME (`),
+        run.stderr,
+      );
+      assert.match(run.stderr, /contracts\/Points\.sol:Points/);
+    });
+
     test('--contract still names the layout at a proxy, the eip1967 elements added', async () => {
       const chain = chains[kind];
       const t = chain.transparent;

@@ -118,12 +118,12 @@ export async function pickLayout(
   if (options.chosen) return deployedLayout(proxy, [options.chosen]);
   const pool = candidates(layouts);
   if (pool.length === 1) return deployedLayout(proxy, pool);
-  if (/^0x0*$/.test(proxy.code)) throw new StorageDecodeError(`the address has no code at block ${block}: no contract there to decode`, 'no-code');
+  if (/^0x0*$/.test(proxy.code)) throw new StorageDecodeError(`${proxy.address} has no code at block ${block}: no contract there to decode`, 'no-code');
   const matched = await matchLogic(rpc, proxy, layouts, block, options.signal);
   const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
   const unmatched = logicAddresses(proxy).filter((_, i) => matched[i].length === 0);
   if (picked.length > 0) return deployedLayout(proxy, picked, unmatched);
-  const logic = proxy.kind === 'none' ? 'deployed there' : `of ${logicAddresses(proxy).join(', ')} (${describeProxy(proxy)})`;
+  const logic = proxy.kind === 'none' ? `deployed at ${proxy.address}` : `of ${logicAddresses(proxy).join(', ')} (${describeProxy(proxy)})`;
   const where = options.file ?? 'the layouts given';
   throw new LayoutFileError(`no contract in ${where} has the code ${logic}: choose one with --contract NAME or PATH:NAME (${pool.map(layoutName).join(', ')})`, 'ambiguous');
 }

@@ -43,6 +43,8 @@ export type ProxyKind = 'none' | 'erc1967' | 'beacon' | 'erc1822' | 'zeppelinos'
 
 export interface ProxyInfo {
   kind: ProxyKind;
+  /** The address looked at (checksummed). */
+  address: string;
   /** The address's own code at the block. */
   code: string;
   /** Where the logic is (checksummed): the implementation, the beacon's implementation, the clone's target. Not for a diamond. */
@@ -81,11 +83,12 @@ function addressResult(result: unknown): string | undefined {
 const SLOTS = [EIP1967_IMPLEMENTATION_SLOT, EIP1967_ADMIN_SLOT, EIP1967_BEACON_SLOT, PROXIABLE_SLOT, ZEPPELINOS_IMPLEMENTATION_SLOT, ZEPPELINOS_ADMIN_SLOT];
 
 /** Sends calls as one batch; each answer its result, or undefined where the node answered an error. */
-async function answers(rpc: StorageRpc, calls: RpcCall[], signal?: AbortSignal): Promise<{ ok: boolean; result: unknown }[]> {
+async function answers(rpc: StorageRpc, calls: RpcCall[], signal?: AbortSignal): Promise<{ ok: boolean; result: unknown; error?: string }[]> {
   const items = await rpc.batch(calls, { signal });
   return calls.map((_, i) => {
     const item = items[i];
-    return item && !('error' in item) ? { ok: true, result: item.result } : { ok: false, result: undefined };
+    if (item && !('error' in item)) return { ok: true, result: item.result };
+    return { ok: false, result: undefined, error: item && 'error' in item ? item.error.message : 'no answer' };
   });
 }
 
@@ -98,9 +101,9 @@ export async function detectProxy(rpc: StorageRpc, address: string, block: numbe
     { method: 'eth_call', params: [{ to: address, data: FACET_ADDRESSES }, at] },
   ];
   const [code, impl, admin, beacon, proxiable, zosImpl, zosAdmin, loupe] = await answers(rpc, calls, signal);
-  if (!code.ok || typeof code.result !== 'string') throw new StorageDecodeError(`eth_getCode of ${address} at block ${block} failed`, 'read');
+  if (!code.ok || typeof code.result !== 'string') throw new StorageDecodeError(`eth_getCode of ${address} at block ${block} failed: ${code.error ?? 'not code'}`, 'read');
   const slot = (a: { ok: boolean; result: unknown }) => (a.ok && typeof a.result === 'string' ? wordAsAddress(a.result) : undefined);
-  const info: ProxyInfo = { kind: 'none', code: code.result };
+  const info: ProxyInfo = { kind: 'none', address: getAddress(address), code: code.result };
   if (/^0x0*$/.test(code.result)) return info;
   const target = cloneTarget(code.result);
   if (target) return { ...info, kind: 'clone', implementation: target };
