@@ -62,7 +62,7 @@ and likewise eip1967.proxy.admin and eip1967.proxy.beacon (the zero address when
   refused: REFUSED_PASSWORD,
   refuseArgument: (word) => `unexpected argument '${word}': every value follows its option, e.g. --address ${word}`,
   notes:
-    "Mapping keys are found in the contract's own event logs up to the block (every topic and every 32-byte data word, tried in the key's type) and taken from --keys; an entry is shown where any slot of its value is non-zero. Nested mappings try every combination of keys, up to a bound that a warning names. Reads are pinned to the block's number and checked against its hash. Warnings go to stderr.",
+    "Mapping keys are found in the contract's own event logs up to the block (every topic and every 32-byte data word, tried in the key's type) and taken from --keys; an entry is shown where any slot of its value is non-zero. Nested mappings try the keys one log names together first (an Approval's owner and spender), then each --keys key with every other, then every combination, up to 100,000 combinations; a warning says when that bound stopped the search. Reads are pinned to the block's number and checked against its hash. Warnings go to stderr.",
   environment: ENDPOINT_ENV,
   exit: {
     done: 'the variables were printed',

@@ -204,11 +204,9 @@ export class Walk {
       chain.push(v);
       valueId = v.value!;
     }
-    const types = chain.map((m) => {
-      const key = typeOf(this.input.types, m.key!);
-      if (!key) throw new StorageDecodeError(`${pathInMessage(path)}: the layout names type ${m.key} but does not describe it`, 'limit');
-      return key;
-    });
+    const types = chain.map((m) => typeOf(this.input.types, m.key!));
+    // A key type the layout does not describe has no candidate keys: the mapping shows no entries.
+    if (!types.every((k) => k !== undefined)) return { kind: 'mapping', type: t.label, slot, entries: [], nonZero: false };
     const search = keyCombinations({ types, candidates: chain.map((m) => this.input.keys(m.key!)), groups: this.input.keyGroups ?? [], userKeys: this.input.userKeys ?? [] });
     const root: Branch = new Map();
     let stopped = false;
