@@ -105,6 +105,21 @@ export function deployedLayout(proxy: ProxyInfo, picked: ContractLayout[], unmat
 }
 
 /**
+ * For a front end that may ask: the pick when the code decides (one contract, or a diamond's
+ * facets), else the choices with the contracts whose code matches first, then the rest with state.
+ */
+export function choicesByCode(
+  proxy: ProxyInfo,
+  pool: readonly ContractLayout[],
+  matched: readonly ContractLayout[][],
+): { picked?: ContractLayout[]; matching: ContractLayout[]; others: ContractLayout[] } {
+  const matching = [...new Set(matched.flat())];
+  const firsts = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
+  const decided = (proxy.kind === 'diamond' && firsts.length > 0) || (matched.length === 1 && matched[0].length === 1);
+  return { picked: decided ? firsts : undefined, matching, others: pool.filter((l) => !matching.includes(l) && l.storage.length > 0) };
+}
+
+/**
  * The layout of `layouts` for the proxy or contract `proxy` describes: `chosen` when the user named
  * one, the only candidate when there is one, else by code. None by code is a LayoutFileError
  * 'ambiguous' (a usage error: --contract is missing) listing the candidates.
