@@ -1,0 +1,67 @@
+/**
+ * The upgrade rules on real compiler output: test/fixtures/solidity/UpgradeCompat.sol compiled
+ * with solc 0.8.37, a V1 and a V2 per rule. What each V2 changes is written in the fixture; the
+ * expected findings are derived here from the V2's own layout (its slots as solc placed them).
+ */
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { compareLayouts } from '../../../../../src/core/storage/compat/rules';
+import { parseHardhatBuildInfo, type ContractLayout } from '../../../../../src/core/storage/layout';
+import { compileFixture } from '../../../../support/solidity';
+
+let layouts: ContractLayout[];
+const named = (name: string) => {
+  const l = layouts.find((x) => x.contractName === name);
+  assert.ok(l, name);
+  return l;
+};
+const slotOf = (contract: string, label: string) => named(contract).storage.find((v) => v.label === label)!.slot;
+const check = (from: string, to: string) => compareLayouts(named(from), named(to));
+
+before(() => {
+  layouts = parseHardhatBuildInfo({ output: compileFixture('UpgradeCompat.sol').output });
+});
+
+describe('storage-compat rules on compiled V1/V2 pairs', () => {
+  test('appended: no finding; the new variable is the added storage, at the slot solc gave it', () => {
+    const r = check('BoxV1', 'BoxV2Appended');
+    assert.deepEqual(r.findings, []);
+    assert.deepEqual(
+      r.added.map((a) => [a.path, String(a.slot)]),
+      [['fee', slotOf('BoxV2Appended', 'fee')]],
+    );
+    assert.equal(slotOf('BoxV2Appended', 'fee'), '3', 'owner and paused share slot 0');
+  });
+
+  test('inserted, removed, retyped, renamed, reordered: one error each, described at their slots', () => {
+    const d = (contract: string, label: string) => `${named(contract).storage.find((v) => v.label === label)!.type} ${label} at slot ${slotOf(contract, label)}`;
+    assert.deepEqual(check('BoxV1', 'BoxV2Inserted').findings, [{ kind: 'inserted', path: 'fee', before: null, after: d('BoxV2Inserted', 'fee'), severity: 'error' }]);
+    assert.deepEqual(check('BoxV1', 'BoxV2Removed').findings, [{ kind: 'removed', path: 'total', before: d('BoxV1', 'total'), after: null, severity: 'error' }]);
+    assert.deepEqual(check('BoxV1', 'BoxV2Retyped').findings, [{ kind: 'retyped', path: 'total', before: d('BoxV1', 'total'), after: d('BoxV2Retyped', 'total'), severity: 'error' }]);
+    assert.deepEqual(check('BoxV1', 'BoxV2Renamed').findings, [{ kind: 'renamed', path: 'supply', before: d('BoxV1', 'total'), after: d('BoxV2Renamed', 'supply'), severity: 'error' }]);
+    const reordered = check('BoxV1', 'BoxV2Reordered').findings;
+    assert.equal(reordered.length, 1, JSON.stringify(reordered));
+    assert.equal(reordered[0].kind, 'reordered');
+    assert.ok(['total', 'balances'].includes(reordered[0].path));
+    assert.equal(reordered[0].after, d('BoxV2Reordered', reordered[0].path));
+  });
+
+  test('a gap shrunk by the one slot added before it is fine (child keeps its slot); shrunk by two, gap-resized', () => {
+    assert.equal(slotOf('GapV2Good', 'child'), slotOf('GapV1', 'child'));
+    const good = check('GapV1', 'GapV2Good');
+    assert.deepEqual(good.findings, []);
+    assert.deepEqual(
+      good.added.map((a) => a.path),
+      ['b'],
+    );
+    assert.notEqual(slotOf('GapV2Bad', 'child'), slotOf('GapV1', 'child'));
+    assert.deepEqual(
+      check('GapV1', 'GapV2Bad').findings.map((f) => `${f.kind} ${f.path}`),
+      ['gap-resized __gap'],
+    );
+  });
+
+  test('a layout compared with itself, and each V2 with itself: nothing', () => {
+    for (const l of layouts) assert.deepEqual(compareLayouts(l, l), { findings: [], added: [] }, l.contractName);
+  });
+});
