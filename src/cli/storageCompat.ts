@@ -5,6 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { inertLine } from '../core/inert';
+import { findingText } from '../core/storage/compat/locate';
 import type { CompatFinding } from '../core/storage/compat/rules';
 import type { ContractLayout } from '../core/storage/layout';
 import { UsageError, type OptionTable } from './args';
@@ -82,7 +83,7 @@ async function layoutOf(spec: LayoutSpec, flag: string): Promise<ContractLayout>
 
 /** One line of a finding: "error: inserted fee: nothing → uint256 fee at slot 1". */
 export function findingLine(f: CompatFinding): string {
-  return inertLine(`${f.severity}: ${f.kind} ${f.path}: ${f.before ?? 'nothing'} → ${f.after ?? 'nothing'}`);
+  return inertLine(`${f.severity}: ${findingText(f)}`);
 }
 
 export const storageCompatCommand = defineCommand({
