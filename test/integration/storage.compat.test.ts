@@ -3,13 +3,15 @@
  * anvil and ganache: BoxV1 (test/fixtures/solidity/UpgradeCompat.sol, compiled here) deployed,
  * checked against BoxV2Appended, which adds `fee`. Zero there: fine (exit 0). After BoxV1 itself
  * writes that slot (its `poke`), or anvil_setStorageAt does: a nonzero-slot error (exit 1) saying
- * what the slot holds. The slot is solc's, read from the compiler output, not from Chaindeck.
+ * what the slot holds. The same for an ERC-7201 namespace grown at its end (NsV1 → NsV2Appended),
+ * its root computed here by EIP-7201's formula. Slots are solc's or the EIP's, not Chaindeck's.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { AbiCoder, keccak256, toUtf8Bytes } from 'ethers';
 import { resolveEndpoint } from '../../src/core/nodes/endpoint';
 import { RpcClient } from '../../src/core/rpc/client';
 import { closeIdleConnections } from '../../src/core/rpc/http';
@@ -23,6 +25,8 @@ let compiled: SolcCompiled;
 let dir: string;
 let file: string;
 let feeSlot: bigint;
+/** EIP-7201's root of the fixture's namespace, computed here by the EIP's formula. */
+const NS_ROOT = BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(['uint256'], [BigInt(keccak256(toUtf8Bytes('example.compat.main'))) - 1n]))) & ~0xffn;
 
 before(async () => {
   assert.ok(NODES.anvil && NODES.ganache, 'the harness did not start the nodes');
@@ -41,8 +45,8 @@ after(() => {
 });
 
 const client = (url: string) => new RpcClient(resolveEndpoint({ id: 't', name: 't', protocol: 'evm', url, auth: 'none' }, {}));
-const compat = (url: string, address: string, to = 'BoxV2Appended') =>
-  runCli(['storage-compat', '--from', `${file}:BoxV1`, '--to', `${file}:${to}`, '--rpc', url, '--address', address, '--format', 'json']);
+const compat = (url: string, address: string, to = 'BoxV2Appended', from = 'BoxV1') =>
+  runCli(['storage-compat', '--from', `${file}:${from}`, '--to', `${file}:${to}`, '--rpc', url, '--address', address, '--format', 'json']);
 
 for (const [kind, url] of Object.entries(NODES)) {
   describe(`storage-compat with a node (${kind})`, () => {
@@ -61,6 +65,26 @@ for (const [kind, url] of Object.entries(NODES)) {
       const text = await runCli(['storage-compat', '--from', `${file}:BoxV1`, '--to', `${file}:BoxV2Appended`, '--rpc', url, '--address', box.address]);
       assert.equal(text.code, 1);
       assert.equal(text.stdout.split('\n')[0], `error: nonzero-slot fee: slot ${feeSlot} holds 0x2a at block ${block} → uint256 fee at slot ${feeSlot}`);
+    });
+
+    test('a namespace grown at its end: its members in use are fine; its new member written already is a nonzero-slot error', async () => {
+      const ns = await deploy(client(url), compiled, SOURCE, 'NsV1');
+      await ns.send('setTotal', 99n);
+      const fine = await compat(url, ns.address, 'NsV2Appended', 'NsV1');
+      assert.deepEqual([fine.code, JSON.parse(fine.stdout)], [0, []], fine.stderr);
+      const extra = NS_ROOT + 2n; // season and open share the root's slot, total the next
+      const block = await ns.send('poke', extra, 5n);
+      const dirty = await compat(url, ns.address, 'NsV2Appended', 'NsV1');
+      assert.equal(dirty.code, 1, dirty.stderr);
+      assert.deepEqual(JSON.parse(dirty.stdout), [
+        {
+          kind: 'nonzero-slot',
+          path: 'erc7201:example.compat.main.extra',
+          before: `slot 0x${extra.toString(16)} holds 0x5 at block ${block}`,
+          after: `uint256 extra at slot 0x${extra.toString(16)}`,
+          severity: 'error',
+        },
+      ]);
     });
 
     test('an insert is a layout error whatever the chain holds; no code at the address: exit 1 in one line', async () => {

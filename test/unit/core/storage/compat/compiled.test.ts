@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { compareLayouts } from '../../../../../src/core/storage/compat/rules';
 import { parseHardhatBuildInfo, type ContractLayout } from '../../../../../src/core/storage/layout';
-import { compileFixture } from '../../../../support/solidity';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { AbiCoder, keccak256, toUtf8Bytes } from 'ethers';
+import { compileFixture, compileSource } from '../../../../support/solidity';
+
+const readFixture = (file: string) => readFileSync(path.join(__dirname, '..', '..', '..', '..', 'fixtures', 'solidity', file), 'utf8');
 
 let layouts: ContractLayout[];
 const named = (name: string) => {
@@ -59,6 +64,40 @@ describe('storage-compat rules on compiled V1/V2 pairs', () => {
       check('GapV1', 'GapV2Bad').findings.map((f) => `${f.kind} ${f.path}`),
       ['gap-resized __gap'],
     );
+  });
+
+  test('an ERC-7201 namespace grown at its end: fine, the new member added at root + its slot; a member inserted: an error; the namespace gone: namespace-removed', () => {
+    const id = 'example.compat.main';
+    const root = BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(['uint256'], [BigInt(keccak256(toUtf8Bytes(id))) - 1n]))) & ~0xffn;
+    const ns = named('NsV1').storage.find((v) => v.label === `erc7201:${id}`);
+    assert.ok(ns, 'the namespace is an entry of the layout');
+    assert.equal(BigInt(ns.slot), root);
+    const grown = check('NsV1', 'NsV2Appended');
+    assert.deepEqual(grown.findings, []);
+    assert.deepEqual(
+      grown.added.map((a) => [a.path, a.slot]),
+      [[`erc7201:${id}.extra`, root + 2n]],
+      'season and open share the first slot, total the second',
+    );
+    assert.deepEqual(check('NsV1', 'NsV2Inserted').findings, [
+      { kind: 'inserted', path: `erc7201:${id}.fee`, before: null, after: `uint256 fee at slot 0x${(root + 1n).toString(16)}`, severity: 'error' },
+    ]);
+    assert.deepEqual(
+      check('NsV1', 'NsV2Removed').findings.map((f) => [f.kind, f.path, f.after]),
+      [['namespace-removed', `erc7201:${id}`, null]],
+    );
+  });
+
+  test("Points (OpenZeppelin 5's namespaces and its own) against itself compiled apart: nothing, though the AST ids differ", () => {
+    const points = parseHardhatBuildInfo({ output: compileFixture('Points.sol').output }).find((l) => l.contractName === 'Points')!;
+    assert.ok(points.storage.some((v) => v.label === 'erc7201:openzeppelin.storage.ERC20'));
+    const again = parseHardhatBuildInfo({
+      output: compileSource(
+        'contracts/Other.sol',
+        `// SPDX-License-Identifier: MIT\npragma solidity ^0.8.24;\ncontract Pad { uint256 x; }\n${readFixture('Points.sol').replace(/^\/\/ SPDX[^\n]*\n|^pragma[^\n]*\n/gm, '')}`,
+      ).output,
+    }).find((l) => l.contractName === 'Points')!;
+    assert.deepEqual(compareLayouts(points, again), { findings: [], added: [] });
   });
 
   test('a layout compared with itself, and each V2 with itself: nothing', () => {
