@@ -112,9 +112,13 @@ export class UpgradeCheck implements vscode.Disposable {
 
   /** The new version: the contract named, else the one (or the chosen one) of the file that has a layout. */
   private async target(contract: string | undefined, file: vscode.Uri | undefined): Promise<ContractLayout | undefined> {
-    const all = (await this.f.layouts.all()).filter((l) => l.storage.length > 0);
+    const withState = (ls: ContractLayout[]) => ls.filter((l) => l.storage.length > 0);
+    const isNamed = (l: ContractLayout) => layoutName(l) === contract || l.contractName === contract;
+    let all = withState(await this.f.layouts.all());
+    // A build may have written files no watcher reported yet: read them again before saying there is none.
+    if (contract && !all.some(isNamed)) all = withState(await this.f.layouts.reload());
     if (contract) {
-      const found = all.filter((l) => layoutName(l) === contract || l.contractName === contract);
+      const found = all.filter(isNamed);
       if (!found.length) throw new Error(`No layout of ${contract} in the workspace's artifacts (out/, artifacts/build-info/): build it with the storage layout first.`);
       return found[0];
     }
@@ -167,17 +171,19 @@ export class UpgradeCheck implements vscode.Disposable {
     if (node.protocol !== 'evm') throw new Error(`${node.name} is not an EVM node: contract storage is read with eth_getStorageAt.`);
     const address = normaliseAddress(against.address);
     this.f.lastAddress = address;
-    const all = (await this.f.layouts.all()).filter((l) => l.storage.length > 0 || Object.keys(l.types).length > 0);
-    const { matched, implementation } = await withProgress(`Matching ${address} on ${node.name} with the workspace's artifacts`, async (signal) => {
+    const { live, implementation } = await withProgress(`Reading the code at ${address} on ${node.name}`, async (signal) => {
       const client = await this.f.store.client(node);
       const code = await client.call<string>('eth_getCode', [address, 'latest'], { signal });
       if (typeof code !== 'string' || /^0x0*$/.test(code)) throw new Error(`No contract at ${address} on ${node.name}.`);
       const slot = await client.call<string>('eth_getStorageAt', [address, EIP1967_IMPLEMENTATION_SLOT, 'latest'], { signal });
       const impl = typeof slot === 'string' ? wordAsAddress(slot) : undefined;
       // At a proxy the state is the implementation's: its code picks the layout.
-      const live = impl ? await client.call<string>('eth_getCode', [impl, 'latest'], { signal }) : code;
-      return { matched: matchLayouts(all, typeof live === 'string' ? live : ''), implementation: impl };
+      const implCode = impl ? await client.call<string>('eth_getCode', [impl, 'latest'], { signal }) : code;
+      return { live: typeof implCode === 'string' ? implCode : '', implementation: impl };
     });
+    const candidates = (ls: ContractLayout[]) => matchLayouts(ls, live);
+    let matched = candidates(await this.f.layouts.all());
+    if (!matched.length) matched = candidates(await this.f.layouts.reload());
     const where = implementation ? `the implementation ${implementation} of the ERC-1967 proxy ${address}` : address;
     if (!matched.length) {
       throw new Error(`No layout in the workspace's artifacts has the code deployed at ${where} on ${node.name}: build the deployed version, or check against a git ref or a layout file.`);
