@@ -7,7 +7,7 @@
 import { UsageError, type OptionTable } from './args';
 import { defineCommand, printJson, renderTable } from './command';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
-import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, sharedOptions, type OutputFormat } from './storageLayoutFlags';
+import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, readAsDeployed, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 
 const options = {
   ...sharedOptions,
@@ -66,12 +66,14 @@ export const storageDiffCommand = defineCommand({
   async work(args, io) {
     // The values are the contract's data, shown whole (a base URI keeps its path); the endpoint's secrets are registered and still masked.
     const print = (text: string) => (io.outRevealed ? io.outRevealed(text) : io.out(text));
-    if (args.layout !== undefined) {
-      const layout = await layoutFromFile(args.layout, args.contract);
-      const { diffStorage } = await import('../core/storage/decode/decode');
-      const diff = await withNodeClient(args.target, args.timeoutMs, (client) =>
-        diffStorage(client, layout, args.from, args.to, { address: args.address, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
+    const file = args.layout;
+    if (file !== undefined) {
+      // As deployed: through a proxy, by the layout picked at the later block (storageLayoutFlags.ts).
+      const { diffOfReading } = await import('../core/storage/decode/decode');
+      const { reading } = await withNodeClient(args.target, args.timeoutMs, (client) =>
+        readAsDeployed(client, file, args.contract, [args.from, args.to], { address: args.address, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
       );
+      const diff = diffOfReading(reading);
       if (args.format === 'json') printJson(io, diff.changes, true);
       else
         print(

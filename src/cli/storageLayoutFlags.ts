@@ -3,7 +3,8 @@
  * layout file and the contract in it, the output format), the layout read from the file, and the
  * table output.
  */
-import type { ContractLayout } from '../core/storage/layout';
+import type { DeployedOptions, DeployedReading } from '../core/storage/deployed/read';
+import type { StorageRpc } from '../core/storage/types';
 import { normaliseAddress, parseBlockRef } from '../core/storage/inputs';
 import { UsageError, type OptionSpec } from './args';
 import { nodeOptions } from './endpointFlags';
@@ -17,7 +18,7 @@ export const LAYOUT_FILE_HELP =
 export const sharedOptions = {
   ...nodeOptions("the node's endpoint; an access key in the path is used"),
   address: { type: 'string', value: 'ADDR', help: 'the contract (any case; a mixed-case address must carry a valid EIP-55 checksum)' },
-  contract: { type: 'string', value: 'NAME', help: 'the contract in FILE, as NAME or PATH:NAME; needed when FILE holds several' },
+  contract: { type: 'string', value: 'NAME', help: "the contract in FILE, as NAME or PATH:NAME; without it, the one whose code is deployed at ADDR (at a proxy, the implementation's)" },
   format: { type: 'string', value: 'F', help: 'json (default): one JSON array; table: aligned columns for reading' },
 } satisfies Record<string, OptionSpec>;
 
@@ -49,17 +50,31 @@ export function formatFlag(value: string | undefined): OutputFormat {
   return format;
 }
 
+/** A LayoutFileError that only a missing --contract choice caused, as the UsageError (exit 2) it is. */
+function usageOf(err: unknown, isLayoutFileError: (e: unknown) => e is { reason: string; message: string }): unknown {
+  return isLayoutFileError(err) && err.reason === 'ambiguous' ? new UsageError(err.message) : err;
+}
+
 /**
- * The layout FILE holds for `contract`; a LayoutFileError when it cannot, or a UsageError (exit 2)
- * when only a --contract choice is missing.
+ * The storage at ADDR decoded as deployed: FILE's contract named by --contract, or else the one
+ * whose code is there (at a proxy or clone, the implementation's; at a diamond, the facets').
+ * None matching is a UsageError (exit 2) that lists the candidates.
  */
-export async function layoutFromFile(file: string, contract: string | undefined): Promise<ContractLayout> {
-  const { LayoutFileError, readLayoutFile, selectLayout } = await import('../core/storage/layout');
+export async function readAsDeployed(
+  client: StorageRpc,
+  file: string,
+  contract: string | undefined,
+  blocks: string[],
+  options: Omit<DeployedOptions, 'chosen' | 'file'>,
+): Promise<DeployedReading> {
+  const [{ LayoutFileError, readLayoutFile, selectLayout }, { readDeployed }] = await Promise.all([import('../core/storage/layout'), import('../core/storage/deployed/read')]);
+  const isLayoutFileError = (e: unknown): e is InstanceType<typeof LayoutFileError> => e instanceof LayoutFileError;
   try {
-    return selectLayout(readLayoutFile(file).layouts, contract, file);
+    const { layouts } = readLayoutFile(file);
+    const chosen = contract === undefined ? undefined : selectLayout(layouts, contract, file);
+    return await readDeployed(client, layouts, blocks, { ...options, chosen, file });
   } catch (err) {
-    if (err instanceof LayoutFileError && err.reason === 'ambiguous') throw new UsageError(err.message);
-    throw err;
+    throw usageOf(err, isLayoutFileError);
   }
 }
 

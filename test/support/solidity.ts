@@ -84,6 +84,7 @@ export function writeArtifacts(
   const long = solcLongVersion();
   const short = long.replace(/\+.*$/, '');
   const c = compiled.output.contracts[source][name];
+  mkdirSync(dir, { recursive: true });
   const solcOutput = path.join(dir, 'solc-output.json');
   writeFileSync(solcOutput, JSON.stringify(compiled.output));
 

@@ -259,7 +259,11 @@ export interface StorageDiff {
 
 /** What changed between the state at the end of block `from` and at the end of block `to`, leaf by leaf in layout order. */
 export async function diffStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types' | 'notes'>, from: string, to: string, options: StorageReadOptions): Promise<StorageDiff> {
-  const reading = await readStorage(rpc, layout, [from, to], options);
+  return diffOfReading(await readStorage(rpc, layout, [from, to], options));
+}
+
+/** The changed leaves of a reading at two blocks, in layout order. */
+export function diffOfReading(reading: StorageReading): StorageDiff {
   const changes: LeafChange[] = [];
   for (const v of reading.variables) {
     for (const leaf of leaves(v.node, v.label, 2)) {
