@@ -62,6 +62,7 @@ export function mergeLayouts(layouts: readonly ContractLayout[]): ContractLayout
     storage,
     types: Object.assign({}, ...layouts.map((l) => l.types)) as ContractLayout['types'],
     variableRanges: [],
+    notes: [...new Set(layouts.flatMap((l) => l.notes ?? []))],
   };
 }
 
