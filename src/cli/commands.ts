@@ -3,9 +3,19 @@ import type { CliCommand } from './command';
 import { graphNodeCommand } from './graphNode';
 import { platformCommand } from './platform';
 import { rpcCommand } from './rpc';
+import { storageCompatCommand } from './storageCompat';
 import { storageDecodeCommand } from './storageDecode';
 import { storageDiffCommand } from './storageDiff';
 import { storageRangeCommand } from './storageRange';
 import { validateCommand } from './validate';
 
-export const commands: readonly CliCommand[] = [rpcCommand, platformCommand, storageRangeCommand, storageDecodeCommand, storageDiffCommand, validateCommand, graphNodeCommand];
+export const commands: readonly CliCommand[] = [
+  rpcCommand,
+  platformCommand,
+  storageRangeCommand,
+  storageDecodeCommand,
+  storageDiffCommand,
+  storageCompatCommand,
+  validateCommand,
+  graphNodeCommand,
+];
