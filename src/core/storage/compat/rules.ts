@@ -6,7 +6,7 @@
  * out, plus the storage the new layout adds (for the check that it is still zero on chain).
  */
 import { bytesOf, slotsOf, staticLength, typeOf, type ContractLayout, type SolcType } from '../layout';
-import { describe, isGap, structOf, typeShape, type TypeRef } from './shape';
+import { describe, enumOf, isGap, structOf, typeShape, type TypeRef } from './shape';
 
 /**
  * The kinds of finding (docs: the storage-compat command's help):
@@ -207,6 +207,14 @@ function compareValue(a: Entry, b: Entry, path: string, growable: boolean, out: 
   const ta = typeOf(a.ref.types, a.ref.id);
   const tb = typeOf(b.ref.types, b.ref.id);
   if (!ta || !tb) return void retyped();
+  const ea = enumOf(a.ref);
+  const eb = enumOf(b.ref);
+  if (ea && eb) {
+    // Members appended keep every stored value's meaning; unknown members (no AST) cannot be judged.
+    const [x, y] = [ea.enumMembers, eb.enumMembers];
+    if (ea.numberOfBytes !== eb.numberOfBytes || (x && y && (y.length < x.length || x.some((name, i) => y[i] !== name)))) retyped();
+    return;
+  }
   const sa = structOf(a.ref);
   const sb = structOf(b.ref);
   if (sa && sb) {
@@ -235,6 +243,6 @@ function compareValue(a: Entry, b: Entry, path: string, growable: boolean, out: 
 
 /** A mapping's values or an array's elements: structs member by member, else the container is retyped. */
 function compareNested(a: Entry, b: Entry, path: string, growable: boolean, out: CompatResult, retyped: () => void): void {
-  if (structOf(a.ref) && structOf(b.ref)) compareValue(a, b, path, growable, out);
+  if ((structOf(a.ref) && structOf(b.ref)) || (enumOf(a.ref) && enumOf(b.ref))) compareValue(a, b, path, growable, out);
   else if (typeShape(a.ref) !== typeShape(b.ref)) retyped();
 }

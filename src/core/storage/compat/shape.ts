@@ -13,8 +13,9 @@ export interface TypeRef {
 
 /**
  * The layout meaning of a type as text: equal texts lay out equally. An address and a contract
- * type store the same 20 bytes; string and bytes the same encoding; an enum or a user-defined
- * value type its size (solc's layout names neither the enum's members nor the underlying type).
+ * type store the same 20 bytes; string and bytes the same encoding; an enum its members (from the
+ * AST, enums.ts), or its size when they are unknown; a user-defined value type its size (solc's
+ * layout does not name the underlying type).
  */
 export function typeShape(ref: TypeRef): string {
   return shapeOf(ref.types, ref.id, []);
@@ -36,7 +37,7 @@ function shapeOf(types: Record<string, SolcType>, id: string, open: string[]): s
       if (t.members) return `struct{${t.members.map((m) => `${m.label}: ${inner(m.type)} @${m.slot}/${m.offset}`).join('; ')}}`;
       if (t.base !== undefined) return `${inner(t.base)}[${staticLength(id)}]`;
       if (t.label === 'address payable' || t.label.startsWith('contract ')) return 'address';
-      if (t.label.startsWith('enum ')) return `enum(${t.numberOfBytes} bytes)`;
+      if (t.label.startsWith('enum ')) return t.enumMembers ? `enum{${t.enumMembers.join(', ')}}` : `enum(${t.numberOfBytes} bytes)`;
       if (id.startsWith('t_userDefinedValueType')) return `value(${t.numberOfBytes} bytes)`;
       return t.label;
   }
@@ -46,6 +47,12 @@ function shapeOf(types: Record<string, SolcType>, id: string, open: string[]): s
 export function structOf(ref: TypeRef): SolcType | undefined {
   const t = typeOf(ref.types, ref.id);
   return t?.members ? t : undefined;
+}
+
+/** The enum a type is, if it is one. */
+export function enumOf(ref: TypeRef): SolcType | undefined {
+  const t = typeOf(ref.types, ref.id);
+  return t?.label.startsWith('enum ') && t.encoding === 'inplace' ? t : undefined;
 }
 
 /** A storage gap by OpenZeppelin's convention: `__gap` (or `__gap_…`), a static array. */

@@ -326,3 +326,21 @@ describe('upgrade rules, namespaces and structs', () => {
     assert.equal(typeShape({ types, id: 't_array(t_uint256)50_storage' }), 'uint256[50]');
   });
 });
+
+describe('upgrade rules, enums', () => {
+  const E = 't_enum(Kind)5';
+  const en = (members: string[] | undefined, bytes = 1): Record<string, SolcType> => ({
+    [E]: { encoding: 'inplace', label: 'enum V.Kind', numberOfBytes: String(bytes), ...(members ? { enumMembers: members } : {}) },
+  });
+  const one = (members: string[] | undefined, bytes = 1) => layout([['kind', 0, 0, E]], en(members, bytes));
+
+  test('members appended: fine; one inserted, removed or reordered: retyped', () => {
+    assert.deepEqual(compareLayouts(one(['A', 'B']), one(['A', 'B', 'C'])).findings, []);
+    for (const members of [['A', 'X', 'B'], ['A'], ['B', 'A']]) assert.deepEqual(kinds(compareLayouts(one(['A', 'B']), one(members)).findings), ['retyped kind'], members.join());
+  });
+
+  test('members unknown on a side (a file without an AST): not judged, unless the size changed', () => {
+    assert.deepEqual(compareLayouts(one(undefined), one(['B', 'A'])).findings, []);
+    assert.deepEqual(kinds(compareLayouts(one(undefined), one(undefined, 2)).findings), ['retyped kind']);
+  });
+});
