@@ -98,11 +98,15 @@ function addedOf(e: Entry, path: string): AddedStorage {
   };
 }
 
+/** Variables (or members) of one list compared at most: the alignment's table grows with the square. */
+export const MAX_ENTRIES = 5000;
+
 /** Costs of the alignment, doubled to stay whole: a rename or retype is dearer than a move's delete and insert pair, so a swap reads as one reorder. */
 const COST = { match: 0, change: 3, gap: 0, edit: 2 };
 
 /** The cheapest edit script from `a` to `b` (Levenshtein over names and type meanings). */
 function align(a: Entry[], b: Entry[]): Op[] {
+  if (a.length > MAX_ENTRIES || b.length > MAX_ENTRIES) throw new RangeError(`too many variables to compare (${a.length} and ${b.length}; at most ${MAX_ENTRIES} in one list)`);
   const shapes = new Map<Entry, string>([...a, ...b].map((e) => [e, typeShape(e.ref)]));
   const pairCost = (x: Entry, y: Entry): number | undefined => {
     const sameName = x.label === y.label;

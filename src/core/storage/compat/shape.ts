@@ -5,6 +5,9 @@
  */
 import { staticLength, typeOf, type SolcType } from '../layout';
 
+/** Type nesting followed at most (solc's own types nest a few levels). */
+const MAX_DEPTH = 64;
+
 /** A type of one layout: its id and the layout's types. */
 export interface TypeRef {
   types: Record<string, SolcType>;
@@ -25,6 +28,7 @@ function shapeOf(types: Record<string, SolcType>, id: string, open: string[]): s
   const t = typeOf(types, id);
   if (!t) return id.replace(/\)\d+/g, ')');
   if (open.includes(id)) return `recursive ${t.label}`; // a struct that holds itself through a mapping or array
+  if (open.length > MAX_DEPTH) return `deep ${id}`; // a file written to nest without end: compared by id below this
   const inner = (child: string | undefined) => shapeOf(types, child ?? '', [...open, id]);
   switch (t.encoding) {
     case 'mapping':
