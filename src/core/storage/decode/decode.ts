@@ -124,6 +124,7 @@ export async function readStorage(
   // The logs are searched while the first round reads the value types.
   const newest = Math.max(...blocks.map((b) => b.number));
   let logWords: Set<bigint> = new Set();
+  let keyGroups: readonly (readonly bigint[])[] = [];
   const discovery = options.discoverKeys === false ? undefined : discoverLogWords(rpc, address, newest, options.signal);
   discovery?.catch(() => undefined); // awaited below, unless the lookup fails first
   let keysKnown = discovery === undefined;
@@ -141,7 +142,7 @@ export async function readStorage(
   const codeCalls = blocks.map((b) => ({ method: 'eth_getCode', params: [address, minimalHex(BigInt(b.number))] }));
 
   for (let round = 0; ; round++) {
-    const walk = new Walk({ types: layout.types, states: blocks.length, words: (s) => reader.known.get(s), keys, limits, hints: options.hints, hashes });
+    const walk = new Walk({ types: layout.types, states: blocks.length, words: (s) => reader.known.get(s), keys, keyGroups, userKeys, limits, hints: options.hints, hashes });
     const variables = layout.storage.map((v) => ({ label: v.label, type: v.type, slot: BigInt(v.slot), offset: v.offset, node: walk.variable(v.label, v.typeId, BigInt(v.slot), v.offset) }));
     if (round > 0 && walk.needed.size === 0 && keysKnown) {
       for (const w of walk.warnings) warn(w);
@@ -168,6 +169,7 @@ export async function readStorage(
       stats.requests += found.requests;
       for (const w of found.warnings) warn(w);
       logWords = found.words;
+      keyGroups = found.groups;
       keyCache.clear();
       keysKnown = true;
     }

@@ -9,7 +9,7 @@ import { retryDelay, sleep, type RetryPolicy } from '../../rpc/retry';
 import { minimalHex } from '../inputs';
 import type { StorageRpc } from '../types';
 import { StorageDecodeError } from './errors';
-import { logWords, MAX_CANDIDATE_WORDS } from './keys';
+import { KeyGroups, logWords, MAX_CANDIDATE_WORDS } from './keys';
 
 /** The most logs read for key discovery; the rest are left out, with a warning. */
 export const MAX_LOGS = 200_000;
@@ -38,6 +38,8 @@ export function isRangeCap(failure: RpcFailure): boolean {
 
 export interface LogWords {
   words: Set<bigint>;
+  /** Each log's words in order (the first MAX_KEY_GROUPS distinct ones): keys named together. */
+  groups: bigint[][];
   logs: number;
   requests: number;
   warnings: string[];
@@ -80,7 +82,8 @@ class SkippedRanges {
  * line (the decode goes on with the keys found and those the user gave).
  */
 export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock: number, signal?: AbortSignal, backoff: RetryPolicy = LOG_BACKOFF): Promise<LogWords> {
-  const out: LogWords = { words: new Set(), logs: 0, requests: 0, warnings: [] };
+  const out: LogWords = { words: new Set(), groups: [], logs: 0, requests: 0, warnings: [] };
+  const groups = new KeyGroups();
   const ranges: [number, number][] = [[0, toBlock]];
   const cancelled = () => new StorageDecodeError('Storage decode cancelled', 'cancelled');
   const notSearched = (from: number) => `blocks ${from}–${toBlock}`;
@@ -140,12 +143,13 @@ export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock
     limits = 0;
     const take = logs.slice(0, MAX_LOGS - out.logs);
     out.logs += take.length;
-    logWords(take, out.words);
+    logWords(take, out.words, groups);
     if (out.logs >= MAX_LOGS && (take.length < logs.length || ranges.length)) {
       out.warnings.push(`mapping keys: only the first ${MAX_LOGS} logs were read`);
       break;
     }
   }
+  out.groups = groups.list;
   const left = [stopped, skipped.describe()].filter(Boolean);
   if (left.length) out.warnings.push(`mapping keys: ${left.join('; ')}`);
   if (out.words.size > MAX_CANDIDATE_WORDS) {
