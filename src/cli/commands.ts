@@ -2,10 +2,20 @@
 import type { CliCommand } from './command';
 import { graphNodeCommand } from './graphNode';
 import { platformCommand } from './platform';
+import { proxyHistoryCommand } from './proxyHistory';
 import { rpcCommand } from './rpc';
 import { storageDecodeCommand } from './storageDecode';
 import { storageDiffCommand } from './storageDiff';
 import { storageRangeCommand } from './storageRange';
 import { validateCommand } from './validate';
 
-export const commands: readonly CliCommand[] = [rpcCommand, platformCommand, storageRangeCommand, storageDecodeCommand, storageDiffCommand, validateCommand, graphNodeCommand];
+export const commands: readonly CliCommand[] = [
+  rpcCommand,
+  platformCommand,
+  storageRangeCommand,
+  storageDecodeCommand,
+  storageDiffCommand,
+  proxyHistoryCommand,
+  validateCommand,
+  graphNodeCommand,
+];

@@ -54,9 +54,15 @@ export function formatFlag(value: string | undefined): OutputFormat {
  * when only a --contract choice is missing.
  */
 export async function layoutFromFile(file: string, contract: string | undefined): Promise<ContractLayout> {
-  const { LayoutFileError, readLayoutFile, selectLayout } = await import('../core/storage/layout');
+  const { readLayoutFile } = await import('../core/storage/layout');
+  return chooseLayout(readLayoutFile(file).layouts, contract, file);
+}
+
+/** The layout `contract` names among a file's layouts (selectLayout), a missing --contract choice as a UsageError. */
+export async function chooseLayout(layouts: readonly ContractLayout[], contract: string | undefined, file: string): Promise<ContractLayout> {
+  const { LayoutFileError, selectLayout } = await import('../core/storage/layout');
   try {
-    return selectLayout(readLayoutFile(file).layouts, contract, file);
+    return selectLayout(layouts, contract, file);
   } catch (err) {
     if (err instanceof LayoutFileError && err.reason === 'ambiguous') throw new UsageError(err.message);
     throw err;
