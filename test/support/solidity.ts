@@ -3,7 +3,8 @@
  * on a real node: evmVersion shanghai, so ganache 7.9.2 runs the code too; the storage layout is
  * asked for, as a project would. Also the artifact files the four toolchains write, built from
  * that one output: solc's standard-JSON output, a Foundry artifact, a Hardhat 2 build-info and
- * Hardhat 3's split build-info (the input file and its `.output.json`).
+ * Hardhat 3's split build-info (the input file and its `.output.json`), each with the ASTs
+ * (a Foundry artifact has its own source's, as `forge build --ast` writes it).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -49,12 +50,15 @@ function importFromNodeModules(p: string): { contents: string } | { error: strin
   return existsSync(file) ? { contents: readFileSync(file, 'utf8') } : { error: `not found: ${p}` };
 }
 
+const ALL_OUTPUTS = ['abi', 'metadata', 'storageLayout', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'];
+
 /**
  * Compiles one source text, imports resolved from node_modules (@openzeppelin/contracts and
  * @openzeppelin/contracts-upgradeable); the output carries each source's AST, as a project asks
- * for it. Fails on any compiler error.
+ * for it. `outputs` narrows what each contract gets (only ['storageLayout'] skips code
+ * generation: a layout of hundreds of structs compiles in a second). Fails on any compiler error.
  */
-export function compileSource(source: string, content: string): SolcCompiled {
+export function compileSource(source: string, content: string, outputs: readonly string[] = ALL_OUTPUTS): SolcCompiled {
   const input = {
     language: 'Solidity',
     sources: { [source]: { content } },
@@ -62,7 +66,7 @@ export function compileSource(source: string, content: string): SolcCompiled {
       evmVersion: 'shanghai',
       optimizer: { enabled: false, runs: 200 },
       outputSelection: {
-        '*': { '': ['ast'], '*': ['abi', 'metadata', 'storageLayout', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] },
+        '*': { '': ['ast'], '*': [...outputs] },
       },
     },
   };
@@ -86,6 +90,7 @@ export function writeArtifacts(
   const long = solcLongVersion();
   const short = long.replace(/\+.*$/, '');
   const c = compiled.output.contracts[source][name];
+  mkdirSync(dir, { recursive: true });
   const solcOutput = path.join(dir, 'solc-output.json');
   writeFileSync(solcOutput, JSON.stringify(compiled.output));
 
@@ -102,9 +107,25 @@ export function writeArtifacts(
       rawMetadata: c.metadata,
       metadata: JSON.parse(c.metadata),
       storageLayout: c.storageLayout,
+      ast: (compiled.output.sources[source] as { ast?: unknown } | undefined)?.ast,
       id: 0,
     }),
   );
+  // The imported sources' ASTs, as forge --ast writes one artifact per contract of every source:
+  // here the first contract of each other source, without a layout (so it adds none to a project's list).
+  // Two sources of one file name go where forge puts them: under their whole path.
+  const taken = new Set([path.basename(source)]);
+  for (const [other, unit] of Object.entries(compiled.output.sources)) {
+    const first = Object.keys(compiled.output.contracts[other] ?? {})[0];
+    if (other === source || !first) continue;
+    const otherDir = path.join(dir, 'out', taken.has(path.basename(other)) ? other : path.basename(other));
+    taken.add(path.basename(other));
+    mkdirSync(otherDir, { recursive: true });
+    writeFileSync(
+      path.join(otherDir, `${first}.json`),
+      JSON.stringify({ abi: [], bytecode: { object: '0x' }, deployedBytecode: { object: '0x' }, ast: (unit as { ast?: unknown }).ast, id: 0 }),
+    );
+  }
 
   const buildInfo = path.join(dir, 'artifacts', 'build-info');
   mkdirSync(buildInfo, { recursive: true });

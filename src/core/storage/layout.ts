@@ -7,66 +7,10 @@
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { FILE_CAPS, readTextFile } from '../files';
+import type { CodeRange, ContractLayout, LayoutVariable, SolcStorageLayout, SolcType } from './layoutTypes';
+import { addFoundryNamespaces, addOutputNamespaces, foundryCache, type FoundryCache } from './erc7201/files';
 
-/** One type of solc's storageLayout.types. */
-export interface SolcType {
-  encoding: 'inplace' | 'mapping' | 'dynamic_array' | 'bytes';
-  label: string;
-  numberOfBytes: string;
-  base?: string;
-  key?: string;
-  value?: string;
-  members?: SolcStorageItem[];
-}
-
-/** One item of solc's storageLayout.storage (and of a struct's members). */
-export interface SolcStorageItem {
-  astId?: number;
-  contract?: string;
-  label: string;
-  offset: number;
-  slot: string;
-  type: string;
-}
-
-export interface SolcStorageLayout {
-  storage: SolcStorageItem[];
-  types: Record<string, SolcType> | null;
-}
-
-/** One state variable, as the storage table shows it. */
-export interface LayoutVariable {
-  label: string;
-  /** Slot number in decimal, as solc writes it. */
-  slot: string;
-  /** Byte offset within the slot, from the right. */
-  offset: number;
-  /** The type as written in Solidity, e.g. "uint256", "mapping(address => uint256)". */
-  type: string;
-  /** solc's type id, e.g. "t_uint256": the key into `types`. */
-  typeId: string;
-  numberOfBytes: number;
-}
-
-/** A byte range of deployed code that differs per deployment (immutables) or per link (libraries). */
-export interface CodeRange {
-  start: number;
-  length: number;
-}
-
-export interface ContractLayout {
-  contractName: string;
-  /** Source unit, e.g. "contracts/Token.sol". */
-  source: string;
-  storage: LayoutVariable[];
-  types: Record<string, SolcType>;
-  /** Deployed (runtime) bytecode, 0x-hex, when the artifact holds it. */
-  deployedBytecode?: string;
-  /** Immutable and library-link ranges of deployedBytecode, ignored when matching. */
-  variableRanges: CodeRange[];
-  /** The file it came from, when loaded from disk. */
-  artifact?: string;
-}
+export type { CodeRange, ContractLayout, LayoutVariable, SolcStorageItem, SolcStorageLayout, SolcType } from './layoutTypes';
 
 /** The type with id `id`, only if the layout describes it (an id like "constructor" is no Object method). */
 export function typeOf(types: Record<string, SolcType>, id: string): SolcType | undefined {
@@ -195,15 +139,21 @@ function contractsOf(value: unknown): Record<string, Record<string, unknown>> | 
 
 /** The layouts in a Hardhat build-info file (v2 `<id>.json`, or Hardhat 3's `<id>.output.json`). */
 export function parseHardhatBuildInfo(json: unknown, file?: string): ContractLayout[] {
-  const contracts = contractsOf((json as { output?: { contracts?: unknown } })?.output?.contracts);
-  return contracts ? layoutsOfContracts(contracts, file) : [];
+  const j = json as { output?: { contracts?: unknown; sources?: unknown }; input?: { sources?: unknown } } | null;
+  const contracts = contractsOf(j?.output?.contracts);
+  if (!contracts) return [];
+  const layouts = layoutsOfContracts(contracts, file);
+  // Hardhat 3 keeps the input beside the output: <id>.json next to <id>.output.json.
+  const input = () => j?.input?.sources ?? (file?.endsWith('.output.json') ? (readJson(file.replace(/\.output\.json$/, '.json')) as typeof j)?.input?.sources : undefined);
+  addOutputNamespaces(layouts, j?.output?.sources, input);
+  return layouts;
 }
 
 /**
  * The layout in a Foundry artifact (`out/<File>.sol/<Name>.json`), or undefined when it has
  * none. The name and source come from metadata.settings.compilationTarget, else from the path.
  */
-export function parseFoundryArtifact(json: unknown, file?: string): ContractLayout | undefined {
+export function parseFoundryArtifact(json: unknown, file?: string, cache: FoundryCache = foundryCache()): ContractLayout | undefined {
   const a = json as {
     storageLayout?: unknown;
     deployedBytecode?: { object?: unknown; immutableReferences?: unknown; linkReferences?: unknown };
@@ -214,7 +164,7 @@ export function parseFoundryArtifact(json: unknown, file?: string): ContractLayo
   const metadata = typeof a.metadata === 'string' ? safeJson(a.metadata) : a.metadata;
   const target = Object.entries((metadata as { settings?: { compilationTarget?: Record<string, string> } })?.settings?.compilationTarget ?? {})[0];
   const fromPath = file ? { name: path.basename(file, '.json'), source: path.basename(path.dirname(file)) } : undefined;
-  return {
+  const layout: ContractLayout = {
     contractName: target?.[1] ?? fromPath?.name ?? 'unknown',
     source: target?.[0] ?? a.ast?.absolutePath ?? fromPath?.source ?? 'unknown',
     storage: toVariables(a.storageLayout),
@@ -223,6 +173,8 @@ export function parseFoundryArtifact(json: unknown, file?: string): ContractLayo
     variableRanges: rangesOf(a.deployedBytecode),
     ...(file ? { artifact: file } : {}),
   };
+  addFoundryNamespaces(layout, { ast: a.ast, metadata }, file, cache);
+  return layout;
 }
 
 function safeJson(text: string): unknown {
@@ -270,6 +222,7 @@ export function loadProjectLayouts(root: string): ContractLayout[] {
     .sort())
     out.push(...parseHardhatBuildInfo(readJson(path.join(buildInfo, f)), path.join(buildInfo, f)));
   const foundry = path.join(root, 'out');
+  const cache = foundryCache();
   for (const dir of listDir(foundry)
     .filter((n) => n !== 'build-info')
     .sort()) {
@@ -278,7 +231,7 @@ export function loadProjectLayouts(root: string): ContractLayout[] {
     for (const f of listDir(full)
       .filter((n) => n.endsWith('.json'))
       .sort()) {
-      const layout = parseFoundryArtifact(readJson(path.join(full, f)), path.join(full, f));
+      const layout = parseFoundryArtifact(readJson(path.join(full, f)), path.join(full, f), cache);
       if (layout) out.push(layout);
     }
   }
@@ -315,6 +268,13 @@ export function layoutFileKind(json: unknown): LayoutFileKind | 'hardhat3-input'
   if (contractsOf(j.contracts)) return 'solc-output';
   if ('storageLayout' in j || 'deployedBytecode' in j || ('abi' in j && 'bytecode' in j)) return 'foundry-artifact';
   return undefined;
+}
+
+/** The layouts of a solc standard-JSON output, namespaces read from its sources' ASTs. */
+function solcOutputLayouts(json: { contracts: unknown; sources?: unknown }, file: string): ContractLayout[] {
+  const layouts = layoutsOfContracts(contractsOf(json.contracts)!, file);
+  addOutputNamespaces(layouts, json.sources, () => undefined);
+  return layouts;
 }
 
 /** The storageLayout values a file holds, by contract name ("source:Name"), well formed or not. */
@@ -371,7 +331,7 @@ export function readLayoutFile(file: string): { kind: LayoutFileKind; layouts: C
     kind === 'foundry-artifact'
       ? [parseFoundryArtifact(json, file)].filter((l): l is ContractLayout => l !== undefined)
       : kind === 'solc-output'
-        ? layoutsOfContracts(contractsOf((json as { contracts: unknown }).contracts)!, file)
+        ? solcOutputLayouts(json as { contracts: unknown; sources?: unknown }, file)
         : parseHardhatBuildInfo(json, file);
   if (layouts.length === 0) {
     const names = contractNames(json, kind, file);

@@ -108,7 +108,12 @@ export async function resolveBlocks(rpc: StorageRpc, given: readonly string[], s
 }
 
 /** Reads and decodes every state variable of `layout` at each of `blockRefs`. */
-export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types'>, blockRefs: readonly string[], options: StorageReadOptions): Promise<StorageReading> {
+export async function readStorage(
+  rpc: StorageRpc,
+  layout: Pick<ContractLayout, 'storage' | 'types' | 'notes'>,
+  blockRefs: readonly string[],
+  options: StorageReadOptions,
+): Promise<StorageReading> {
   const address = normaliseAddress(options.address);
   const refs = blockRefs.map((b) => parseBlockRef(b));
   const userKeys = checkUserKeys(options.keys ?? []);
@@ -124,6 +129,7 @@ export async function readStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
     return key ? [key] : [];
   });
   for (const k of userKeys) if (!keyTypes.some((t) => keyFromText(t, k))) warn(`key '${k}' fits the key type of no mapping of the layout`);
+  for (const note of layout.notes ?? []) warn(note);
   const stats: ReadStats = { roundTrips: 0, requests: 0, reads: 0 };
   // Blocks given by number: the first reads travel with the lookup, checked against it after.
   const lookup = resolveBlocks(rpc, blockRefs, stats, options.signal);
@@ -256,7 +262,7 @@ export function leaves(node: DecodedNode, path: string, states = 1, out: Leaf[] 
   return out;
 }
 
-export async function decodeStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types'>, block: string, options: StorageReadOptions): Promise<StorageReading> {
+export async function decodeStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types' | 'notes'>, block: string, options: StorageReadOptions): Promise<StorageReading> {
   return readStorage(rpc, layout, [block], options);
 }
 
@@ -277,7 +283,7 @@ export interface StorageDiff {
 }
 
 /** What changed between the state at the end of block `from` and at the end of block `to`, leaf by leaf in layout order. */
-export async function diffStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types'>, from: string, to: string, options: StorageReadOptions): Promise<StorageDiff> {
+export async function diffStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types' | 'notes'>, from: string, to: string, options: StorageReadOptions): Promise<StorageDiff> {
   const reading = await readStorage(rpc, layout, [from, to], options);
   return { from: reading.blocks[0], to: reading.blocks[1], changes: changedLeaves(reading.variables), warnings: reading.warnings, stats: reading.stats };
 }

@@ -1,0 +1,50 @@
+/**
+ * A contract's ERC-7201 namespaces as storage entries: for the contract and every base (base-most
+ * first, as solc linearizes them), each struct tagged `@custom:storage-location erc7201:<id>`
+ * becomes one entry labelled `erc7201:<id>` at the namespace root, typed by the struct, so every
+ * reader of a layout (decoder, diff, slot names, editor) sees it as one more state variable.
+ */
+import type { LayoutVariable, SolcType } from '../layoutTypes';
+import { docText, type AstIndex, type AstNode } from './ast';
+import { namespaceRoot, storageLocations } from './root';
+import { NamespaceTypeError, TypeBuilder } from './types';
+
+export interface Namespaces {
+  storage: LayoutVariable[];
+  types: Record<string, SolcType>;
+  /** What could not be laid out, one line each. */
+  notes: string[];
+}
+
+/** The namespaces of contract definition `contract`; `contractKey` is solc's "source:Name". */
+export function namespacesOf(contract: AstNode, index: AstIndex, contractKey: string): Namespaces {
+  const builder = new TypeBuilder(index, contractKey);
+  const storage: LayoutVariable[] = [];
+  const notes: string[] = [];
+  const bases = [...(contract.linearizedBaseContracts ?? [contract.id!])].reverse();
+  for (const baseId of bases) {
+    const base = baseId === contract.id ? contract : index.get(baseId);
+    if (!base) {
+      notes.push(`${contractKey}: a base contract (AST id ${baseId}) is not in the AST at hand; its ERC-7201 namespaces, if any, are not decoded`);
+      continue;
+    }
+    for (const struct of base.nodes ?? []) {
+      if (struct.nodeType !== 'StructDefinition') continue;
+      for (const { formula, id } of storageLocations(docText(struct))) {
+        const label = `${formula}:${id}`;
+        if (formula !== 'erc7201') {
+          notes.push(`${label} (struct ${struct.canonicalName}) is not decoded: its formula is not ERC-7201's`);
+          continue;
+        }
+        try {
+          const t = builder.struct(struct);
+          storage.push({ label, slot: namespaceRoot(id).toString(10), offset: 0, type: t.label, typeId: t.id, numberOfBytes: Number(t.size) });
+        } catch (err) {
+          if (!(err instanceof NamespaceTypeError)) throw err;
+          notes.push(`${label} (struct ${struct.canonicalName}) is not decoded: ${err.message}`);
+        }
+      }
+    }
+  }
+  return { storage, types: builder.types, notes };
+}

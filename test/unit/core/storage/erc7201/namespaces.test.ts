@@ -1,0 +1,87 @@
+/**
+ * A contract's namespaces as storage entries (base-most first, after the plain variables), the
+ * names the raw storage table gives their slots, and what is said of what cannot be decoded: a
+ * storage location of another formula, a base whose AST is not at hand.
+ */
+import { AbiCoder, keccak256, toUtf8Bytes } from 'ethers';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { AstIndex, contractIn, type AstNode } from '../../../../../src/core/storage/erc7201/ast';
+import { namespacesOf } from '../../../../../src/core/storage/erc7201/namespaces';
+import { readLayoutFile, selectLayout, type ContractLayout } from '../../../../../src/core/storage/layout';
+import { slotLabeller } from '../../../../../src/core/storage/slotLabels';
+import { compileSource, writeArtifacts, type SolcCompiled } from '../../../../support/solidity';
+
+const SOURCE = 'contracts/Vaulted.sol';
+const TEXT = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+import {Initializable} from "@openzeppelin/contracts-upgradeable/proxy/utils/Initializable.sol";
+abstract contract Counted {
+  /// @custom:storage-location erc7201:example.counted
+  struct CountedStorage { uint64 count; bool frozen; uint256[] history; string memo; }
+}
+contract Vaulted is Initializable, Counted {
+  /// @custom:storage-location erc1234:example.other
+  struct Other { uint256 x; }
+  /// The vault's own state.
+  /// @custom:storage-location erc7201:example.vault
+  struct VaultStorage { uint256 total; mapping(address => uint256) shares; }
+  uint256 plain;
+}`;
+
+const root = (id: string) => BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(['uint256'], [BigInt(keccak256(toUtf8Bytes(id))) - 1n]))) & ~0xffn;
+
+describe('namespaces of a contract', () => {
+  let compiled: SolcCompiled;
+  let dir: string;
+  let layout: ContractLayout;
+  before(() => {
+    compiled = compileSource(SOURCE, TEXT, ['storageLayout']);
+    dir = mkdtempSync(path.join(os.tmpdir(), 'chaindeck-ns-'));
+    const { solcOutput } = writeArtifacts(dir, compileSource(SOURCE, TEXT), SOURCE, 'Vaulted');
+    layout = selectLayout(readLayoutFile(solcOutput).layouts, 'Vaulted', solcOutput);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('plain variables first, then each namespace base-most first, at its root; another formula is named, not decoded', () => {
+    assert.deepEqual(
+      layout.storage.map((v) => [v.label, v.slot, v.type]),
+      [
+        ['plain', '0', 'uint256'],
+        ['erc7201:openzeppelin.storage.Initializable', root('openzeppelin.storage.Initializable').toString(), 'struct Initializable.InitializableStorage'],
+        ['erc7201:example.counted', root('example.counted').toString(), 'struct Counted.CountedStorage'],
+        ['erc7201:example.vault', root('example.vault').toString(), 'struct Vaulted.VaultStorage'],
+      ],
+    );
+    assert.deepEqual(layout.notes, ["erc1234:example.other (struct Vaulted.Other) is not decoded: its formula is not ERC-7201's"]);
+  });
+
+  test("the raw storage table's slot names name namespace members, array elements and string data", () => {
+    const label = slotLabeller(layout);
+    const counted = root('example.counted');
+    const init = root('openzeppelin.storage.Initializable');
+    assert.equal(label(init), 'erc7201:openzeppelin.storage.Initializable._initialized, erc7201:openzeppelin.storage.Initializable._initializing');
+    assert.equal(label(counted), 'erc7201:example.counted.count, erc7201:example.counted.frozen');
+    assert.equal(label(counted + 1n), 'erc7201:example.counted.history.length');
+    assert.equal(label(BigInt(keccak256(`0x${(counted + 1n).toString(16).padStart(64, '0')}`)) + 4n), 'erc7201:example.counted.history[4]');
+    assert.equal(label(counted + 2n), 'erc7201:example.counted.memo');
+    assert.equal(label(BigInt(keccak256(`0x${(counted + 2n).toString(16).padStart(64, '0')}`)) + 1n), 'erc7201:example.counted.memo (data 1)');
+    assert.equal(label(root('example.vault')), 'erc7201:example.vault.total');
+    assert.equal(label(0n), 'plain');
+    assert.equal(label(counted + 3n), undefined);
+  });
+
+  test('a base whose AST is not at hand is said to be missing, the others still laid out', () => {
+    const unit = (compiled.output.sources[SOURCE] as { ast: AstNode }).ast;
+    const ns = namespacesOf(contractIn(unit, 'Vaulted')!, new AstIndex([unit]), `${SOURCE}:Vaulted`);
+    assert.deepEqual(
+      ns.storage.map((v) => v.label),
+      ['erc7201:example.counted', 'erc7201:example.vault'],
+    );
+    assert.equal(ns.notes.length, 2);
+    assert.match(ns.notes[0], /^contracts\/Vaulted\.sol:Vaulted: a base contract \(AST id \d+\) is not in the AST at hand; its ERC-7201 namespaces, if any, are not decoded$/);
+  });
+});
