@@ -36,6 +36,7 @@ const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
 const minimal = (n: bigint) => `0x${n.toString(16)}`;
 const mapSlot = (key: string, slot: bigint) => BigInt(keccak256(coder.encode(['address', 'uint256'], [key, slot])));
 const root7201 = (id: string) => BigInt(keccak256(coder.encode(['uint256'], [BigInt(keccak256(toUtf8Bytes(id))) - 1n]))) & ~0xffn;
+const LEDGER = 'erc7201:example.ledger.main';
 const LEDGER_ROOT = root7201('example.ledger.main');
 const INITIALIZABLE_ROOT = root7201('openzeppelin.storage.Initializable');
 const IMPLEMENTATION_SLOT = BigInt(keccak256(toUtf8Bytes('eip1967.proxy.implementation'))) - 1n;
@@ -96,7 +97,7 @@ function rawDiff(a: Ledger, b: Ledger): { slot: string; before: string; after: s
     .map((c) => ({ slot: word(c.slot), before: word(c.before), after: word(c.after) }));
 }
 
-/** The decoded plain leaves of a state by a version's layout: path → value (a mapping entry only where non-zero). */
+/** The decoded leaves of a state by a version's layout, the plain variables' and the namespaces' (those the ledger changes): path → value (a mapping entry only where non-zero). */
 function leafValues(l: Ledger, version: 1 | 2): Map<string, string> {
   const m = new Map<string, string>();
   m.set('total', String(l.total));
@@ -104,25 +105,30 @@ function leafValues(l: Ledger, version: 1 | 2): Map<string, string> {
   m.set('entries.length', String(l.entries.length));
   l.entries.forEach((v, i) => m.set(`entries[${i}]`, String(v)));
   if (version === 2) m.set('fee', String(l.fee));
+  m.set(`${LEDGER}.rounds`, String(l.rounds));
+  m.set(`${LEDGER}.lastCredited`, getAddress(l.last));
+  for (const [who, v] of l.marks) if (v !== 0n) m.set(`${LEDGER}.marks[${who}]`, String(v));
+  if (version === 2) m.set(`${LEDGER}.version`, String(l.nsVersion));
+  m.set('erc7201:openzeppelin.storage.Initializable._initialized', String(l.initialized));
   return m;
 }
 
-/** The changed plain leaves between two states, each by its own version's layout, sorted by path: a mapping entry absent is zero, an array element or a variable its layout lacks is null. */
+/** The changed leaves between two states, each by its own version's layout, sorted by path: a mapping entry absent is zero, an array element or a variable its layout lacks is null. */
 function decodedDiff(a: Ledger, va: 1 | 2, b: Ledger, vb: 1 | 2): { path: string; before: string | null; after: string | null }[] {
   const la = leafValues(a, va);
   const lb = leafValues(b, vb);
-  const absent = (p: string) => (p.startsWith('credits[') ? '0' : null);
+  const absent = (p: string) => (/^(credits|erc7201:example\.ledger\.main\.marks)\[/.test(p) ? '0' : null);
   return [...new Set([...la.keys(), ...lb.keys()])]
     .map((p) => ({ path: p, before: la.get(p) ?? absent(p), after: lb.get(p) ?? absent(p) }))
     .filter((c) => c.before !== c.after)
     .sort((x, y) => (x.path < y.path ? -1 : 1));
 }
 
-/** The plain leaves of a CLI diff (the namespaces' and the proxy slots' aside), without slots, sorted by path. */
-function plainOf(run: CliRun): { path: string; before: unknown; after: unknown }[] {
+/** The leaves of a CLI diff (the proxy slots' aside), without slots, sorted by path. */
+function leavesOf(run: CliRun): { path: string; before: unknown; after: unknown }[] {
   assert.equal(run.code, 0, run.stderr);
   return (JSON.parse(run.stdout) as { path: string; before: unknown; after: unknown }[])
-    .filter((c) => !/^(erc7201:|eip1967\.)/.test(c.path))
+    .filter((c) => !c.path.startsWith('eip1967.'))
     .map(({ path: p, before: b, after: a }) => ({ path: p, before: b, after: a }))
     .sort((x, y) => (x.path < y.path ? -1 : 1));
 }
@@ -304,7 +310,7 @@ for (const kind of ['anvil', 'ganache'] as const) {
       assert.match(run.stderr, /^Warning: .* logged no Upgraded or BeaconUpgraded event up to block \d+/);
     });
 
-    test('storage-diff across the upgrade: each side decoded with its own layout, the appended variable null before', async () => {
+    test('storage-diff across the upgrade: each side decoded with its own layout, the appended variable and namespace member null before', async () => {
       const chain = chains[kind]!;
       const run = await cli([
         'storage-diff',
@@ -319,15 +325,22 @@ for (const kind of ['anvil', 'ganache'] as const) {
         '--layout',
         files.solcOutput,
       ]);
-      assert.deepEqual(plainOf(run), decodedDiff(chain.at.get(chain.v1Block)!, 1, chain.at.get(chain.upgradeBlock)!, 2));
-      assert.deepEqual(plainOf(run), [{ path: 'fee', before: null, after: String(FEE) }]);
+      assert.deepEqual(leavesOf(run), decodedDiff(chain.at.get(chain.v1Block)!, 1, chain.at.get(chain.upgradeBlock)!, 2));
+      assert.deepEqual(leavesOf(run), [
+        { path: `${LEDGER}.version`, before: null, after: '2' },
+        { path: 'erc7201:openzeppelin.storage.Initializable._initialized', before: '1', after: '2' },
+        { path: 'fee', before: null, after: String(FEE) },
+      ]);
       assert.ok(
         run.stderr.includes(
           `the implementation of ${chain.proxy} changed from ${chain.v1} (LedgerV1) to ${chain.v2} (LedgerV2) at block ${chain.upgradeBlock} (transaction ${chain.upgradeTx})`,
         ),
         run.stderr,
       );
-      assert.match(run.stderr, /1 changed leaf only in the layout of contracts\/LedgerUpgrade\.sol:LedgerV2 \(before is null\): (.*, )?fee/);
+      assert.match(
+        run.stderr,
+        /2 changed leaves only in the layout of contracts\/LedgerUpgrade\.sol:LedgerV2 \(before is null\): (fee, erc7201:example\.ledger\.main\.version|erc7201:example\.ledger\.main\.version, fee)\n/,
+      );
     });
 
     test('storage-diff across the upgrade with activity on both sides: mapping entries, array elements, the appended variable', async () => {
@@ -337,7 +350,7 @@ for (const kind of ['anvil', 'ganache'] as const) {
       const run = await cli(['storage-diff', '--rpc', chain.url, '--address', chain.proxy, '--from', String(from), '--to', String(to), '--layout', files.hardhat2]);
       const expected = decodedDiff(chain.at.get(from)!, 1, chain.at.get(to)!, 2);
       assert.ok(expected.some((c) => c.path === `credits[${B}]`) && expected.some((c) => c.path === 'entries[2]'));
-      assert.deepEqual(plainOf(run), expected);
+      assert.deepEqual(leavesOf(run), expected);
     });
 
     test('a FILE with only V2: one line that the implementation changed and V1 is not at hand; both sides decoded with V2', async () => {
@@ -348,7 +361,7 @@ for (const kind of ['anvil', 'ganache'] as const) {
       assert.equal(warnings.length, 1, run.stderr);
       assert.ok(warnings[0].includes(`changed from ${chain.v1} to ${chain.v2} (LedgerV2) at block ${chain.upgradeBlock}`), warnings[0]);
       assert.ok(warnings[0].includes(`the layouts to decode both sides are not at hand: no contract in ${files.foundry} has the code of ${chain.v1}`), warnings[0]);
-      assert.deepEqual(plainOf(run), decodedDiff(chain.at.get(chain.v1Block)!, 2, chain.at.get(chain.upgradeBlock)!, 2));
+      assert.deepEqual(leavesOf(run), decodedDiff(chain.at.get(chain.v1Block)!, 2, chain.at.get(chain.upgradeBlock)!, 2));
     });
 
     test('a FILE with neither implementation and several contracts: exit 1, one line saying so', async () => {
@@ -362,7 +375,7 @@ for (const kind of ['anvil', 'ganache'] as const) {
       const chain = chains[kind]!;
       const run = await cli(['storage-diff', '--rpc', chain.url, '--address', chain.proxy, '--from', String(chain.upgradeBlock), '--to', String(chain.v2Block), '--layout', files.foundry]);
       assert.equal(run.stderr, '');
-      assert.deepEqual(plainOf(run), decodedDiff(chain.at.get(chain.upgradeBlock)!, 2, chain.at.get(chain.v2Block)!, 2));
+      assert.deepEqual(leavesOf(run), decodedDiff(chain.at.get(chain.upgradeBlock)!, 2, chain.at.get(chain.v2Block)!, 2));
     });
   });
 }
@@ -394,7 +407,7 @@ describe('storage-diff --tx on anvil: one transaction, from one trace of its blo
     const chain = chains.anvil!;
     const { tx, before, after } = chain.alone!;
     const run = await cli(['storage-diff', '--rpc', chain.url, '--address', chain.proxy, '--tx', tx, '--layout', files.solcOutput, '--contract', 'LedgerV2']);
-    assert.deepEqual(plainOf(run), decodedDiff(before, 2, after, 2));
+    assert.deepEqual(leavesOf(run), decodedDiff(before, 2, after, 2));
   });
 
   test('the second of two transactions crediting the same account in one block: before is after the first, not the parent block', async () => {
@@ -409,7 +422,7 @@ describe('storage-diff --tx on anvil: one transaction, from one trace of its blo
       expected.find((c) => c.path === `credits[${C}]`),
       { path: `credits[${C}]`, before: '11', after: '13' },
     );
-    assert.deepEqual(plainOf(decoded), expected);
+    assert.deepEqual(leavesOf(decoded), expected);
   });
 
   test('a transaction that writes an array element an earlier transaction of its block pushed: found through the overlaid length', async () => {
