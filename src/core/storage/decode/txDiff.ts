@@ -18,7 +18,7 @@ import { blockFailure, blockFromResult, type BlockInfo } from '../block';
 import { minimalHex, normaliseAddress, word } from '../inputs';
 import type { ContractLayout } from '../layout';
 import type { StorageRpc } from '../types';
-import { changedLeaves, readStorage, type LeafChange, type StorageReadOptions } from './decode';
+import { changedLeaves, readStorage, type LeafChange, type StorageReadOptions, type StorageReading } from './decode';
 import { StorageDecodeError } from './errors';
 import type { RawSlotChange } from './rawDiff';
 import type { ReadStats } from './read';
@@ -191,6 +191,8 @@ export async function rawTxDiff(rpc: StorageRpc, hash: string, options: { addres
 
 export interface TxStorageDiff {
   trace: TxTrace;
+  /** The variables at two states, just before and just after the transaction, labelled with the parent block and the transaction's. */
+  reading: StorageReading;
   changes: LeafChange[];
   warnings: string[];
   stats: ReadStats;
@@ -224,5 +226,5 @@ export async function txStorageDiff(rpc: StorageRpc, layout: Pick<ContractLayout
     options.onWarning?.(line);
   }
   const stats = { roundTrips: trace.stats.roundTrips + reading.stats.roundTrips, requests: trace.stats.requests + reading.stats.requests, reads: reading.stats.reads };
-  return { trace, changes: changedLeaves(reading.variables), warnings, stats };
+  return { trace, reading: { ...reading, blocks: [trace.parent, trace.block], warnings, stats }, changes: changedLeaves(reading.variables), warnings, stats };
 }
