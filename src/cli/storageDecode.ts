@@ -7,7 +7,7 @@ import { UsageError, type OptionTable } from './args';
 import { defineCommand, printJson, renderTable } from './command';
 import { CLI_HINTS } from './knobs';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
-import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, sharedOptions, type OutputFormat } from './storageLayoutFlags';
+import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, readAsDeployed, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 
 const options = {
   ...sharedOptions,
@@ -50,7 +50,14 @@ export const storageDecodeCommand = defineCommand({
   description: `JSON: one array, one element per state variable in layout order:
   {"label": "total", "type": "uint256", "slot": "0x2", "offset": 0, "value": "42"}
 Integers and enums are decimal strings, bool true/false, addresses EIP-55, bytesN and bytes
-0x-hex, strings text; arrays are arrays, structs objects by member, mappings objects by key.`,
+0x-hex, strings text; arrays are arrays, structs objects by member, mappings objects by key.
+Proxies are read through: at an ERC-1967, beacon, ERC-1822 (UUPS) or zeppelinos proxy, an
+ERC-1167 clone or an ERC-2535 diamond, the proxy's storage is decoded with the implementation's
+layout (a diamond's: every facet's, merged). Without --contract, FILE's contract is the one whose
+deployed code is the implementation's (elsewhere the address's), metadata and immutables aside.
+On an ERC-1967 proxy three address elements come last, after the implementation's variables:
+  {"label": "eip1967.proxy.implementation", "type": "address", "slot": "0x3608…2bbc", "offset": 0, "value": "0x…"}
+and likewise eip1967.proxy.admin and eip1967.proxy.beacon (the zero address when unset).`,
   options,
   refused: REFUSED_PASSWORD,
   refuseArgument: (word) => `unexpected argument '${word}': every value follows its option, e.g. --address ${word}`,
@@ -60,7 +67,7 @@ Integers and enums are decimal strings, bool true/false, addresses EIP-55, bytes
   exit: {
     done: 'the variables were printed',
     failed: 'an error, one line on stderr (a missing or unreadable FILE, no layout in it, a --contract not in it, no code at the address, an unknown block, an unreachable node)',
-    usageExample: 'a missing --layout, or several contracts in FILE and no --contract',
+    usageExample: 'a missing --layout, or several contracts in FILE, no --contract, and none whose code is deployed there (the candidates are listed)',
   },
   examples: [
     'chaindeck storage-decode --rpc http://127.0.0.1:8545 --address 0x5FbDB2315678afecb367f032d93F642f64180aa3 --layout out/Token.sol/Token.json',
@@ -82,10 +89,9 @@ Integers and enums are decimal strings, bool true/false, addresses EIP-55, bytes
   async work(args, io) {
     // The values are the contract's data, shown whole (a base URI keeps its path); the endpoint's secrets are registered and still masked.
     const print = (text: string) => (io.outRevealed ? io.outRevealed(text) : io.out(text));
-    const layout = await layoutFromFile(args.layout, args.contract);
-    const { decodeStorage, decodedJson, leaves } = await import('../core/storage/decode/decode');
-    const reading = await withNodeClient(args.target, args.timeoutMs, (client) =>
-      decodeStorage(client, layout, args.block, { address: args.address, keys: args.keys, hints: CLI_HINTS, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
+    const { decodedJson, leaves } = await import('../core/storage/decode/decode');
+    const { reading } = await withNodeClient(args.target, args.timeoutMs, (client) =>
+      readAsDeployed(client, args.layout, args.contract, [args.block], { address: args.address, keys: args.keys, hints: CLI_HINTS, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
     );
     if (args.format === 'json') printJson(io, decodedJson(reading), true);
     else {

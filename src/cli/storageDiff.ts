@@ -9,10 +9,10 @@
 import { UsageError, type OptionTable } from './args';
 import { defineCommand, printJson, renderTable } from './command';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
-import { addressFlag, blockFlag, cell, chooseLayout, formatFlag, LAYOUT_FILE_HELP, layoutFromFile, sharedOptions, type OutputFormat } from './storageLayoutFlags';
+import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutsOf, readAsDeployed, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 import type { CliIO } from './command';
-import type { RpcClient } from '../core/rpc/client';
-import type { WsRpcClient } from '../core/rpc/ws';
+import type { StorageRpc } from '../core/storage/types';
+import type { StorageReadOptions } from '../core/storage/decode/decode';
 
 const options = {
   ...sharedOptions,
@@ -78,9 +78,11 @@ export const storageDiffCommand = defineCommand({
     const changes = await withNodeClient(args.target, args.timeoutMs, async (client) => {
       if ('tx' in args.span) {
         if (args.layout === undefined) return (await import('../core/storage/decode/txDiff')).rawTxDiff(client, args.span.tx, { address: args.address }).then((d) => d.changes);
-        const layout = await layoutFromFile(args.layout, args.contract);
+        const file = args.layout;
         const { txStorageDiff } = await import('../core/storage/decode/txDiff');
-        return (await txStorageDiff(client, layout, args.span.tx, { address: args.address, onWarning: warn })).changes;
+        // As deployed: through a proxy, by the layout picked at the parent block, read there with the block's writes laid over.
+        const read = (blocks: string[], options: StorageReadOptions) => readAsDeployed(client, file, args.contract, blocks, options).then((d) => d.reading);
+        return (await txStorageDiff(client, read, args.span.tx, { address: args.address, onWarning: warn })).changes;
       }
       const { from, to } = args.span;
       if (args.layout !== undefined) return layoutDiff(client, args, from, to, args.layout, warn);
@@ -124,47 +126,46 @@ function printChanges(io: CliIO, format: OutputFormat, changes: readonly Change[
 }
 
 /**
- * A decoded diff between two blocks. At a proxy whose implementation changed between them, each
- * side with the layout in FILE whose code is the implementation live there; when FILE lacks one,
- * the one layout chosen for both sides with a warning, or (none chosen) a failure that says so.
+ * A decoded diff between two blocks, as deployed (through a proxy, by the layout picked by code).
+ * At a proxy whose implementation changed between them, each side with the layout in FILE whose
+ * code is the implementation live there; when FILE lacks one, the layout picked at the later block
+ * for both sides with a warning, or (none picked) a failure that says so.
  */
-async function layoutDiff(client: RpcClient | WsRpcClient, args: DiffArgs, from: string, to: string, file: string, warn: (line: string) => void): Promise<Change[]> {
-  const [{ readLayoutFile, layoutName }, { diffStorage }, { implementationChange, changeLine, diffAcrossUpgrade }] = await Promise.all([
+async function layoutDiff(client: StorageRpc, args: DiffArgs, from: string, to: string, file: string, warn: (line: string) => void): Promise<Change[]> {
+  const [{ layoutName }, { diffOfReading }, { implementationChange, changeLine, diffAcrossUpgrade }] = await Promise.all([
     import('../core/storage/layout'),
     import('../core/storage/decode/decode'),
     import('../core/storage/deployed/upgradeDiff'),
   ]);
-  const { layouts } = readLayoutFile(file);
-  const named = args.contract === undefined ? undefined : await chooseLayout(layouts, args.contract, file);
-  const change = await implementationChange(client, args.address, from, to, layouts, { contract: (l) => l === named });
+  const read = await layoutsOf(file, args.contract);
+  const change = await implementationChange(client, args.address, from, to, read.layouts, { chosen: read.chosen });
   const options = { address: args.address, onWarning: warn };
-  if (change) {
-    for (const w of change.warnings) warn(w);
-    const { before, after } = change;
-    if (before.layout && after.layout) {
-      warn(`${changeLine(change)}: block ${before.block.number} is decoded with ${layoutName(before.layout)}, block ${after.block.number} with ${layoutName(after.layout)}`);
-      const diff = await diffAcrossUpgrade(client, change, options);
-      const only = (paths: string[], side: string, layout: string) => {
-        if (paths.length)
-          warn(
-            `${paths.length} changed ${paths.length === 1 ? 'leaf' : 'leaves'} only in the layout of ${layout} (${side} is null): ${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}`,
-          );
-      };
-      only(diff.onlyAfter, 'before', layoutName(after.layout));
-      only(diff.onlyBefore, 'after', layoutName(before.layout));
-      return diff.changes;
-    }
-    const missing = [before, after].filter((s) => !s.layout).map((s) => s.implementation);
-    const line = `${changeLine(change)}, and the layouts to decode both sides are not at hand: no contract in ${file} has the code of ${missing.join(' or ')}`;
-    let layout;
-    try {
-      layout = named ?? (await chooseLayout(layouts, undefined, file));
-    } catch {
-      const { StorageDecodeError } = await import('../core/storage/decode/errors');
-      throw new StorageDecodeError(`${line}; give a FILE that holds both implementations, or --contract NAME to decode both sides with one layout`, 'read');
-    }
-    warn(`${line}: both sides are decoded with ${layoutName(layout)}`);
-    return (await diffStorage(client, layout, from, to, options)).changes;
+  if (!change) return diffOfReading((await readAsDeployed(client, file, args.contract, [from, to], options, read)).reading).changes;
+  for (const w of change.warnings) warn(w);
+  const { before, after } = change;
+  if (before.layout && after.layout) {
+    warn(`${changeLine(change)}: block ${before.block.number} is decoded with ${layoutName(before.layout)}, block ${after.block.number} with ${layoutName(after.layout)}`);
+    const diff = await diffAcrossUpgrade(client, change, options);
+    const only = (paths: string[], side: string, layout: string) => {
+      if (paths.length)
+        warn(
+          `${paths.length} changed ${paths.length === 1 ? 'leaf' : 'leaves'} only in the layout of ${layout} (${side} is null): ${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ', …' : ''}`,
+        );
+    };
+    only(diff.onlyAfter, 'before', layoutName(after.layout));
+    only(diff.onlyBefore, 'after', layoutName(before.layout));
+    return diff.changes;
   }
-  return (await diffStorage(client, named ?? (await chooseLayout(layouts, undefined, file)), from, to, options)).changes;
+  const missing = [before, after].filter((s) => !s.layout).map((s) => s.implementation);
+  const line = `${changeLine(change)}, and the layouts to decode both sides are not at hand: no contract in ${file} has the code of ${missing.join(' or ')}`;
+  let deployed;
+  try {
+    deployed = await readAsDeployed(client, file, args.contract, [from, to], options, read);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    const { StorageDecodeError } = await import('../core/storage/decode/errors');
+    throw new StorageDecodeError(`${line}; give a FILE that holds both implementations, or --contract NAME to decode both sides with one layout`, 'read');
+  }
+  warn(`${line}: both sides are decoded with ${deployed.deployed.picked.map(layoutName).join(' + ')}`);
+  return diffOfReading(deployed.reading).changes;
 }

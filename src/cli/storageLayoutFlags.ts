@@ -3,7 +3,9 @@
  * layout file and the contract in it, the output format), the layout read from the file, and the
  * table output.
  */
+import type { DeployedOptions, DeployedReading } from '../core/storage/deployed/read';
 import type { ContractLayout } from '../core/storage/layout';
+import type { StorageRpc } from '../core/storage/types';
 import { normaliseAddress, parseBlockRef } from '../core/storage/inputs';
 import { UsageError, type OptionSpec } from './args';
 import { nodeOptions } from './endpointFlags';
@@ -17,7 +19,7 @@ export const LAYOUT_FILE_HELP =
 export const sharedOptions = {
   ...nodeOptions("the node's endpoint; an access key in the path is used"),
   address: { type: 'string', value: 'ADDR', help: 'the contract (any case; a mixed-case address must carry a valid EIP-55 checksum)' },
-  contract: { type: 'string', value: 'NAME', help: 'the contract in FILE, as NAME or PATH:NAME; needed when FILE holds several' },
+  contract: { type: 'string', value: 'NAME', help: "the contract in FILE, as NAME or PATH:NAME; without it, the one whose code is deployed at ADDR (at a proxy, the implementation's)" },
   format: { type: 'string', value: 'F', help: 'json (default): one JSON array; table: aligned columns for reading' },
 } satisfies Record<string, OptionSpec>;
 
@@ -49,23 +51,44 @@ export function formatFlag(value: string | undefined): OutputFormat {
   return format;
 }
 
-/**
- * The layout FILE holds for `contract`; a LayoutFileError when it cannot, or a UsageError (exit 2)
- * when only a --contract choice is missing.
- */
-export async function layoutFromFile(file: string, contract: string | undefined): Promise<ContractLayout> {
-  const { readLayoutFile } = await import('../core/storage/layout');
-  return chooseLayout(readLayoutFile(file).layouts, contract, file);
+/** A LayoutFileError that only a missing --contract choice caused, as the UsageError (exit 2) it is. */
+function usageOf(err: unknown, isLayoutFileError: (e: unknown) => e is { reason: string; message: string }): unknown {
+  return isLayoutFileError(err) && err.reason === 'ambiguous' ? new UsageError(err.message) : err;
 }
 
-/** The layout `contract` names among a file's layouts (selectLayout), a missing --contract choice as a UsageError. */
-export async function chooseLayout(layouts: readonly ContractLayout[], contract: string | undefined, file: string): Promise<ContractLayout> {
-  const { LayoutFileError, selectLayout } = await import('../core/storage/layout');
+/**
+ * The storage at ADDR decoded as deployed: FILE's contract named by --contract, or else the one
+ * whose code is there (at a proxy or clone, the implementation's; at a diamond, the facets').
+ * None matching is a UsageError (exit 2) that lists the candidates.
+ */
+export async function readAsDeployed(
+  client: StorageRpc,
+  file: string,
+  contract: string | undefined,
+  blocks: string[],
+  options: Omit<DeployedOptions, 'chosen' | 'file'>,
+  /** FILE's layouts, when already read (layoutsOf). */
+  read?: { layouts: ContractLayout[]; chosen?: ContractLayout },
+): Promise<DeployedReading> {
+  const [{ LayoutFileError }, { readDeployed }] = await Promise.all([import('../core/storage/layout'), import('../core/storage/deployed/read')]);
+  const isLayoutFileError = (e: unknown): e is InstanceType<typeof LayoutFileError> => e instanceof LayoutFileError;
+  const { layouts, chosen } = read ?? (await layoutsOf(file, contract));
   try {
-    return selectLayout(layouts, contract, file);
+    return await readDeployed(client, layouts, blocks, { ...options, chosen, file });
   } catch (err) {
-    if (err instanceof LayoutFileError && err.reason === 'ambiguous') throw new UsageError(err.message);
-    throw err;
+    throw usageOf(err, isLayoutFileError);
+  }
+}
+
+/** FILE's layouts and the one --contract names (a missing choice among several of that name a UsageError). */
+export async function layoutsOf(file: string, contract: string | undefined): Promise<{ layouts: ContractLayout[]; chosen?: ContractLayout }> {
+  const { LayoutFileError, readLayoutFile, selectLayout } = await import('../core/storage/layout');
+  const isLayoutFileError = (e: unknown): e is InstanceType<typeof LayoutFileError> => e instanceof LayoutFileError;
+  try {
+    const { layouts } = readLayoutFile(file);
+    return { layouts, chosen: contract === undefined ? undefined : selectLayout(layouts, contract, file) };
+  } catch (err) {
+    throw usageOf(err, isLayoutFileError);
   }
 }
 

@@ -415,9 +415,10 @@ describe('bad input: one line naming the culprit, nothing on stdout', () => {
     }
   });
 
-  test('several contracts in the file and no --contract: exit 2 listing them', async () => {
-    const run = await decode([...base(), '--layout', files.solcOutput]);
-    assertOneLineFailure(run, 2, `${SOURCE}:Base, ${SOURCE}:${NAME}`);
+  test('several contracts in the file and no --contract: the one whose code is deployed there', async () => {
+    const picked = jsonOf(await decode([...base(), '--layout', files.solcOutput, '--block', String(chains.anvil.setupBlock)]));
+    const named = jsonOf(await decode([...base(), '--layout', files.solcOutput, '--contract', NAME, '--block', String(chains.anvil.setupBlock)]));
+    assert.deepEqual(picked, named);
   });
 
   test('exit 1: a missing file, one that is not JSON, one without layout, a Hardhat 3 input file, a --contract not in the file', async () => {

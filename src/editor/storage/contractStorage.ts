@@ -29,6 +29,8 @@ export interface StorageSession {
   /** Checksummed. */
   address: string;
   layout: ContractLayout;
+  /** What the address is when a proxy: "ERC-1967 proxy → implementation 0x… (Points)". */
+  description?: string;
   /** The mapping keys the user added for this contract. */
   keys: string[];
   reading: StorageReading;
@@ -223,7 +225,7 @@ export class ContractStorageView implements vscode.TreeDataProvider<StorageEleme
     this.view.description = s ? `${s.layout.contractName} ${short(s.address)}` : undefined;
     this.view.message = s
       ? labelLine(
-          `${layoutTitle(s.layout)} at ${s.address} on ${s.node.name}, ` +
+          `${s.description ?? layoutTitle(s.layout)} at ${s.address} on ${s.node.name}, ` +
             (s.tx ? `just after transaction ${s.tx.hash} (index ${s.tx.index} of block ${s.block.number})` : `block ${s.block.number}`) +
             (s.diffFrom ? ` — ${s.tx ? 'its changes' : `changes since block ${s.diffFrom.number}`}${s.changedOnly ? ' (changed leaves only)' : ''}` : '') +
             (s.reading.warnings.length ? ` — ${s.reading.warnings.length} warning(s) in the log` : ''),

@@ -1,8 +1,9 @@
 /**
  * The Contract Storage view's commands: "Decode Contract Storage…" (from the palette, a node's
  * context menu, or a Solidity contract's CodeLens: asks the node, the address and the layout),
- * refresh, "Diff with Block…", "Diff with Transaction…" (just before and just after it), the changed-leaves filter, "Add Key…" for a mapping (checked by
- * its key type, remembered per contract), Watch, and the copies. Each also takes options (tests,
+ * refresh, "Diff with Block…", "Diff with Transaction…" (just before and just after it), the
+ * changed-leaves filter, "Add Key…" for a mapping (checked by its key type, remembered per
+ * contract), Watch, and the copies. Each also takes options (tests,
  * other extensions) so that nothing is asked.
  */
 import * as vscode from 'vscode';
@@ -11,7 +12,9 @@ import { MAX_USER_KEYS, keyFromText } from '../../core/storage/decode/keys';
 import { mappingKeyProblem, mappingKeyType } from '../../core/storage/decode/tree';
 import { parseTxHash, txStorageDiff, type TxStorageDiff } from '../../core/storage/decode/txDiff';
 import { normaliseAddress, parseBlockRef } from '../../core/storage/inputs';
-import { layoutsForAddress } from '../../core/storage/deployedCode';
+import { candidates, deployedLayout, matchLogic, type DeployedLayout } from '../../core/storage/deployed/pick';
+import { describeProxy, type ProxyInfo } from '../../core/storage/deployed/proxy';
+import { detectAt } from '../../core/storage/deployed/read';
 import { layoutName, readLayoutFile, selectLayout, type ContractLayout } from '../../core/storage/layout';
 import type { NodeConfig } from '../../core/nodes/model';
 import { CONTEXT_KEYS, focusCommand, VIEWS } from '../ids';
@@ -42,6 +45,8 @@ export interface DecodeSummary {
   diffFrom?: number;
   /** The transaction whose before and after are shown. */
   tx?: string;
+  /** What the address is when a proxy, as the view says it: "ERC-1967 proxy → implementation 0x… (Points)". */
+  proxy?: string;
   variables: ReturnType<typeof decodedJson>;
 }
 
@@ -67,14 +72,15 @@ export class DecodeCommands {
     const address = options.address ? normaliseAddress(options.address) : await this.askAddress(`${title} on ${node.name}`);
     if (!address) return undefined;
     this.f.lastAddress = address;
-    const layout = await this.layoutFor(node, address, options, title);
-    if (!layout) return undefined;
+    const deployed = await this.layoutFor(node, address, options, title);
+    if (!deployed) return undefined;
+    const { layout, description } = deployed;
     const block = options.block ?? 'latest';
     parseBlockRef(block);
     const keys = this.keysOf(node, address);
     const reading = await this.read(node, address, layout, keys, [block]);
     if (!reading) return undefined;
-    this.view.show({ node, address, layout, keys, reading, block: reading.blocks[0], changedOnly: false });
+    this.view.show({ node, address, layout, description, keys, reading, block: reading.blocks[0], changedOnly: false });
     this.f.milestones.reached(CONTEXT_KEYS.storageBrowsed);
     void vscode.commands.executeCommand(focusCommand(VIEWS.contractStorage));
     return this.summary();
@@ -191,7 +197,15 @@ export class DecodeCommands {
     const s = this.view.session;
     if (!s) return undefined;
     const state = s.reading.blocks.length - 1;
-    return { contract: layoutName(s.layout), address: s.address, block: s.block.number, diffFrom: s.diffFrom?.number, tx: s.tx?.hash, variables: decodedJson(s.reading, state) };
+    return {
+      contract: layoutName(s.layout),
+      address: s.address,
+      block: s.block.number,
+      diffFrom: s.diffFrom?.number,
+      tx: s.tx?.hash,
+      proxy: s.description,
+      variables: decodedJson(s.reading, state),
+    };
   }
 
   private require(): StorageSession {
@@ -229,48 +243,64 @@ export class DecodeCommands {
       .then((t) => (t === undefined ? undefined : normaliseAddress(t)));
   }
 
-  /** The layout: from the file given, else the workspace's artifact whose code is deployed there, else the user's choice. */
-  private async layoutFor(node: NodeConfig, address: string, options: DecodeOptions, title: string): Promise<ContractLayout | undefined> {
-    if (options.layoutFile) return selectLayout(readLayoutFile(options.layoutFile).layouts, options.contract, options.layoutFile);
+  /**
+   * The layout, as the CLI finds it: the contract named, else the one whose code is deployed there
+   * (at a proxy or clone, the implementation's; at a diamond, every facet's), from the file given
+   * or the workspace's artifacts; else the user's choice, those whose code matches first.
+   */
+  private async layoutFor(node: NodeConfig, address: string, options: DecodeOptions, title: string): Promise<DeployedLayout | undefined> {
+    const client = await this.f.store.client(node);
+    const { proxy, block } = await withProgress(`Looking at ${address} on ${node.name}`, (signal) => detectAt(client, address, 'latest', signal));
+    const match = async (pool: readonly ContractLayout[]) =>
+      pool.length ? await withProgress(`Matching ${address} on ${node.name} with the layouts`, (signal) => matchLogic(client, proxy, pool, block.number, signal)) : [];
+    if (options.layoutFile) {
+      const { layouts } = readLayoutFile(options.layoutFile);
+      if (options.contract) return deployedLayout(proxy, [selectLayout(layouts, options.contract, options.layoutFile)]);
+      if (candidates(layouts).length === 1) return deployedLayout(proxy, candidates(layouts));
+      return this.choose(proxy, layouts, await match(layouts), title, address);
+    }
     let all = await this.f.layouts.all();
     const isNamed = (l: ContractLayout) => l.contractName === options.contract || layoutName(l) === options.contract;
     if (options.contract && !all.some(isNamed)) all = await this.f.layouts.reload();
     if (options.contract) {
       const named = all.filter(isNamed);
       if (named.length === 0) throw new Error(`No layout of a contract named '${options.contract}' in the workspace's artifacts (out/, artifacts/build-info/).`);
-      if (named.length === 1) return named[0];
+      if (named.length === 1) return deployedLayout(proxy, named);
     }
-    const match = async (pool: ContractLayout[]) =>
-      pool.length
-        ? await withProgress(`Matching ${address} on ${node.name} with the workspace's artifacts`, async (signal) =>
-            layoutsForAddress(await this.f.store.client(node), address, pool, 'latest', signal),
-          )
-        : [];
     let pool = options.contract ? all.filter(isNamed) : all;
     let matched = await match(pool);
-    if (matched.length === 0 && !options.contract) matched = await match((pool = await this.f.layouts.reload()));
-    if (matched.length === 1) return matched[0];
+    if (matched.every((m) => m.length === 0) && !options.contract) matched = await match((pool = await this.f.layouts.reload()));
+    return this.choose(proxy, pool, matched, title, address);
+  }
+
+  /** The layout by code when the code says (one contract, or a diamond's facets); else asked, the matching ones listed first. */
+  private async choose(proxy: ProxyInfo, pool: readonly ContractLayout[], matched: ContractLayout[][], title: string, address: string): Promise<DeployedLayout | undefined> {
+    const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
+    if ((proxy.kind === 'diamond' && picked.length > 0) || (matched.length === 1 && matched[0].length === 1)) return deployedLayout(proxy, picked);
+    const matching = [...new Set(matched.flat())];
+    const what = proxy.kind === 'none' ? 'matches the deployed code' : "matches the implementation's code";
     type Item = vscode.QuickPickItem & { layout?: ContractLayout; file?: boolean };
     const items: Item[] = [
-      ...matched.map((layout) => ({ label: layoutTitle(layout), description: 'matches the deployed code', layout })),
+      ...matching.map((layout) => ({ label: layoutTitle(layout), description: what, layout })),
       ...pool
-        .filter((l) => !matched.includes(l) && l.storage.length > 0)
+        .filter((l) => !matching.includes(l) && l.storage.length > 0)
         .map((layout) => ({ label: layoutTitle(layout), description: layout.artifact ? vscode.workspace.asRelativePath(layout.artifact) : undefined, layout })),
       { label: '$(file) Choose a Layout File…', detail: 'A solc standard-JSON output, a Foundry artifact, or a Hardhat build-info with the storage layout', file: true },
     ];
-    const chosen = await pickOne(items, { title, placeholder: `The layout of ${address}` });
+    const placeholder = `The layout of ${describeProxy(proxy) ?? address}`;
+    const chosen = await pickOne(items, { title, placeholder });
     if (!chosen) return undefined;
-    if (chosen.layout) return chosen.layout;
+    if (chosen.layout) return deployedLayout(proxy, [chosen.layout]);
     const [uri] = (await vscode.window.showOpenDialog({ title: 'Storage Layout File', canSelectMany: false, filters: { JSON: ['json'] } })) ?? [];
     if (!uri) return undefined;
     const { layouts } = readLayoutFile(uri.fsPath);
     const withState = layouts.filter((l) => l.storage.length > 0);
-    if (withState.length <= 1) return selectLayout(layouts, undefined, uri.fsPath);
+    if (withState.length <= 1) return deployedLayout(proxy, [selectLayout(layouts, undefined, uri.fsPath)]);
     const pick = await pickOne(
       withState.map((layout) => ({ label: layoutTitle(layout), layout })),
       { title, placeholder: 'The contract deployed there' },
     );
-    return pick?.layout;
+    return pick && deployedLayout(proxy, [pick.layout]);
   }
 
   private async read(node: NodeConfig, address: string, layout: ContractLayout, keys: readonly string[], blocks: string[]): Promise<StorageReading | undefined> {

@@ -1,12 +1,14 @@
 /**
  * Storage layouts from the workspace's compiler artifacts (Hardhat artifacts/build-info, Foundry
- * out/), matched to a deployed contract by its code, so the table can name variables. Parsing,
- * matching and labelling are core's; this file finds the files, caches, and forgets on change.
+ * out/), matched to a deployed contract by its code (at a proxy, its implementation's), so the
+ * table can name variables. Parsing, matching and labelling are core's; this file finds the
+ * files, caches, and forgets on change.
  */
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
 import { toSlot } from '../../core/storage/slots';
-import { layoutsForAddress } from '../../core/storage/deployedCode';
+import { deployedLayout } from '../../core/storage/deployed/pick';
+import { matchDeployed } from '../../core/storage/deployed/read';
 import { parseFoundryArtifact, parseHardhatBuildInfo, type ContractLayout } from '../../core/storage/layout';
 import { slotLabeller } from '../../core/storage/slotLabels';
 import type { NodeStore } from '../nodes/store';
@@ -101,10 +103,12 @@ export class Layouts implements vscode.Disposable {
   private async match(node: NodeConfig, address: string): Promise<MatchedLayout | undefined> {
     const layouts = await this.all();
     if (!layouts.length) return undefined;
-    const [layout] = await layoutsForAddress(await this.store.client(node), address, layouts);
-    if (!layout) return undefined;
-    const label = slotLabeller(layout);
-    return { name: layoutTitle(layout), label };
+    // As the decode finds it: at a proxy, the implementation's layout (and the eip1967 slots).
+    const { proxy, matched } = await matchDeployed(await this.store.client(node), address, layouts);
+    const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
+    if (!picked.length) return undefined;
+    const deployed = deployedLayout(proxy, picked);
+    return { name: deployed.description ?? layoutTitle(deployed.layout), label: slotLabeller(deployed.layout) };
   }
 
   private async load(): Promise<ContractLayout[]> {

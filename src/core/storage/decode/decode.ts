@@ -284,7 +284,11 @@ export interface StorageDiff {
 
 /** What changed between the state at the end of block `from` and at the end of block `to`, leaf by leaf in layout order. */
 export async function diffStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types' | 'notes'>, from: string, to: string, options: StorageReadOptions): Promise<StorageDiff> {
-  const reading = await readStorage(rpc, layout, [from, to], options);
+  return diffOfReading(await readStorage(rpc, layout, [from, to], options));
+}
+
+/** The changed leaves of a reading at two blocks, in layout order. */
+export function diffOfReading(reading: StorageReading): StorageDiff {
   return { from: reading.blocks[0], to: reading.blocks[1], changes: changedLeaves(reading.variables), warnings: reading.warnings, stats: reading.stats };
 }
 

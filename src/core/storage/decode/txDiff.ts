@@ -198,11 +198,18 @@ export interface TxStorageDiff {
   stats: ReadStats;
 }
 
-/** The decoded leaves the transaction changed: the layout read at the parent block, before and after laid over it. */
-export async function txStorageDiff(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types'>, hash: string, options: StorageReadOptions): Promise<TxStorageDiff> {
+/** How the storage is read: readStorage with a layout, or a front end's reading as deployed (through a proxy, the layout picked by code). */
+export type StorageReader = (blockRefs: string[], options: StorageReadOptions) => Promise<StorageReading>;
+
+/**
+ * The decoded leaves the transaction changed: the storage read at the parent block (by `layout`,
+ * or by `read`), before and after laid over it.
+ */
+export async function txStorageDiff(rpc: StorageRpc, layout: Pick<ContractLayout, 'storage' | 'types'> | StorageReader, hash: string, options: StorageReadOptions): Promise<TxStorageDiff> {
+  const read: StorageReader = typeof layout === 'function' ? layout : (refs, o) => readStorage(rpc, layout, refs, o);
   const trace = await traceTransaction(rpc, hash, options.address, options.signal);
   const reached = new Set<bigint>();
-  const reading = await readStorage(rpc, layout, [String(trace.parent.number)], {
+  const reading = await read([String(trace.parent.number)], {
     ...options,
     overlay: {
       states: 2,

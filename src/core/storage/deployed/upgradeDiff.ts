@@ -1,31 +1,29 @@
 /**
- * A diff across an upgrade: when the implementation behind an ERC-1967 proxy differs between the
- * two blocks, each side is decoded with the layout of the implementation live there (picked by
+ * A diff across an upgrade: when the implementation behind a proxy (ERC-1967, a beacon's, UUPS,
+ * a clone's target) differs between the two blocks, each side is decoded with the layout of the implementation live there (picked by
  * its deployed code among the layouts at hand) and leaves are compared by path; a leaf that one
  * layout has and the other not (a member V2 appends) shows null on the side without it.
  */
 import type { BlockInfo } from '../block';
-import { codeMatches } from '../deployedCode';
 import { leaves, readStorage, resolveBlocks, type LeafChange, type StorageReadOptions, type StorageReading } from '../decode/decode';
 import { StorageDecodeError } from '../decode/errors';
 import type { ReadStats } from '../decode/read';
-import { minimalHex, normaliseAddress, word } from '../inputs';
+import { normaliseAddress } from '../inputs';
 import type { ContractLayout } from '../layout';
-import { EIP1967_BEACON_SLOT, EIP1967_IMPLEMENTATION_SLOT } from '../slots';
 import type { StorageRpc } from '../types';
+import { deployedLayout, matchLogic } from './pick';
+import { detectProxy } from './proxy';
 import { upgradeHistory, type Upgrade } from './upgrades';
-
-/** The selector of `implementation()`, which a beacon answers. */
-const IMPLEMENTATION_SELECTOR = '0x5c60da1b';
-const ZERO = `0x${'0'.repeat(40)}`;
 
 /** What the proxy ran at one side of a diff. */
 export interface Side {
   block: BlockInfo;
-  /** EIP-55; the zero address when the proxy slot is empty. */
+  /** EIP-55: the implementation (a beacon proxy's: its beacon's). */
   implementation: string;
   beacon?: string;
-  /** The layout whose deployed code is the implementation's, when one at hand is. */
+  /** The contract among the layouts at hand whose deployed code is the implementation's, when one is. */
+  picked?: ContractLayout;
+  /** What decodes this side: the picked contract's layout with the proxy's eip1967.proxy.* elements. */
   layout?: ContractLayout;
 }
 
@@ -38,18 +36,11 @@ export interface ImplementationChange {
   warnings: string[];
 }
 
-const addressOf = (value: unknown) =>
-  typeof value === 'string' && /^0x[0-9a-f]{0,64}$/i.test(value) ? normaliseAddress(`0x${word(BigInt(value === '0x' ? 0 : value)).slice(-40)}`) : undefined;
-
-function answer(item: { result: unknown } | { error: { message: string } }, what: string): unknown {
-  if ('error' in item) throw new StorageDecodeError(`${what} failed: ${item.error.message}`, 'read');
-  return item.result;
-}
-
 /**
- * The implementation behind `proxy` at blocks `from` and `to` (the ERC-1967 slot, or its beacon's
- * `implementation()`); undefined when it is the same at both (or the address is no ERC-1967
- * proxy). When it differs: each side's layout among `layouts` by code, and the upgrades between.
+ * The implementation behind `proxy` at blocks `from` and `to` (detectProxy at each); undefined
+ * when it is the same at both, or the address is no proxy with one implementation at both (a plain
+ * contract, a diamond). When it differs: each side's contract among `layouts` by code (`chosen`
+ * first, when its code is that side's), and the upgrades between.
  */
 export async function implementationChange(
   rpc: StorageRpc,
@@ -57,60 +48,31 @@ export async function implementationChange(
   from: string,
   to: string,
   layouts: readonly ContractLayout[],
-  options: { contract?: (l: ContractLayout) => boolean; signal?: AbortSignal; stats?: ReadStats } = {},
+  options: { chosen?: ContractLayout; signal?: AbortSignal; stats?: ReadStats } = {},
 ): Promise<ImplementationChange | undefined> {
   const address = normaliseAddress(proxy);
   const { signal } = options;
   const stats = options.stats ?? { roundTrips: 0, requests: 0, reads: 0 };
   const blocks = await resolveBlocks(rpc, [from, to], stats, signal);
-  const at = (b: BlockInfo) => minimalHex(BigInt(b.number));
-  const slots = await rpc.batch(
-    blocks.flatMap((b) => [EIP1967_IMPLEMENTATION_SLOT, EIP1967_BEACON_SLOT].map((slot) => ({ method: 'eth_getStorageAt', params: [address, slot, at(b)] }))),
-    { signal },
-  );
-  stats.roundTrips++;
-  stats.requests++;
-  stats.reads += slots.length;
-  const sides = blocks.map((block, i) => {
-    const implementation = addressOf(answer(slots[2 * i], `reading the ERC-1967 implementation slot of ${address} at block ${block.number}`)) ?? ZERO;
-    const beacon = addressOf(answer(slots[2 * i + 1], `reading the ERC-1967 beacon slot of ${address} at block ${block.number}`)) ?? ZERO;
-    return { block, implementation, beacon: beacon === ZERO ? undefined : beacon } as Side;
+  const infos = await Promise.all(blocks.map((b) => detectProxy(rpc, address, b.number, signal)));
+  const [a, b] = infos;
+  if (!a.implementation || !b.implementation || a.implementation === b.implementation) return undefined;
+  const matched = await Promise.all(infos.map((info, i) => matchLogic(rpc, info, layouts, blocks[i].number, signal)));
+  const sides = infos.map((info, i): Side => {
+    const matches = matched[i][0] ?? [];
+    const picked = matches.find((l) => l === options.chosen) ?? matches[0];
+    return { block: blocks[i], implementation: info.implementation!, beacon: info.beacon, picked, layout: picked && deployedLayout(info, [picked]).layout };
   });
-  // A beacon proxy runs what its beacon answers.
-  const asked = sides.filter((s) => s.beacon && s.implementation === ZERO);
-  if (asked.length) {
-    const items = await rpc.batch(
-      asked.map((s) => ({ method: 'eth_call', params: [{ to: s.beacon, data: IMPLEMENTATION_SELECTOR }, at(s.block)] })),
-      { signal },
-    );
-    stats.roundTrips++;
-    stats.requests++;
-    asked.forEach((s, i) => (s.implementation = addressOf(answer(items[i], `asking beacon ${s.beacon} for its implementation at block ${s.block.number}`)) ?? ZERO));
-  }
-  const [before, after] = sides;
-  if (before.implementation === after.implementation) return undefined;
-  const live = sides.filter((s) => s.implementation !== ZERO);
-  const codes = await rpc.batch(
-    live.map((s) => ({ method: 'eth_getCode', params: [s.implementation, at(s.block)] })),
-    { signal },
-  );
-  stats.roundTrips++;
-  stats.requests++;
-  live.forEach((s, i) => {
-    const code = answer(codes[i], `eth_getCode of ${s.implementation} at block ${s.block.number}`);
-    const matches = typeof code === 'string' ? layouts.filter((l) => codeMatches(code, l)) : [];
-    s.layout = matches.find((l) => options.contract?.(l)) ?? matches[0];
-  });
-  const low = Math.min(before.block.number, after.block.number);
-  const high = Math.max(before.block.number, after.block.number);
+  const low = Math.min(blocks[0].number, blocks[1].number);
+  const high = Math.max(blocks[0].number, blocks[1].number);
   const history = await upgradeHistory(rpc, address, high, signal);
   stats.requests += history.requests;
-  return { proxy: address, before, after, upgrades: history.upgrades.filter((u) => u.block > low && u.block <= high), warnings: history.warnings };
+  return { proxy: address, before: sides[0], after: sides[1], upgrades: history.upgrades.filter((u) => u.block > low && u.block <= high), warnings: history.warnings };
 }
 
 /** A side's implementation as a message names it: the address, and the contract whose code it is. */
 function named(side: Side): string {
-  return side.layout ? `${side.implementation} (${side.layout.contractName})` : side.implementation;
+  return side.picked ? `${side.implementation} (${side.picked.contractName})` : side.implementation;
 }
 
 /** "The implementation of 0x… changed from 0x… (V1) to 0x… (V2) at block N": one line, for stderr and the editor's log. */

@@ -39,7 +39,7 @@ test('the one line: the implementations named by contract where known, the upgra
   const layout = (name: string) => ({ contractName: name, source: 'contracts/L.sol', storage: [], types: {}, variableRanges: [] });
   const change: ImplementationChange = {
     proxy: '0x00000000000000000000000000000000000000A1',
-    before: { block: block(4), implementation: '0x00000000000000000000000000000000000000B1', layout: layout('LedgerV1') },
+    before: { block: block(4), implementation: '0x00000000000000000000000000000000000000B1', picked: layout('LedgerV1') },
     after: { block: block(9), implementation: '0x00000000000000000000000000000000000000b2' },
     upgrades: [{ block: 6, tx: `0x${'ab'.repeat(32)}`, logIndex: 0, kind: 'implementation', address: '0x00000000000000000000000000000000000000b2' }],
     warnings: [],
