@@ -97,7 +97,7 @@ function rawDiff(a: Ledger, b: Ledger): { slot: string; before: string; after: s
     .map((c) => ({ slot: word(c.slot), before: word(c.before), after: word(c.after) }));
 }
 
-/** The decoded leaves of a state by a version's layout, the plain variables' and the namespaces' (those the ledger changes): path → value (a mapping entry only where non-zero). */
+/** The decoded leaves of a state by a version's layout, the plain variables', the namespaces' and the proxy's implementation (those the ledger changes): path → value (a mapping entry only where non-zero). */
 function leafValues(l: Ledger, version: 1 | 2): Map<string, string> {
   const m = new Map<string, string>();
   m.set('total', String(l.total));
@@ -110,6 +110,7 @@ function leafValues(l: Ledger, version: 1 | 2): Map<string, string> {
   for (const [who, v] of l.marks) if (v !== 0n) m.set(`${LEDGER}.marks[${who}]`, String(v));
   if (version === 2) m.set(`${LEDGER}.version`, String(l.nsVersion));
   m.set('erc7201:openzeppelin.storage.Initializable._initialized', String(l.initialized));
+  m.set('eip1967.proxy.implementation', l.implementation);
   return m;
 }
 
@@ -124,11 +125,10 @@ function decodedDiff(a: Ledger, va: 1 | 2, b: Ledger, vb: 1 | 2): { path: string
     .sort((x, y) => (x.path < y.path ? -1 : 1));
 }
 
-/** The leaves of a CLI diff (the proxy slots' aside), without slots, sorted by path. */
+/** The leaves of a CLI diff, without slots, sorted by path. */
 function leavesOf(run: CliRun): { path: string; before: unknown; after: unknown }[] {
   assert.equal(run.code, 0, run.stderr);
   return (JSON.parse(run.stdout) as { path: string; before: unknown; after: unknown }[])
-    .filter((c) => !c.path.startsWith('eip1967.'))
     .map(({ path: p, before: b, after: a }) => ({ path: p, before: b, after: a }))
     .sort((x, y) => (x.path < y.path ? -1 : 1));
 }
@@ -188,7 +188,7 @@ async function setUp(url: string, shareBlock: boolean): Promise<Chain> {
   const at = new Map<number, Ledger>();
   let ledger: Ledger = {
     version: 1,
-    implementation: v1.address,
+    implementation: getAddress(v1.address),
     initialized: 1n,
     total: 0n,
     credits: new Map(),
@@ -327,6 +327,7 @@ for (const kind of ['anvil', 'ganache'] as const) {
       ]);
       assert.deepEqual(leavesOf(run), decodedDiff(chain.at.get(chain.v1Block)!, 1, chain.at.get(chain.upgradeBlock)!, 2));
       assert.deepEqual(leavesOf(run), [
+        { path: 'eip1967.proxy.implementation', before: chain.v1, after: chain.v2 },
         { path: `${LEDGER}.version`, before: null, after: '2' },
         { path: 'erc7201:openzeppelin.storage.Initializable._initialized', before: '1', after: '2' },
         { path: 'fee', before: null, after: String(FEE) },
