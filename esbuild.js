@@ -42,7 +42,14 @@ function workbenchTestEntries() {
 const workbenchSupport = ['test/support/platformServer.ts', 'test/support/proxy.ts', 'test/support/until.ts', 'test/support/processes.ts'];
 // Helpers that drive core (the local graph-node, contracts on a chain): bundled with the core they
 // import, since out/test has no compiled src; solc and ethers load from node_modules at run time.
-const workbenchBundledSupport = ['test/support/localGraph.ts', 'test/support/contracts.ts', 'test/support/emitter.ts', 'test/support/approvals.ts', 'test/support/solidity.ts'];
+const workbenchBundledSupport = [
+  'test/support/localGraph.ts',
+  'test/support/contracts.ts',
+  'test/support/emitter.ts',
+  'test/support/approvals.ts',
+  'test/support/solidity.ts',
+  'test/support/demoChain.ts',
+];
 
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },

@@ -2,7 +2,9 @@
 # `npm run demo`: Chaindeck in a real VS Code (code-server) in your browser, with a local chain
 # and a local graph-node already holding a subgraph. Installs what is missing, builds and packages
 # the extension, starts anvil with DemoToken (an OpenZeppelin ERC-20 compiled with solc) and some
-# transfers, approvals and an airdrop; builds the demo subgraph for it and deploys it to
+# transfers, approvals and an airdrop, and Points (an OpenZeppelin 5 upgradeable ERC-20) behind an
+# ERC-1967 proxy with some activity; writes the contracts' compiler output into the workspace
+# (artifacts/build-info/, where Chaindeck finds storage layouts); builds the demo subgraph for it and deploys it to
 # `chaindeck graph-node start` (gnd, Postgres, the IPFS endpoint; data in the workspace's
 # .graph-node), counts its records, stops it; then opens code-server on the workspace, where the
 # extension starts the local graph-node with the deployment back, and the query file. Runs until
@@ -10,7 +12,8 @@
 #   --smoke               all of it, then check that the subgraph answered every transfer and, in
 #                         Chromium, that Chaindeck is active (the Nodes view shows the Local anvil
 #                         node with its latest block, the Subgraphs view the Local Graph Node ready
-#                         with the deployment); stop, exit 0; on free ports, in a temporary folder
+#                         with the deployment; before that, that the workspace's compiler output
+#                         is the code anvil runs and the proxy names Points); stop, exit 0; on free ports, in a temporary folder
 #                         instead of .demo/
 #   CHAINDECK_DEMO_PORT   code-server's port (default 8080; a free one if 8080 is taken)
 # Everything it writes stays in .demo/ (gitignored), the workbench cache ($XDG_CACHE_HOME or
@@ -112,8 +115,10 @@ mkdir -p "$WS"
 setsid node --import tsx scripts/demo/workspace.ts prepare "$ANVIL_URL" "$WS" >"$DEMO/prepared.json" &
 pids+=($!)
 wait "${pids[-1]}" || die "preparing the demo workspace failed (see above)"
-prepared() { node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]]' "$DEMO/prepared.json" "$1"; }
+# A field of what the workspace script deployed, by its path: `prepared points.proxy`.
+prepared() { node -p 'process.argv[2].split(".").reduce((o, k) => o[k], JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")))' "$DEMO/prepared.json" "$1"; }
 QUERY_FILE=$(prepared queryFile)
+PROXY=$(prepared points.proxy)
 # A fresh VS Code profile each run, with the demo's own user settings: no welcome page or chat,
 # and no prompt about the repository around .demo/.
 rm -rf "$DEMO/user-data" "$DEMO/extensions"
@@ -165,6 +170,7 @@ if [[ -n $SMOKE ]]; then
   die "smoke failed: Chaindeck did not come up in the workbench (see above)"
 fi
 say "Open $URL"
+say "First: right-click Local anvil in Chaindeck's Nodes view, Decode Contract Storage…, and paste the Points proxy $PROXY (its state, read through the proxy; README.md in the workspace says more)"
 say "(the Chaindeck icon in the activity bar: Nodes, and the Local Graph Node in Subgraphs; the query file is open; logs in .demo/*.log; Ctrl+C to stop)"
 wait "${pids[-1]}" || true
 say "code-server exited"

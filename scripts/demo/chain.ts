@@ -7,17 +7,14 @@
  * Used by `npm run demo`, the benchmarks and the tests. Every function returns how many events
  * it made, so a caller knows how many records the subgraph must answer.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Contract, ContractFactory, JsonRpcProvider, getAddress, parseUnits, type InterfaceAbi, type JsonRpcSigner, type TransactionReceipt } from 'ethers';
-import solc from 'solc';
+import { demoBuildInfo, demoContract, REPO, type BuildInfo } from './build';
 
-const REPO = path.resolve(__dirname, '../..');
 export const DEMO_CONTRACT = path.join(REPO, 'demo/contracts/DemoToken.sol');
 export const DEMO_SUBGRAPH = path.join(REPO, 'demo/subgraph');
-/** Where compiled tokens are kept, one file per (source, compiler, settings) hash. */
-const BUILD_DIR = path.join(REPO, 'demo/build');
 
 /** Events of the token a subgraph indexes (each one record of the demo subgraph). */
 export interface EventCounts {
@@ -58,49 +55,9 @@ export const AIRDROP_BATCH = 500;
 /** Above what a new recipient costs (25.4k measured with the optimizer). */
 const GAS_PER_RECIPIENT = 30_000n;
 
-const SOLC_SETTINGS = {
-  optimizer: { enabled: true, runs: 200 },
-  evmVersion: 'cancun',
-  outputSelection: { '*': { DemoToken: ['abi', 'evm.bytecode.object'] } },
-};
-
-/** solc's import callback: `@openzeppelin/...` (and any other package path) from node_modules. */
-function findImport(importPath: string): { contents: string } | { error: string } {
-  try {
-    return { contents: readFileSync(require.resolve(importPath, { paths: [REPO] }), 'utf8') };
-  } catch {
-    return { error: `not found in node_modules: ${importPath}` };
-  }
-}
-
-/** DemoToken's ABI and bytecode, compiled once per source/compiler/settings and then read from demo/build/. */
-export function compileDemoToken(buildDir = BUILD_DIR): CompiledToken {
-  const source = readFileSync(DEMO_CONTRACT, 'utf8');
-  const solcVersion = solc.version();
-  const openZeppelin = (JSON.parse(readFileSync(require.resolve('@openzeppelin/contracts/package.json', { paths: [REPO] }), 'utf8')) as { version: string }).version;
-  const key = createHash('sha256')
-    .update(JSON.stringify([source, solcVersion, openZeppelin, SOLC_SETTINGS]))
-    .digest('hex')
-    .slice(0, 16);
-  const cached = path.join(buildDir, `DemoToken.${key}.json`);
-  if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as CompiledToken;
-
-  const input = { language: 'Solidity', sources: { 'DemoToken.sol': { content: source } }, settings: SOLC_SETTINGS };
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as {
-    errors?: { severity: string; formattedMessage: string }[];
-    contracts?: Record<string, Record<string, { abi: InterfaceAbi; evm: { bytecode: { object: string } } }>>;
-  };
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length) throw new Error(`DemoToken.sol does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const contract = output.contracts?.['DemoToken.sol']?.DemoToken;
-  if (!contract?.evm.bytecode.object) throw new Error('solc produced no bytecode for DemoToken');
-  const compiled: CompiledToken = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}`, solcVersion };
-  mkdirSync(buildDir, { recursive: true });
-  // Written aside and renamed: a concurrent reader never sees half a file.
-  const partial = `${cached}.${process.pid}.tmp`;
-  writeFileSync(partial, JSON.stringify(compiled));
-  renameSync(partial, cached);
-  return compiled;
+/** DemoToken's ABI and creation bytecode, from the demo's build (compiled once, then read from demo/build/). */
+export function compileDemoToken(info: BuildInfo = demoBuildInfo()): CompiledToken {
+  return { ...demoContract(info, 'DemoToken'), solcVersion: info.solcLongVersion };
 }
 
 /** A provider that polls fast (a devnet mines at once) and the node's unlocked accounts as signers. */
@@ -116,7 +73,7 @@ async function connect(rpcUrl: string): Promise<{ provider: JsonRpcProvider; sig
  * anvil mines a moment after it returned the hash, and a block mined between wait()'s first look
  * and its block polling is never seen (it then waits for a next block that never comes).
  */
-async function mined(provider: JsonRpcProvider, hash: string, timeoutMs = 60_000): Promise<TransactionReceipt> {
+export async function mined(provider: JsonRpcProvider, hash: string, timeoutMs = 60_000): Promise<TransactionReceipt> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const receipt = await provider.getTransactionReceipt(hash);
@@ -129,7 +86,7 @@ async function mined(provider: JsonRpcProvider, hash: string, timeoutMs = 60_000
   }
 }
 
-async function withChain<T>(rpcUrl: string, work: (chain: { provider: JsonRpcProvider; signers: JsonRpcSigner[] }) => Promise<T>): Promise<T> {
+export async function withChain<T>(rpcUrl: string, work: (chain: { provider: JsonRpcProvider; signers: JsonRpcSigner[] }) => Promise<T>): Promise<T> {
   const chain = await connect(rpcUrl);
   try {
     return await work(chain);

@@ -2,9 +2,12 @@
  * `npm run demo`'s workspace, before the editor opens it:
  *
  *   node --import tsx scripts/demo/workspace.ts prepare RPC_URL WORKSPACE
- *     DemoToken deployed with some activity (scripts/demo/chain.ts); WORKSPACE holding the
- *     contract, the subgraph for it (address and start block filled in, codegen and build done)
- *     and a query file; `chaindeck graph-node start --data WORKSPACE/.graph-node` (the built CLI)
+ *     DemoToken deployed with some activity (scripts/demo/chain.ts), and Points behind an
+ *     ERC1967Proxy with some activity through it (scripts/demo/points.ts); WORKSPACE holding the
+ *     contracts, their compiler output as a Hardhat build-info (artifacts/build-info/, where the
+ *     editor finds storage layouts: scripts/demo/build.ts), a README.md naming the addresses and
+ *     what to open, the subgraph for DemoToken (address and start block filled in, codegen and
+ *     build done) and a query file; `chaindeck graph-node start --data WORKSPACE/.graph-node` (the built CLI)
  *     with the subgraph created and deployed, waited for until the index node says synced with
  *     every record, counted over GraphQL, then stopped with SIGINT (its data kept, so the editor's
  *     local graph-node starts with the deployment back); the workspace settings. Prints one line
@@ -20,7 +23,9 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { processesUsing } from '../../test/support/processes';
-import { DEMO_CONTRACT, setUpDemoChain, writeDemoSubgraph } from './chain';
+import { DEMO_CONTRACTS, demoBuildInfo, SOURCE_DIR, writeBuildInfo } from './build';
+import { setUpDemoChain, writeDemoSubgraph } from './chain';
+import { deployPoints, type DeployedPoints } from './points';
 
 const REPO = path.resolve(__dirname, '../..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -129,12 +134,17 @@ async function graph(args: string[], cwd: string): Promise<string> {
 }
 
 async function prepare(rpcUrl: string, workspace: string): Promise<void> {
+  say('compiling the demo contracts with solc (the first run only)');
+  const info = demoBuildInfo();
   say('deploying DemoToken (OpenZeppelin ERC-20, compiled with solc) with some transfers, approvals and an airdrop');
   const token = await setUpDemoChain(rpcUrl, AIRDROP);
   say(`DemoToken at ${token.address}: ${token.events.transfers} Transfer and ${token.events.approvals} Approval events up to block ${token.lastBlock}`);
+  const points = await deployPoints(rpcUrl, info);
+  say(`Points (OpenZeppelin 5 upgradeable ERC-20) behind the ERC-1967 proxy ${points.proxy}, implementation ${points.implementation}`);
 
-  mkdirSync(path.join(workspace, 'contracts'), { recursive: true });
-  cpSync(DEMO_CONTRACT, path.join(workspace, 'contracts', 'DemoToken.sol'));
+  cpSync(DEMO_CONTRACTS, path.join(workspace, SOURCE_DIR), { recursive: true, filter: (from) => from === DEMO_CONTRACTS || from.endsWith('.sol') });
+  const buildInfo = writeBuildInfo(workspace, info);
+  writeFileSync(path.join(workspace, 'README.md'), workspaceReadme(rpcUrl, token.address, points));
   const subgraph = path.join(workspace, 'subgraph');
   writeDemoSubgraph(subgraph, token);
   // graph build finds graph-ts up the folders; a workspace outside the repository gets a link to its packages.
@@ -179,8 +189,49 @@ async function prepare(rpcUrl: string, workspace: string): Promise<void> {
   writeFileSync(path.join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   writeFileSync(path.join(workspace, 'demo.jsonrpc'), '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}\n');
   process.stdout.write(
-    `${JSON.stringify({ name: DEMO_SUBGRAPH_NAME, ...counted, approvals: token.events.approvals, token: token.address, queryFile: path.join(subgraph, 'transfers.graphql') })}\n`,
+    `${JSON.stringify({
+      name: DEMO_SUBGRAPH_NAME,
+      rpc: rpcUrl,
+      ...counted,
+      approvals: token.events.approvals,
+      token: token.address,
+      points: { proxy: points.proxy, implementation: points.implementation },
+      buildInfo,
+      queryFile: path.join(subgraph, 'transfers.graphql'),
+    })}\n`,
   );
+}
+
+/** The workspace's README.md: what was deployed where, and what to open first. */
+function workspaceReadme(rpcUrl: string, token: string, points: DeployedPoints): string {
+  return `# Chaindeck demo
+
+Deployed on the local anvil (the **Local anvil** node in Chaindeck's Nodes view):
+
+| contract | address |
+| --- | --- |
+| Points, an OpenZeppelin 5 upgradeable ERC-20, behind an ERC-1967 proxy | \`${points.proxy}\` |
+| its implementation (Points) | \`${points.implementation}\` |
+| DemoToken, an OpenZeppelin ERC-20 with a thousand airdrop holders | \`${token}\` |
+
+Their compiler output is in \`artifacts/build-info/\` (storage layouts, ASTs, deployed code), so
+Chaindeck knows each contract by its deployed code.
+
+**First, the proxy's state.** Right-click **Local anvil** in the Nodes view, choose **Decode Contract
+Storage…** and paste the proxy's address \`${points.proxy}\`. The Contract Storage view says
+"ERC-1967 proxy → implementation 0x… (Points)" and shows the state kept at the proxy: the
+\`erc7201:openzeppelin.storage.ERC20\` namespace with the balances and allowances, the contract's
+own \`erc7201:example.points.main\` (season, scores, bonus, motto) and the
+\`eip1967.proxy.implementation\` slot. The same from a terminal:
+
+\`\`\`sh
+node ${CLI} storage-decode --rpc ${rpcUrl} --address ${points.proxy} --layout artifacts/build-info/*.json
+\`\`\`
+
+**Then DemoToken** (\`${token}\`): its \`_allowances\` shows the two allowances its Approval events name,
+found among a million pairs of holders. **Browse Storage…** on the same menu shows the raw slots,
+each named by the variable it holds. The subgraph of DemoToken is in \`subgraph/\`, its query file open.
+`;
 }
 
 async function stopLeftovers(dataDir: string): Promise<void> {

@@ -4,6 +4,7 @@ import { graphNodeCommand } from './graphNode';
 import { platformCommand } from './platform';
 import { proxyHistoryCommand } from './proxyHistory';
 import { rpcCommand } from './rpc';
+import { storageCompatCommand } from './storageCompat';
 import { storageDecodeCommand } from './storageDecode';
 import { storageDiffCommand } from './storageDiff';
 import { storageRangeCommand } from './storageRange';
@@ -15,6 +16,7 @@ export const commands: readonly CliCommand[] = [
   storageRangeCommand,
   storageDecodeCommand,
   storageDiffCommand,
+  storageCompatCommand,
   proxyHistoryCommand,
   validateCommand,
   graphNodeCommand,

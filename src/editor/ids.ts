@@ -33,6 +33,7 @@ export const COMMANDS = {
     arraySlot: 'chaindeck.storage.arraySlot',
     eip1967Slots: 'chaindeck.storage.eip1967Slots',
     readSlot: 'chaindeck.storage.readSlot',
+    checkUpgrade: 'chaindeck.storage.checkUpgrade',
   },
   /** The Contract Storage view: a contract's variables decoded by its compiler layout. */
   contractStorage: {

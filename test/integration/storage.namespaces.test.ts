@@ -8,7 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AbiCoder, getAddress, hexlify, Interface, keccak256, toUtf8Bytes } from 'ethers';
@@ -296,6 +296,23 @@ for (const kind of ['anvil', 'ganache'] as const) {
       assert.equal(main.description, 'struct Points.MainStorage');
       assert.ok(main.expandable);
       assert.match(main.tooltip, new RegExp(`slot: ${minimal(MAIN)}`));
+    });
+
+    test('a build-info without ASTs: no namespace element, and a warning saying how to get them', async () => {
+      const chain = pointsChains[kind];
+      const json = JSON.parse(readFileSync(pointsFiles.hardhat2, 'utf8'));
+      for (const s of Object.values(json.output.sources as Record<string, { ast?: unknown }>)) delete s.ast;
+      const bare = path.join(dir, 'points', 'no-ast.json');
+      writeFileSync(bare, JSON.stringify(json));
+      const run = await cli(['storage-decode', '--rpc', chain.url, '--address', chain.proxy.address, '--layout', bare, '--contract', 'Points', '--block', String(chain.setupBlock)]);
+      assert.deepEqual(
+        jsonOf(run).filter((e) => String(e.label).startsWith('erc7201:')),
+        [],
+      );
+      assert.equal(
+        run.stderr,
+        'Warning: ERC-7201 namespaces are not decoded: the file carries no AST though its sources use @custom:storage-location; add "ast" to the compiler\'s outputSelection ({"*": {"": ["ast"]}})\n',
+      );
     });
 
     test('NamespacedShapes (no proxy): every member shape of its namespaces, from the Foundry artifact and the Hardhat 3 output alike', async () => {

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { getAddress, getCreateAddress, Interface, keccak256, toUtf8Bytes, type InterfaceAbi } from 'ethers';
+import { AbiCoder, getAddress, getCreateAddress, Interface, keccak256, toUtf8Bytes, type InterfaceAbi } from 'ethers';
 import { resolveEndpoint } from '../../src/core/nodes/endpoint';
 import { RpcClient } from '../../src/core/rpc/client';
 import { closeIdleConnections } from '../../src/core/rpc/http';
@@ -38,6 +38,8 @@ const A = addr('alice');
 const B = addr('bob');
 const ZERO = getAddress(`0x${'0'.repeat(40)}`);
 const minimal = (n: bigint) => `0x${n.toString(16)}`;
+/** An ERC-7201 namespace's root: keccak256(abi.encode(uint256(keccak256(id)) - 1)) & ~0xff. */
+const root = (id: string) => BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(['uint256'], [BigInt(keccak256(toUtf8Bytes(id))) - 1n]))) & ~0xffn;
 /** bytes32(uint256(keccak256(label)) - 1), as EIP-1967 defines its slots. */
 const eip1967 = (label: string) => minimal(BigInt(keccak256(toUtf8Bytes(label))) - 1n);
 
@@ -269,7 +271,7 @@ for (const kind of ['anvil', 'ganache'] as const) {
       assert.deepEqual(await detected(chain, chain.transparent.admin, kindsFile, chain.block), { kind: 'none', picked: ['ProxyAdmin'], description: undefined });
     });
 
-    test('a diamond: both facets found by the loupe and picked by their code', async () => {
+    test('a diamond: both facets found by the loupe and picked by their code, each facet’s namespace decoded, the one they share once', async () => {
       const chain = chains[kind];
       const d = chain.diamond;
       assert.deepEqual(await detected(chain, d.address, kindsFile, d.block), {
@@ -277,13 +279,29 @@ for (const kind of ['anvil', 'ganache'] as const) {
         picked: ['TallyFacet', 'StarsFacet'],
         description: 'diamond with 2 facets (TallyFacet, StarsFacet)',
       });
-      assert.equal(jsonOf(await decode(chain, d.address, kindsFile, d.block)).filter((v) => v.label.startsWith('eip1967.')).length, 0);
+      const out = jsonOf(await decode(chain, d.address, kindsFile, d.block));
+      const ns = (id: string, type: string, value: unknown) => ({ label: `erc7201:${id}`, type, slot: minimal(root(id)), offset: 0, value });
+      assert.deepEqual(
+        [...out].sort((a, b) => a.label.localeCompare(b.label)),
+        [
+          ns('example.facet.shared', 'struct FacetBase.SharedStorage', { calls: '3' }),
+          ns('example.facet.stars', 'struct StarsFacet.StarsStorage', { title: 'galaxy', stars: { [A]: '3' } }),
+          ns('example.facet.tally', 'struct TallyFacet.TallyStorage', { total: '7', last: chain.owner }),
+        ],
+      );
     });
 
-    test('Points behind an ERC1967Proxy (UUPS): Points picked, the implementation element its address, admin and beacon zero', async () => {
+    test('Points behind an ERC1967Proxy (UUPS): Points picked by code, its namespaces, then the implementation element its address, admin and beacon zero', async () => {
       const chain = chains[kind];
       const out = jsonOf(await decode(chain, chain.uups.proxy, pointsFile, chain.block));
-      assert.deepEqual(out.slice(-3), eip1967Elements(chain.uups.implementation, ZERO, ZERO));
+      const ns = (id: string, type: string, value: unknown) => ({ label: `erc7201:${id}`, type, slot: minimal(root(id)), offset: 0, value });
+      assert.deepEqual(out, [
+        ns('openzeppelin.storage.Initializable', 'struct Initializable.InitializableStorage', { _initialized: '1', _initializing: false }),
+        ns('openzeppelin.storage.ERC20', 'struct ERC20Upgradeable.ERC20Storage', { _balances: { [A]: '1000' }, _allowances: {}, _totalSupply: '1000', _name: 'Points', _symbol: 'PTS' }),
+        ns('openzeppelin.storage.Ownable', 'struct OwnableUpgradeable.OwnableStorage', { _owner: chain.owner }),
+        ns('example.points.main', 'struct Points.MainStorage', { season: '1', open: true, keeper: B, scores: ['5'], bonus: {}, motto: '' }),
+        ...eip1967Elements(chain.uups.implementation, ZERO, ZERO),
+      ]);
       assert.deepEqual(await detected(chain, chain.uups.proxy, pointsFile, chain.block), {
         kind: 'erc1967',
         picked: ['Points'],

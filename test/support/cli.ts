@@ -13,9 +13,9 @@ export interface CliRun {
   stderr: string;
 }
 
-function exec(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+function exec(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: root, env, timeout: 20_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd: root, env, timeout: timeoutMs }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });
@@ -45,14 +45,14 @@ function newestMtime(file: string): number {
 }
 
 /**
- * Runs `node dist/cli.js ARGS`. The credential variables of the test process are removed first,
+ * Runs `node dist/cli.js ARGS` (killed after `timeoutMs`, default 20 s). The credential variables of the test process are removed first,
  * so a test sees only the ones it passes in `env`.
  */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs?: number): Promise<CliRun> {
   const clean: NodeJS.ProcessEnv = { ...process.env };
   delete clean.CHAINDECK_PASSWORD;
   delete clean.CHAINDECK_API_KEY;
-  return exec([CLI, ...args], { ...clean, ...env });
+  return exec([CLI, ...args], { ...clean, ...env }, timeoutMs);
 }
 
 /** Neither stdout nor stderr may show any of the secrets. */

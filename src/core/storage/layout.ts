@@ -8,7 +8,7 @@ import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { FILE_CAPS, readTextFile } from '../files';
 import type { CodeRange, ContractLayout, LayoutVariable, SolcStorageLayout, SolcType } from './layoutTypes';
-import { addFoundryNamespaces, addOutputNamespaces, foundryCache, type FoundryCache } from './erc7201/files';
+import { addFoundryNamespaces, addOutputNamespaces, foundryCache, metadataSources, type FoundryCache } from './erc7201/files';
 
 export type { CodeRange, ContractLayout, LayoutVariable, SolcStorageItem, SolcStorageLayout, SolcType } from './layoutTypes';
 
@@ -273,7 +273,7 @@ export function layoutFileKind(json: unknown): LayoutFileKind | 'hardhat3-input'
 /** The layouts of a solc standard-JSON output, namespaces read from its sources' ASTs. */
 function solcOutputLayouts(json: { contracts: unknown; sources?: unknown }, file: string): ContractLayout[] {
   const layouts = layoutsOfContracts(contractsOf(json.contracts)!, file);
-  addOutputNamespaces(layouts, json.sources, () => undefined);
+  addOutputNamespaces(layouts, json.sources, () => metadataSources(json.contracts));
   return layouts;
 }
 

@@ -12,7 +12,7 @@ export interface ContractDeclaration {
 }
 
 /** The source with comments and string contents blanked (same length, newlines kept), so offsets stay. */
-function blankCommentsAndStrings(text: string): string {
+export function blankCommentsAndStrings(text: string): string {
   return text.replace(/\/\*[\s\S]*?(\*\/|$)|\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, (m) => m.replace(/[^\n]/g, ' '));
 }
 

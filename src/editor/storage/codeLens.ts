@@ -1,7 +1,8 @@
 /**
  * "Decode Storage…" over each `contract X` of a Solidity file whose layout the workspace's
  * artifacts hold (out/, artifacts/build-info/): it opens the Contract Storage view with that
- * layout, asking only the node's contract address.
+ * layout, asking only the node's contract address. Beside it "Check Upgrade Against…": X's
+ * layout checked against what it would replace (upgradeCheck.ts).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -32,6 +33,12 @@ export class StorageCodeLens implements vscode.CodeLensProvider {
           tooltip: `Decode a deployed ${d.name}'s storage by its layout`,
           command: COMMANDS.contractStorage.decode,
           arguments: [{ contract: layoutName(layout) }],
+        }),
+        new vscode.CodeLens(range, {
+          title: 'Check Upgrade Against…',
+          tooltip: `Check that ${d.name}'s storage layout keeps that of a deployed address, a git ref or a layout file`,
+          command: COMMANDS.storage.checkUpgrade,
+          arguments: [{ contract: layoutName(layout), file: document.uri.toString() }],
         }),
       ];
     });

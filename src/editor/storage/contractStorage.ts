@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
 import type { BlockInfo } from '../../core/storage/block';
 import { readStorage, type DecodedNode, type StorageReading } from '../../core/storage/decode/decode';
-import { CHILD_PAGE, childItems, decodedSlotNames, labelLine, variableItems, type StorageItem, type TreeStates } from '../../core/storage/decode/tree';
+import { CHILD_PAGE, childItems, decodedSlotNames, labelLine, searchStoppedText, variableItems, type StorageItem, type TreeStates } from '../../core/storage/decode/tree';
 import type { ContractLayout } from '../../core/storage/layout';
 import { CONTEXT_KEYS, COMMANDS } from '../ids';
 import { errorText } from '../kit/errors';
@@ -49,7 +49,12 @@ interface Watched {
   states?: TreeStates;
 }
 
-export type StorageElement = { kind: 'item'; item: StorageItem; states: TreeStates; variable: string } | { kind: 'more'; parent: string; remaining: number };
+type ItemElement = { kind: 'item'; item: StorageItem; states: TreeStates; variable: string };
+/** A row of the tree: a decoded item, "Load more…", or "Add Key…" under a mapping whose key search the bound stopped. */
+export type StorageElement = ItemElement | { kind: 'more'; parent: string; remaining: number } | { kind: 'addKey'; mapping: ItemElement; tries: number };
+
+/** The combinations tried where the bound stopped a mapping's key search, if it did. */
+const stoppedAt = (item: StorageItem) => (item.node.kind === 'mapping' ? item.node.searchStopped : undefined);
 
 export class ContractStorageView implements vscode.TreeDataProvider<StorageElement>, vscode.Disposable {
   private current: StorageSession | undefined;
@@ -169,10 +174,12 @@ export class ContractStorageView implements vscode.TreeDataProvider<StorageEleme
       const roots = this.roots(session);
       return variableItems(roots, session.changedOnly).map((item) => ({ kind: 'item', item, states: roots.find((r) => r.label === item.path)!.states, variable: item.path }));
     }
-    if (element.kind === 'more') return [];
+    if (element.kind !== 'item') return [];
     const { items, more } = childItems(element.item, element.states, this.shown.get(element.item.path) ?? CHILD_PAGE, session.changedOnly);
     const children: StorageElement[] = items.map((item) => ({ kind: 'item', item, states: element.states, variable: element.variable }));
     if (more > 0) children.push({ kind: 'more', parent: element.item.path, remaining: more });
+    const tries = stoppedAt(element.item);
+    if (tries !== undefined) children.push({ kind: 'addKey', mapping: element, tries });
     return children;
   }
 
@@ -185,9 +192,19 @@ export class ContractStorageView implements vscode.TreeDataProvider<StorageEleme
       row.command = { command: COMMANDS.contractStorage.loadMore, title: 'Load more', arguments: [element.parent] };
       return row;
     }
+    if (element.kind === 'addKey') {
+      const row = new vscode.TreeItem(`${searchStoppedText(element.tries)} — Add Key…`, vscode.TreeItemCollapsibleState.None);
+      row.id = `${this.current?.node.id}:${this.current?.address}:${element.mapping.item.path}#addKey`;
+      row.tooltip = `Not every combination of the candidate keys was tried: give a key of ${labelLine(element.mapping.item.path)} to read its entry.`;
+      row.iconPath = new vscode.ThemeIcon('key');
+      row.command = { command: COMMANDS.contractStorage.addKey, title: 'Add Key…', arguments: [element.mapping] };
+      return row;
+    }
     const { item } = element;
     const isRoot = element.variable === item.path;
-    const row = new vscode.TreeItem(item.label, item.expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    // A mapping whose search stopped has a row to add a key under it, even without entries.
+    const expandable = item.expandable || stoppedAt(item) !== undefined;
+    const row = new vscode.TreeItem(item.label, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     // The path is unique and stable: expansion survives a refresh.
     row.id = `${this.current?.node.id}:${this.current?.address}:${item.path}`;
     row.description = describe(item) + (isRoot && this.watched.has(item.path) ? ' · watching' : '');
@@ -206,7 +223,7 @@ export class ContractStorageView implements vscode.TreeDataProvider<StorageEleme
         if (e.item.path === path) return e;
         if (path.startsWith(e.item.path) && /^[.[]/.test(path.slice(e.item.path.length))) {
           let children = this.getChildren(e);
-          while (children.at(-1)?.kind === 'more') {
+          while (children.some((c) => c.kind === 'more')) {
             this.shown.set(e.item.path, (this.shown.get(e.item.path) ?? CHILD_PAGE) + CHILD_PAGE);
             children = this.getChildren(e);
           }
@@ -316,15 +333,17 @@ export class ContractStorageView implements vscode.TreeDataProvider<StorageEleme
 }
 
 function describe(item: StorageItem): string {
+  // The search's words end in the command that finds what it missed.
+  const description = stoppedAt(item) !== undefined ? `${item.description} — Add Key…` : item.description;
   switch (item.change?.kind) {
     case 'changed':
-      return `${item.description} · was ${item.change.before}`;
+      return `${description} · was ${item.change.before}`;
     case 'added':
-      return `${item.description} · added`;
+      return `${description} · added`;
     case 'removed':
-      return `${item.description} · removed`;
+      return `${description} · removed`;
     default:
-      return item.description;
+      return description;
   }
 }
 

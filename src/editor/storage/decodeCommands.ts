@@ -12,7 +12,7 @@ import { MAX_USER_KEYS, keyFromText } from '../../core/storage/decode/keys';
 import { mappingKeyProblem, mappingKeyType } from '../../core/storage/decode/tree';
 import { parseTxHash, txStorageDiff, type TxStorageDiff } from '../../core/storage/decode/txDiff';
 import { normaliseAddress, parseBlockRef } from '../../core/storage/inputs';
-import { candidates, deployedLayout, matchLogic, type DeployedLayout } from '../../core/storage/deployed/pick';
+import { candidates, choicesByCode, deployedLayout, matchLogic, type DeployedLayout } from '../../core/storage/deployed/pick';
 import { describeProxy, type ProxyInfo } from '../../core/storage/deployed/proxy';
 import { detectAt } from '../../core/storage/deployed/read';
 import { layoutName, readLayoutFile, selectLayout, type ContractLayout } from '../../core/storage/layout';
@@ -257,7 +257,7 @@ export class DecodeCommands {
       const { layouts } = readLayoutFile(options.layoutFile);
       if (options.contract) return deployedLayout(proxy, [selectLayout(layouts, options.contract, options.layoutFile)]);
       if (candidates(layouts).length === 1) return deployedLayout(proxy, candidates(layouts));
-      return this.choose(proxy, layouts, await match(layouts), title, address);
+      return this.choose(proxy, layouts, await match(layouts), title, address, match);
     }
     let all = await this.f.layouts.all();
     const isNamed = (l: ContractLayout) => l.contractName === options.contract || layoutName(l) === options.contract;
@@ -270,22 +270,27 @@ export class DecodeCommands {
     let pool = options.contract ? all.filter(isNamed) : all;
     let matched = await match(pool);
     if (matched.every((m) => m.length === 0) && !options.contract) matched = await match((pool = await this.f.layouts.reload()));
-    return this.choose(proxy, pool, matched, title, address);
+    return this.choose(proxy, pool, matched, title, address, match);
   }
 
   /** The layout by code when the code says (one contract, or a diamond's facets); else asked, the matching ones listed first. */
-  private async choose(proxy: ProxyInfo, pool: readonly ContractLayout[], matched: ContractLayout[][], title: string, address: string): Promise<DeployedLayout | undefined> {
-    const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
-    if ((proxy.kind === 'diamond' && picked.length > 0) || (matched.length === 1 && matched[0].length === 1)) return deployedLayout(proxy, picked);
-    const matching = [...new Set(matched.flat())];
+  private async choose(
+    proxy: ProxyInfo,
+    pool: readonly ContractLayout[],
+    matched: ContractLayout[][],
+    title: string,
+    address: string,
+    /** Matches another pool (a layout file the user opens); without it, no file is offered. */
+    match?: (pool: readonly ContractLayout[]) => Promise<ContractLayout[][]>,
+  ): Promise<DeployedLayout | undefined> {
+    const { picked, matching, others } = choicesByCode(proxy, pool, matched);
+    if (picked) return deployedLayout(proxy, picked);
     const what = proxy.kind === 'none' ? 'matches the deployed code' : "matches the implementation's code";
     type Item = vscode.QuickPickItem & { layout?: ContractLayout; file?: boolean };
     const items: Item[] = [
       ...matching.map((layout) => ({ label: layoutTitle(layout), description: what, layout })),
-      ...pool
-        .filter((l) => !matching.includes(l) && l.storage.length > 0)
-        .map((layout) => ({ label: layoutTitle(layout), description: layout.artifact ? vscode.workspace.asRelativePath(layout.artifact) : undefined, layout })),
-      { label: '$(file) Choose a Layout File…', detail: 'A solc standard-JSON output, a Foundry artifact, or a Hardhat build-info with the storage layout', file: true },
+      ...others.map((layout) => ({ label: layoutTitle(layout), description: layout.artifact ? vscode.workspace.asRelativePath(layout.artifact) : undefined, layout })),
+      ...(match ? [{ label: '$(file) Choose a Layout File…', detail: 'A solc standard-JSON output, a Foundry artifact, or a Hardhat build-info with the storage layout', file: true }] : []),
     ];
     const placeholder = `The layout of ${describeProxy(proxy) ?? address}`;
     const chosen = await pickOne(items, { title, placeholder });
@@ -294,13 +299,9 @@ export class DecodeCommands {
     const [uri] = (await vscode.window.showOpenDialog({ title: 'Storage Layout File', canSelectMany: false, filters: { JSON: ['json'] } })) ?? [];
     if (!uri) return undefined;
     const { layouts } = readLayoutFile(uri.fsPath);
-    const withState = layouts.filter((l) => l.storage.length > 0);
-    if (withState.length <= 1) return deployedLayout(proxy, [selectLayout(layouts, undefined, uri.fsPath)]);
-    const pick = await pickOne(
-      withState.map((layout) => ({ label: layoutTitle(layout), layout })),
-      { title, placeholder: 'The contract deployed there' },
-    );
-    return pick && deployedLayout(proxy, [pick.layout]);
+    // The file's contracts as the workspace's: by code, else asked with the matching ones first.
+    if (candidates(layouts).length === 1) return deployedLayout(proxy, candidates(layouts));
+    return match && this.choose(proxy, candidates(layouts), await match(layouts), title, address);
   }
 
   private async read(node: NodeConfig, address: string, layout: ContractLayout, keys: readonly string[], blocks: string[]): Promise<StorageReading | undefined> {

@@ -15,6 +15,7 @@ import { ContractStorageView } from './contractStorage';
 import { DecodeCommands } from './decodeCommands';
 import type { StorageFeature } from './feature';
 import { Layouts } from './layouts';
+import { UpgradeCheck } from './upgradeCheck';
 import { arraySlotCommand, eip1967Command, mappingSlotCommand, readSlotCommand } from './slotTools';
 
 export function registerStorage({ extension, log, settings, nodes, milestones }: EditorContextWithNodes): ContractStorageView {
@@ -32,6 +33,7 @@ export function registerStorage({ extension, log, settings, nodes, milestones }:
   const panels = new Panels();
   const view = new ContractStorageView(f, VIEWS.contractStorage);
   const decode = new DecodeCommands(f, view, extension.workspaceState);
+  const upgrade = new UpgradeCheck(f);
   const cs = COMMANDS.contractStorage;
   // What a command resolves with is for callers passing options (tests, other extensions).
   const command = (id: string, run: (arg?: unknown) => Promise<unknown>) => registerCommand(log, id, run);
@@ -43,6 +45,8 @@ export function registerStorage({ extension, log, settings, nodes, milestones }:
     command(COMMANDS.storage.arraySlot, (arg) => arraySlotCommand(f, arg)),
     command(COMMANDS.storage.eip1967Slots, (arg) => eip1967Command(f, arg)),
     command(COMMANDS.storage.readSlot, (arg) => readSlotCommand(f, arg)),
+    upgrade,
+    command(COMMANDS.storage.checkUpgrade, (arg) => upgrade.check(arg)),
     view,
     command(cs.decode, (arg) => decode.decode(arg)),
     command(cs.refresh, () => decode.refresh()),

@@ -142,6 +142,7 @@ export async function readStorage(
   const overlay = options.overlay;
   const newest = overlay?.logsTo ?? Math.max(...blocks.map((b) => b.number));
   let logWords: Set<bigint> = new Set();
+  let keyGroups: readonly (readonly bigint[])[] = [];
   const discovery = options.discoverKeys === false ? undefined : discoverLogWords(rpc, address, newest, options.signal);
   discovery?.catch(() => undefined); // awaited below, unless the lookup fails first
   let keysKnown = discovery === undefined;
@@ -163,7 +164,7 @@ export async function readStorage(
       const read = reader.known.get(s);
       return read && overlay ? overlay.words(s, read) : read;
     };
-    const walk = new Walk({ types: layout.types, states: overlay?.states ?? blocks.length, words, keys, limits, hints: options.hints, hashes });
+    const walk = new Walk({ types: layout.types, states: overlay?.states ?? blocks.length, words, keys, keyGroups, userKeys, limits, hints: options.hints, hashes });
     const variables = layout.storage.map((v) => ({ label: v.label, type: v.type, slot: BigInt(v.slot), offset: v.offset, node: walk.variable(v.label, v.typeId, BigInt(v.slot), v.offset) }));
     if (round > 0 && walk.needed.size === 0 && keysKnown) {
       for (const w of walk.warnings) warn(w);
@@ -193,6 +194,7 @@ export async function readStorage(
       stats.requests += found.requests;
       for (const w of found.warnings) warn(w);
       logWords = found.words;
+      keyGroups = found.groups;
       keyCache.clear();
       keysKnown = true;
     }

@@ -9,7 +9,7 @@ import { retryDelay, sleep, type RetryPolicy } from '../../rpc/retry';
 import { minimalHex } from '../inputs';
 import type { StorageRpc } from '../types';
 import { StorageDecodeError } from './errors';
-import { logWords, MAX_CANDIDATE_WORDS } from './keys';
+import { KeyGroups, logWords, MAX_CANDIDATE_WORDS } from './keys';
 
 /** The most logs read for key discovery; the rest are left out, with a warning. */
 export const MAX_LOGS = 200_000;
@@ -38,6 +38,8 @@ export function isRangeCap(failure: RpcFailure): boolean {
 
 export interface LogWords {
   words: Set<bigint>;
+  /** Each log's words in order (the first MAX_KEY_GROUPS distinct ones): keys named together. */
+  groups: bigint[][];
   logs: number;
   requests: number;
   warnings: string[];
@@ -179,8 +181,10 @@ export async function scanLogs(
  * out is one warning line (the decode goes on with the keys found and those the user gave).
  */
 export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock: number, signal?: AbortSignal, backoff: RetryPolicy = LOG_BACKOFF): Promise<LogWords> {
-  const out: LogWords = { words: new Set(), logs: 0, requests: 0, warnings: [] };
-  const scan = await scanLogs(rpc, { address }, 0, toBlock, (logs) => logWords(logs, out.words), { signal, backoff });
+  const out: LogWords = { words: new Set(), groups: [], logs: 0, requests: 0, warnings: [] };
+  const groups = new KeyGroups();
+  const scan = await scanLogs(rpc, { address }, 0, toBlock, (logs) => logWords(logs, out.words, groups), { signal, backoff });
+  out.groups = groups.list;
   out.logs = scan.logs;
   out.requests = scan.requests;
   if (scan.capped) out.warnings.push(`mapping keys: only the first ${MAX_LOGS} logs were read`);

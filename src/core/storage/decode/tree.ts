@@ -134,9 +134,16 @@ function summary(node: DecodedNode, state: number): string {
     }
     case 'mapping': {
       const n = node.entries.filter((e) => !isZero(e.node, state)).length;
+      // A search the bound stopped found what it found: "0 entries" would say there are none.
+      if (node.searchStopped !== undefined) return `${node.type}, ${n ? `${count(n, 'entry', 'entries')} found, ` : ''}${searchStoppedText(node.searchStopped)}`;
       return `${node.type}, ${count(n, 'entry', 'entries')} found`;
     }
   }
+}
+
+/** What a mapping says when the bound stopped its key search before every combination was tried. */
+export function searchStoppedText(tries: number): string {
+  return `search stopped at ${tries.toLocaleString('en-US')} combinations`;
 }
 
 /** Whether every leaf under a node is its zero at `state`: a mapping entry whose value is zero there is not shown as present. */

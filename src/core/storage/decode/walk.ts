@@ -6,16 +6,18 @@
  * for every slot of the value types (and mapping entries, once their keys are known), the next
  * for long string data and dynamic array elements, found from the lengths the first one read.
  *
- * Mapping entries are tried for every candidate key of the key's type (every pair of keys for a
- * nested mapping, and so on) and kept where any slot of the value is non-zero at any block;
- * dynamic array elements and string data are read up to bounds, with a warning where one cuts.
+ * Mapping entries are tried for every candidate key of the key's type (key combinations for a
+ * nested mapping, those one log names together first: ./keys.ts) and kept where any slot of the
+ * value is non-zero at any block; a search the bound stops is marked on its mapping and said in
+ * a warning; dynamic array elements and string data are read up to bounds, with a warning where
+ * one cuts.
  */
 import { keccak256 } from 'ethers';
 import type { KnobHints } from '../../knobs';
 import { word } from '../inputs';
 import { bytesOf, slotsOf, staticLength, typeOf, type SolcType } from '../layout';
 import { StorageDecodeError } from './errors';
-import type { MappingKeyCandidate } from './keys';
+import { compareKeys, keyCombinations, type MappingKeyCandidate } from './keys';
 import { bytesHead, bytesValue, decodeValue, longBytes, MAX_BYTES_LENGTH, shortBytes, sliceBits, type DecodedValue } from './values';
 
 /** A node of the decoded tree; `values`/`lengths` hold one entry per block, null where the node does not exist there. */
@@ -23,7 +25,15 @@ export type DecodedNode =
   | { kind: 'value'; type: string; slot: bigint; offset: number; values: DecodedValue[]; nonZero: boolean }
   | { kind: 'struct'; type: string; slot: bigint; members: { label: string; node: DecodedNode }[]; nonZero: boolean }
   | { kind: 'array'; type: string; slot: bigint; lengths?: (string | null)[]; elements: DecodedNode[]; nonZero: boolean }
-  | { kind: 'mapping'; type: string; slot: bigint; entries: { key: string; node: DecodedNode }[]; nonZero: boolean };
+  | {
+      kind: 'mapping';
+      type: string;
+      slot: bigint;
+      entries: { key: string; node: DecodedNode }[];
+      nonZero: boolean;
+      /** Set where the bound stopped the key search: the combinations tried (maxKeyTries). */
+      searchStopped?: number;
+    };
 
 /** Bounds of one decode; each says so in a warning where it cuts. */
 export interface DecodeLimits {
@@ -45,6 +55,10 @@ export interface WalkInput {
   words(slot: bigint): readonly bigint[] | undefined;
   /** The candidate keys of a mapping key type (by solc type id). */
   keys(keyTypeId: string): readonly MappingKeyCandidate[];
+  /** Each log's words in order: keys named together, tried together first in a nested mapping. */
+  keyGroups?: readonly (readonly bigint[])[];
+  /** The keys the user gave, as text: in a nested mapping, tried with every other candidate before the rest. */
+  userKeys?: readonly string[];
   limits: DecodeLimits;
   /** The front end's words for giving mapping keys, ending the warning of a cut. */
   hints?: Pick<KnobHints, 'mappingKeys'>;
@@ -178,22 +192,69 @@ export class Walk {
     return { kind: 'value', type: t.label, slot, offset: 0, values, nonZero: heads.some((h, i) => present[i] && h !== 0n) };
   }
 
+  /**
+   * A mapping and the mappings nested directly in it (`mapping(a => mapping(b => V))`), searched
+   * as one by key combinations (./keys.ts gives their order), up to maxKeyTries for the variable.
+   */
   private mapping(t: SolcType, slot: bigint, present: readonly boolean[], path: string): DecodedNode {
-    const keys = this.input.keys(t.key!);
-    const slotWord = word(slot).slice(2);
-    const entries: { key: string; node: DecodedNode }[] = [];
-    for (const key of keys) {
+    const chain = [t];
+    let valueId = t.value!;
+    for (let v = typeOf(this.input.types, valueId); v?.encoding === 'mapping'; v = typeOf(this.input.types, valueId)) {
+      if (chain.length >= MAX_DEPTH) throw new StorageDecodeError(`${pathInMessage(path)}: the layout nests types more than ${MAX_DEPTH} deep`, 'limit');
+      chain.push(v);
+      valueId = v.value!;
+    }
+    const types = chain.map((m) => {
+      const key = typeOf(this.input.types, m.key!);
+      if (!key) throw new StorageDecodeError(`${pathInMessage(path)}: the layout names type ${m.key} but does not describe it`, 'limit');
+      return key;
+    });
+    const search = keyCombinations({ types, candidates: chain.map((m) => this.input.keys(m.key!)), groups: this.input.keyGroups ?? [], userKeys: this.input.userKeys ?? [] });
+    const root: Branch = new Map();
+    let stopped = false;
+    for (const combo of search) {
       if (this.tries >= this.input.limits.maxKeyTries) {
-        this.warnings.add(
-          `${path.replace(/\[.*$/, '')}: more candidate keys than the ${this.input.limits.maxKeyTries} key combinations tried${this.input.hints?.mappingKeys ? `; name the keys wanted with ${this.input.hints.mappingKeys}` : ''}`,
-        );
+        stopped = true;
         break;
       }
       this.tries++;
-      const valueSlot = this.hash(`${key.encoding}${slotWord}`);
-      const node = this.node(t.value!, valueSlot, 0, present, `${path}[${key.text}]`);
-      if (node.nonZero) entries.push({ key: key.text, node });
+      let at = slot;
+      for (const key of combo) at = this.hash(`${key.encoding}${word(at).slice(2)}`);
+      const node = this.node(valueId, at, 0, present, `${path}${combo.map((k) => `[${k.text}]`).join('')}`);
+      if (!node.nonZero) continue;
+      let branch = root;
+      combo.forEach((key, level) => {
+        if (level === combo.length - 1) branch.set(key.encoding, { key, node });
+        else {
+          const next = branch.get(key.encoding)?.inner ?? new Map();
+          branch.set(key.encoding, { key, inner: next });
+          branch = next;
+        }
+      });
     }
-    return { kind: 'mapping', type: t.label, slot, entries, nonZero: entries.length > 0 };
+    const mapping = this.entriesOf(chain, types, root, slot, 0);
+    if (stopped) {
+      const cap = this.input.limits.maxKeyTries;
+      const variable = path.replace(/\[.*$/, '');
+      this.warnings.add(
+        `${variable}: search stopped at ${cap.toLocaleString('en-US')} combinations of candidate keys${this.input.hints?.mappingKeys ? `; name the keys wanted with ${this.input.hints.mappingKeys}` : ''}`,
+      );
+      if (mapping.kind === 'mapping') mapping.searchStopped = cap;
+    }
+    return mapping;
+  }
+
+  /** The mapping node of `chain[level]` at `slot` from the entries found, each level in key order. */
+  private entriesOf(chain: readonly SolcType[], keyTypes: readonly SolcType[], branch: Branch, slot: bigint, level: number): DecodedNode {
+    const found = [...branch.values()].sort((a, b) => compareKeys(keyTypes[level])(a.key, b.key));
+    const slotWord = word(slot).slice(2);
+    const entries = found.map((e) => ({
+      key: e.key.text,
+      node: e.node ?? this.entriesOf(chain, keyTypes, e.inner!, this.hash(`${e.key.encoding}${slotWord}`), level + 1),
+    }));
+    return { kind: 'mapping', type: chain[level].label, slot, entries, nonZero: entries.length > 0 };
   }
 }
+
+/** Entries found under one mapping of a nested chain, by key encoding: a value, or the next mapping's. */
+type Branch = Map<string, { key: MappingKeyCandidate; node?: DecodedNode; inner?: Branch }>;

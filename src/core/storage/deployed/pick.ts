@@ -62,6 +62,7 @@ export function mergeLayouts(layouts: readonly ContractLayout[]): ContractLayout
     storage,
     types: Object.assign({}, ...layouts.map((l) => l.types)) as ContractLayout['types'],
     variableRanges: [],
+    notes: [...new Set(layouts.flatMap((l) => l.notes ?? []))],
   };
 }
 
@@ -101,6 +102,21 @@ export function deployedLayout(proxy: ProxyInfo, picked: ContractLayout[], unmat
     ),
     unmatched,
   };
+}
+
+/**
+ * For a front end that may ask: the pick when the code decides (one contract, or a diamond's
+ * facets), else the choices with the contracts whose code matches first, then the rest with state.
+ */
+export function choicesByCode(
+  proxy: ProxyInfo,
+  pool: readonly ContractLayout[],
+  matched: readonly ContractLayout[][],
+): { picked?: ContractLayout[]; matching: ContractLayout[]; others: ContractLayout[] } {
+  const matching = [...new Set(matched.flat())];
+  const firsts = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
+  const decided = (proxy.kind === 'diamond' && firsts.length > 0) || (matched.length === 1 && matched[0].length === 1);
+  return { picked: decided ? firsts : undefined, matching, others: pool.filter((l) => !matching.includes(l) && l.storage.length > 0) };
 }
 
 /**

@@ -60,6 +60,24 @@ export function addOutputNamespaces(layouts: ContractLayout[], sources: unknown,
   }
 }
 
+/** The sources the contracts' metadata carries with their text (solc's metadata.useLiteralContent), as input sources: a solc output has no input. */
+export function metadataSources(contracts: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const byName of Object.values(record(contracts))) {
+    for (const c of Object.values(record(byName))) {
+      const m = record(c).metadata;
+      let meta: unknown = m;
+      try {
+        if (typeof m === 'string') meta = JSON.parse(m);
+      } catch {
+        continue; // metadata that is not JSON tells nothing of the sources
+      }
+      Object.assign(out, record(record(meta).sources));
+    }
+  }
+  return out;
+}
+
 /** What Foundry files have been read for, shared across the artifacts of one project. */
 export interface FoundryCache {
   /** Source units by absolute path (null: no artifact of it has an AST). */

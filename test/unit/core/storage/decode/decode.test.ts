@@ -269,9 +269,97 @@ describe('mappings', () => {
     const cut = (hints?: KnobHints) => [
       ...walkOnce([item('allowed', 9, 0, 't_mapping(t_address,t_mapping(t_address,t_uint256))')], words, [W(alice), W(bob)], [], { maxKeyTries: 3 }, 1, hints).walk.warnings,
     ];
-    assert.deepEqual(cut(CLI_HINTS), ['allowed: more candidate keys than the 3 key combinations tried; name the keys wanted with --keys']);
-    assert.deepEqual(cut(KNOB_HINTS), ['allowed: more candidate keys than the 3 key combinations tried; name the keys wanted with "Add Key…" on the mapping in the Contract Storage view']);
-    assert.deepEqual(cut(), ['allowed: more candidate keys than the 3 key combinations tried']);
+    assert.deepEqual(cut(CLI_HINTS), ['allowed: search stopped at 3 combinations of candidate keys; name the keys wanted with --keys']);
+    assert.deepEqual(cut(KNOB_HINTS), ['allowed: search stopped at 3 combinations of candidate keys; name the keys wanted with "Add Key…" on the mapping in the Contract Storage view']);
+    assert.deepEqual(cut(), ['allowed: search stopped at 3 combinations of candidate keys']);
+  });
+
+  /** Words and groups of a token's logs: `holders` Transfers from the owner, then Approvals. */
+  const tokenLogs = (holders: string[], approvals: [string, string][], owner: string) => {
+    const sig = W(keccak256(toUtf8Bytes('Transfer(address,address,uint256)')));
+    const approval = W(keccak256(toUtf8Bytes('Approval(address,address,uint256)')));
+    const groups = [...holders.map((h) => [sig, W(owner), W(h), 1n]), ...approvals.map(([o, s]) => [approval, W(o), W(s), 5n])];
+    return { words: [...new Set(groups.flat())], groups };
+  };
+  const holder = (i: number) => getAddress(`0x${(0x1000 + i).toString(16).padStart(40, '0')}`);
+  const ALLOWED = 't_mapping(t_address,t_mapping(t_address,t_uint256))';
+
+  test('a nested mapping: the pairs one log names are tried first, so the bound that stops the wide search still finds them', () => {
+    const owner = holder(0);
+    const holders = Array.from({ length: 60 }, (_, i) => holder(i + 1));
+    // Approvals between holders late in key order: every pair of 62 keys is 3,844 combinations, far above the bound of 500.
+    const approvals: [string, string][] = [
+      [holders[58], holders[59]],
+      [holders[59], owner],
+    ];
+    const { words: keyWords, groups } = tokenLogs(holders, approvals, owner);
+    const at = (o: string, sp: string) => mapSlot(abiWord('address', sp), mapSlot(abiWord('address', o), 9n));
+    const words = new Map([
+      [at(...approvals[0]), [5n]],
+      [at(...approvals[1]), [7n]],
+    ]);
+    const walk = new Walk({
+      types: TYPES,
+      states: 1,
+      words: (s) => words.get(s) ?? [0n],
+      keys: (id) => keysFor(TYPES[id], keyWords, []),
+      keyGroups: groups,
+      limits: { ...DEFAULT_LIMITS, maxKeyTries: 500 },
+      hints: CLI_HINTS,
+      hashes: new Map(),
+    });
+    const allowed = walk.variable('allowed', ALLOWED, 9n, 0);
+    assert.deepEqual(
+      leaves(allowed, 'allowed').map((l) => [l.path, l.values[0]]),
+      [
+        [`allowed[${holders[58]}][${holders[59]}]`, '5'],
+        [`allowed[${holders[59]}][${owner}]`, '7'],
+      ],
+    );
+    assert.equal(allowed.kind === 'mapping' && allowed.searchStopped, 500, 'the mapping says its search stopped');
+    assert.deepEqual([...walk.warnings], ['allowed: search stopped at 500 combinations of candidate keys; name the keys wanted with --keys']);
+
+    // Without the logs' groups the same bound finds neither: the wide search runs out first.
+    const wide = new Walk({
+      types: TYPES,
+      states: 1,
+      words: (s) => words.get(s) ?? [0n],
+      keys: (id) => keysFor(TYPES[id], keyWords, []),
+      limits: { ...DEFAULT_LIMITS, maxKeyTries: 500 },
+      hashes: new Map(),
+    });
+    const missed = wide.variable('allowed', ALLOWED, 9n, 0);
+    assert.equal(missed.kind === 'mapping' && missed.entries.length, 0);
+    assert.equal(missed.kind === 'mapping' && missed.searchStopped, 500);
+  });
+
+  test('a nested mapping: a key the user gives is paired with every candidate before the wide search', () => {
+    const owner = holder(0);
+    const holders = Array.from({ length: 60 }, (_, i) => holder(i + 1));
+    const { words: keyWords } = tokenLogs(holders, [], owner);
+    // Approved without an Approval event (a permit, say): found only once the user names the spender.
+    const spender = getAddress(`0x${'5'.repeat(40)}`);
+    const slot = mapSlot(abiWord('address', spender), mapSlot(abiWord('address', holders[59]), 9n));
+    const walk = new Walk({
+      types: TYPES,
+      states: 1,
+      words: (s) => (s === slot ? [3n] : [0n]),
+      keys: (id) => keysFor(TYPES[id], keyWords, [spender]),
+      userKeys: [spender],
+      limits: { ...DEFAULT_LIMITS, maxKeyTries: 200 },
+      hashes: new Map(),
+    });
+    const allowed = walk.variable('allowed', ALLOWED, 9n, 0);
+    assert.deepEqual(
+      leaves(allowed, 'allowed').map((l) => [l.path, l.values[0]]),
+      [[`allowed[${holders[59]}][${spender}]`, '3']],
+    );
+  });
+
+  test('a search that tries every combination within the bound is not marked stopped', () => {
+    const { nodes, walk } = walkOnce([item('allowed', 9, 0, ALLOWED)], new Map(), [W(holder(1)), W(holder(2))], [], { maxKeyTries: 4 });
+    assert.equal(nodes[0].kind === 'mapping' && nodes[0].searchStopped, undefined);
+    assert.equal(walk.warnings.size, 0);
   });
 
   test('a layout that loops (a struct inside itself) or names a type it does not describe is refused, naming the variable', () => {

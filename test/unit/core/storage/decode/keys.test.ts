@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { hexlify, toUtf8Bytes } from 'ethers';
 import type { SolcType } from '../../../../../src/core/storage/layout';
-import { keyFromText, keyFromWord, keysFor, logWords } from '../../../../../src/core/storage/decode/keys';
+import { KeyGroups, keyCombinations, keyFromText, keyFromWord, keysFor, logWords, MAX_GROUP_WORDS, MAX_KEY_GROUPS } from '../../../../../src/core/storage/decode/keys';
 import { TYPES } from '../../../../support/solcTypes';
 
 const T = (label: string, numberOfBytes: number): SolcType => ({ encoding: 'inplace', label, numberOfBytes: String(numberOfBytes) });
@@ -184,5 +184,65 @@ describe('candidate keys per key type', () => {
     assert.equal(keyFromText(TYPES.t_bytes4, '0x1234')?.text, '0x12340000');
     assert.equal(keyFromText(TYPES.t_bool, 'TRUE')?.text, 'true');
     assert.equal(keyFromText(TYPES.t_string_memory_ptr, 'alice')?.encoding, '0x616c696365');
+  });
+});
+
+describe('key combinations of a nested mapping', () => {
+  test("log groups: each log's words in order (topics, then data), the first MAX_GROUP_WORDS, each sequence once, at most MAX_KEY_GROUPS", () => {
+    const groups = new KeyGroups();
+    logWords(
+      [
+        { topics: [word(9n), word(1n), word(2n)], data: word(3n) },
+        { topics: [word(9n), word(1n), word(2n)], data: word(3n) },
+        { topics: [], data: '0x' },
+        { topics: [word(4n)], data: `0x${Array.from({ length: 20 }, (_, i) => word(BigInt(i)).slice(2)).join('')}` },
+      ],
+      new Set(),
+      groups,
+    );
+    assert.deepEqual(groups.list.slice(0, 1), [[9n, 1n, 2n, 3n]]);
+    assert.equal(groups.list.length, 2, 'the repeat and the empty log add none');
+    assert.equal(groups.list[1].length, MAX_GROUP_WORDS);
+    const many = new KeyGroups();
+    for (let i = 0; i < MAX_KEY_GROUPS + 5; i++) many.add([BigInt(i)]);
+    assert.equal(many.list.length, MAX_KEY_GROUPS);
+  });
+
+  const texts = (search: Parameters<typeof keyCombinations>[0]) => [...keyCombinations(search)].map((c) => c.map((k) => k.text).join(' '));
+
+  test('pairs one log names come first, in order, then the other way round, then a user key with every candidate, then every pair; each once', () => {
+    const A = 0xa1n;
+    const B = 0xb2n;
+    const C = 0xc3n;
+    const U = 0xddn;
+    const candidates = keysFor(UINT256, [A, B, C], []);
+    const user = keysFor(UINT256, [A, B, C], [String(U)]);
+    // One log: Approval(owner = B, spender = C, value = A): the words in order are B, C, A.
+    const all = texts({ types: [UINT256, UINT256], candidates: [user, user], groups: [[B, C, A]], userKeys: [String(U)] });
+    const t = (...ws: bigint[]) => ws.map(String).join(' ');
+    assert.deepEqual(all.slice(0, 6), [t(B, C), t(B, A), t(C, A), t(C, B), t(A, B), t(A, C)], 'the log’s pairs in order, then reversed');
+    assert.deepEqual(all.slice(6, 13), [t(U, A), t(U, B), t(U, C), t(U, U), t(A, U), t(B, U), t(C, U)], 'the user’s key at each level with every candidate');
+    assert.deepEqual(all.slice(13), [t(A, A), t(B, B), t(C, C)], 'then the pairs not tried yet');
+    assert.equal(new Set(all).size, all.length);
+    assert.equal(all.length, 16, 'every pair of the four keys, once');
+    assert.equal(texts({ types: [UINT256, UINT256], candidates: [candidates, candidates], groups: [], userKeys: [] }).length, 9);
+  });
+
+  test("a log's words that do not fit a level's key type make no combination there; three levels take words in order only", () => {
+    const sig = (1n << 255n) | 7n; // an event signature: no address
+    const owner = 0x11n;
+    const spender = 0x22n;
+    const combos = texts({ types: [ADDRESS, ADDRESS], candidates: [[], []], groups: [[sig, owner, spender]], userKeys: [] });
+    assert.deepEqual(combos, [
+      '0x0000000000000000000000000000000000000011 0x0000000000000000000000000000000000000022',
+      '0x0000000000000000000000000000000000000022 0x0000000000000000000000000000000000000011',
+    ]);
+    const three = texts({ types: [UINT8, UINT8, UINT8], candidates: [[], [], []], groups: [[1n, 2n, 3n, 300n]], userKeys: [] });
+    assert.deepEqual(three, ['1 2 3'], 'in order; 300 is no uint8');
+  });
+
+  test('one level: the user’s keys first, then the candidates', () => {
+    const candidates = keysFor(UINT256, [1n, 2n], ['9']);
+    assert.deepEqual(texts({ types: [UINT256], candidates: [candidates], groups: [[2n, 1n]], userKeys: ['9'] }), ['9', '1', '2']);
   });
 });

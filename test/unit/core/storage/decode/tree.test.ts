@@ -85,6 +85,15 @@ test('structs and mappings: children with paths as the diff names them; a change
   assert.deepEqual(p.change, { kind: 'inside' });
   assert.equal(p.description, 'struct Demo.Pos');
   assert.equal(b.description, 'mapping(address => uint256), 2 entries found');
+  // A search the bound stopped says so, with what it found, and never "0 entries found".
+  assert.equal(
+    storageItem({ ...balances, searchStopped: 100_000 }, 'balances', 'balances', states).description,
+    'mapping(address => uint256), 2 entries found, search stopped at 100,000 combinations',
+  );
+  assert.equal(
+    storageItem({ ...balances, entries: [], nonZero: false, searchStopped: 100_000 }, 'balances', 'balances', { shown: 0 }).description,
+    'mapping(address => uint256), search stopped at 100,000 combinations',
+  );
   assert.deepEqual(
     childItems(p, states).items.map((i) => [i.path, i.label, i.change?.kind]),
     [

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { getAddress, keccak256, toUtf8Bytes } from 'ethers';
 import type { RpcCall } from '../../../../../src/core/rpc/types';
 import type { BatchItem } from '../../../../../src/core/rpc/jsonrpc';
-import { candidates, mergeLayouts, pickLayout, withEip1967Elements } from '../../../../../src/core/storage/deployed/pick';
+import { candidates, choicesByCode, mergeLayouts, pickLayout, withEip1967Elements } from '../../../../../src/core/storage/deployed/pick';
 import type { ProxyInfo } from '../../../../../src/core/storage/deployed/proxy';
 import { LayoutFileError, type ContractLayout } from '../../../../../src/core/storage/layout';
 import type { StorageRpc } from '../../../../../src/core/storage/types';
@@ -131,5 +131,37 @@ describe('layout helpers', () => {
     assert.deepEqual(candidates([PROXY_LAYOUT, TOKEN]), [TOKEN]);
     assert.deepEqual(candidates([PROXY_LAYOUT]), [PROXY_LAYOUT]);
     assert.equal(mergeLayouts([TOKEN]), TOKEN);
+  });
+});
+
+describe('choicesByCode (the editor’s picker)', () => {
+  const plain: ProxyInfo = { kind: 'none', address: PROXY, code: code(3) };
+  const OWNABLE = layout('Ownable', 4);
+  const ERC20 = layout('ERC20', 5);
+  const DEMO = layout('DemoToken', 6);
+
+  test('one contract with the code: picked, nothing asked', () => {
+    assert.deepEqual(choicesByCode(plain, [OWNABLE, ERC20, DEMO], [[DEMO]]).picked, [DEMO]);
+  });
+
+  test('several with the same code: asked, those listed first and the rest after, in the file’s order', () => {
+    const twin = layout('DemoTokenCopy', 6);
+    const choices = choicesByCode(plain, [OWNABLE, ERC20, DEMO, twin], [[DEMO, twin]]);
+    assert.equal(choices.picked, undefined);
+    assert.deepEqual(
+      [...choices.matching, ...choices.others].map((l) => l.contractName),
+      ['DemoToken', 'DemoTokenCopy', 'Ownable', 'ERC20'],
+    );
+  });
+
+  test('none with the code: asked among those with state; a diamond with any facet matched is decided', () => {
+    const choices = choicesByCode(plain, [PROXY_LAYOUT, OWNABLE, ERC20], [[]]);
+    assert.equal(choices.picked, undefined);
+    assert.deepEqual(
+      choices.others.map((l) => l.contractName),
+      ['Ownable', 'ERC20'],
+    );
+    const diamond: ProxyInfo = { kind: 'diamond', address: PROXY, code: code(1), facets: [addr('a'), addr('b')] };
+    assert.deepEqual(choicesByCode(diamond, [OWNABLE, ERC20], [[OWNABLE], []]).picked, [OWNABLE]);
   });
 });

@@ -102,6 +102,20 @@ describe('namespaces from compiler files', () => {
     }
   });
 
+  test('a solc output without ASTs says how to get them when its metadata carries the sources (useLiteralContent), and nothing when it does not', () => {
+    const json = JSON.parse(readFileSync(files.solcOutput, 'utf8'));
+    for (const s of Object.values(json.output?.sources ?? json.sources) as { ast?: unknown }[]) delete s.ast;
+    const bare = path.join(dir, 'solc-bare.json');
+    writeFileSync(bare, JSON.stringify(json));
+    assert.equal(selectLayout(readLayoutFile(bare).layouts, 'Points', bare).notes, undefined);
+    const points = json.contracts[SOURCE].Points;
+    const metadata = JSON.parse(points.metadata);
+    metadata.sources[SOURCE].content = readFileSync(path.join(__dirname, '../../../../fixtures/solidity/Points.sol'), 'utf8');
+    points.metadata = JSON.stringify(metadata);
+    writeFileSync(bare, JSON.stringify(json));
+    assert.match(selectLayout(readLayoutFile(bare).layouts, 'Points', bare).notes?.[0] ?? '', /carries no AST .* add "ast" to the compiler's outputSelection/);
+  });
+
   test('a Foundry artifact without its AST says to build with --ast when the sources use the tag', () => {
     const project = path.join(dir, 'forge');
     const artifact = path.join(project, 'out', 'Points.sol', 'Points.json');
