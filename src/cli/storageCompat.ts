@@ -93,8 +93,9 @@ export const storageCompatCommand = defineCommand({
   description: `Compares the storage layouts of the deployed version (--from) and the new one (--to):
 variables, the members of ERC-7201 namespaces (erc7201:<id>) and of structs may be appended,
 not inserted, removed, retyped, renamed or reordered; a __gap may shrink by exactly the slots
-added before it. Types are compared by what they lay out (members, key and value, base and
-length), not by the compiler's ids. With --rpc and --address, the storage the new layout adds
+added before it. Types are compared by what they lay out (a struct's members, a mapping's key
+and value, an array's base and length, an enum's members when FILE carries the AST), not by the
+compiler's ids. With --rpc and --address, the storage the new layout adds
 must still be zero at the contract (the proxy, for a proxied one), at the latest block.
 JSON: one array, one element per finding:
   {"kind": "inserted", "path": "fee", "before": null, "after": "uint256 fee at slot 1", "severity": "error"}

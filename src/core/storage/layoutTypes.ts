@@ -12,6 +12,8 @@ export interface SolcType {
   key?: string;
   value?: string;
   members?: SolcStorageItem[];
+  /** An enum's member names, in order, from the AST (solc's layout does not give them). */
+  enumMembers?: string[];
 }
 
 /** One item of solc's storageLayout.storage (and of a struct's members). */

@@ -1,8 +1,8 @@
 /**
  * "Check Upgrade Against…" (the CodeLens over `contract X`, or the palette): X's layout from the
  * workspace's artifacts compared by the upgrade rules with the layout of what it replaces — the
- * one live at a deployed address (the artifact whose code is there, or at the ERC-1967
- * implementation of a proxy; then the storage X adds must be zero there too), the one committed
+ * one live at a deployed address (the artifact whose code is there, or at the implementation of a
+ * proxy or clone, a diamond's facets; then the storage X adds must be zero there too), the one committed
  * at a git ref, or a layout file. Findings go to Problems on the lines they name.
  */
 import * as path from 'node:path';
@@ -11,10 +11,11 @@ import { checkAddedStorage } from '../../core/storage/compat/onchain';
 import { findingText, placeFindings } from '../../core/storage/compat/locate';
 import { layoutsAtRef } from '../../core/storage/compat/gitRef';
 import { compareLayouts, type CompatFinding } from '../../core/storage/compat/rules';
-import { matchLayouts } from '../../core/storage/deployedCode';
+import { candidates, mergeLayouts } from '../../core/storage/deployed/pick';
+import { describeProxy } from '../../core/storage/deployed/proxy';
+import { matchDeployed } from '../../core/storage/deployed/read';
 import { normaliseAddress } from '../../core/storage/inputs';
 import { layoutName, readLayoutFile, selectLayout, type ContractLayout } from '../../core/storage/layout';
-import { EIP1967_IMPLEMENTATION_SLOT, wordAsAddress } from '../../core/storage/slots';
 import { contractDeclarations } from '../../core/storage/soliditySource';
 import type { NodeConfig } from '../../core/nodes/model';
 import { problemOf } from '../kit/errors';
@@ -171,34 +172,34 @@ export class UpgradeCheck implements vscode.Disposable {
     if (node.protocol !== 'evm') throw new Error(`${node.name} is not an EVM node: contract storage is read with eth_getStorageAt.`);
     const address = normaliseAddress(against.address);
     this.f.lastAddress = address;
-    const { live, implementation } = await withProgress(`Reading the code at ${address} on ${node.name}`, async (signal) => {
-      const client = await this.f.store.client(node);
-      const code = await client.call<string>('eth_getCode', [address, 'latest'], { signal });
-      if (typeof code !== 'string' || /^0x0*$/.test(code)) throw new Error(`No contract at ${address} on ${node.name}.`);
-      const slot = await client.call<string>('eth_getStorageAt', [address, EIP1967_IMPLEMENTATION_SLOT, 'latest'], { signal });
-      const impl = typeof slot === 'string' ? wordAsAddress(slot) : undefined;
-      // At a proxy the state is the implementation's: its code picks the layout.
-      const implCode = impl ? await client.call<string>('eth_getCode', [impl, 'latest'], { signal }) : code;
-      return { live: typeof implCode === 'string' ? implCode : '', implementation: impl };
-    });
-    const candidates = (ls: ContractLayout[]) => matchLayouts(ls, live);
-    let matched = candidates(await this.f.layouts.all());
-    if (!matched.length) matched = candidates(await this.f.layouts.reload());
-    const where = implementation ? `the implementation ${implementation} of the ERC-1967 proxy ${address}` : address;
-    if (!matched.length) {
+    // At a proxy, clone or diamond the state is the logic's: the implementation's (facets') code picks the layout.
+    const match = (layouts: ContractLayout[]) =>
+      withProgress(`Matching ${address} on ${node.name} with the workspace's artifacts`, async (signal) =>
+        matchDeployed(await this.f.store.client(node), address, layouts, 'latest', signal),
+      );
+    let { proxy, matched } = await match(candidates(await this.f.layouts.all()));
+    if (/^0x0*$/.test(proxy.code)) throw new Error(`No contract at ${address} on ${node.name}.`);
+    if (!matched.some((m) => m.length)) ({ proxy, matched } = await match(candidates(await this.f.layouts.reload())));
+    const where = describeProxy(proxy) ? `${address} (${describeProxy(proxy)})` : address;
+    const found = [...new Set(matched.flatMap((m) => m))];
+    if (!found.length) {
       throw new Error(`No layout in the workspace's artifacts has the code deployed at ${where} on ${node.name}: build the deployed version, or check against a git ref or a layout file.`);
     }
+    // Each logic address (a diamond's facets) gives its layout; for one, the same contract as the new version's first, else the user's choice.
     const layout =
-      matched.length === 1 || matched.some((l) => l.contractName === target.contractName)
-        ? (matched.find((l) => l.contractName === target.contractName) ?? matched[0])
-        : (
-            await pickOne(
-              matched.map((l) => ({ label: layoutTitle(l), layout: l })),
-              { title, placeholder: `The artifacts with the code at ${where}` },
-            )
-          )?.layout;
+      matched.length > 1
+        ? mergeLayouts(matched.map((m) => m[0]).filter((l): l is ContractLayout => l !== undefined))
+        : found.length === 1 || found.some((l) => l.contractName === target.contractName)
+          ? (found.find((l) => l.contractName === target.contractName) ?? found[0])
+          : (
+              await pickOne(
+                found.map((l) => ({ label: layoutTitle(l), layout: l })),
+                { title, placeholder: `The artifacts with the code at ${where}` },
+              )
+            )?.layout;
     if (!layout) return undefined;
-    return { layout, label: `${layout.contractName} at ${address} on ${node.name}`, chain: { node, address } };
+    const proxied = describeProxy(proxy, [layout.contractName]);
+    return { layout, label: `${layout.contractName} at ${address} on ${node.name}${proxied ? ` — ${proxied}` : ''}`, chain: { node, address } };
   }
 
   /** X's layout as committed at a git ref (read in the repository holding the file; never in an untrusted workspace). */

@@ -3,7 +3,8 @@
  * UpgradeCompat.sol compiled with solc (its build-info in the workspace) and BoxV1 deployed on the
  * runner's anvil ("Local anvil"): against the deployed address (the layout picked by its code)
  * an inserted variable is an error in Problems on its declaration's line, an append is fine and
- * clears Problems, and a slot the new version adds that BoxV1 already wrote is an error; against
+ * clears Problems, and a slot the new version adds that BoxV1 already wrote is an error (also
+ * behind an ERC1967Proxy: the implementation's code picks, the proxy's storage counts); against
  * a git ref (a repository of the test's own, in the workspace) the layout committed there is
  * compared; the CodeLens over `contract X` carries the command with X and the file.
  */
@@ -13,10 +14,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { getAddress } from 'ethers';
+import { getAddress, Interface } from 'ethers';
 import type { RpcClient } from '../../../src/core/rpc/client';
 import type { UpgradeCheckSummary } from '../../../src/editor/storage/upgradeCheck';
-import { compileFixture, compileSource, deploy, writeArtifacts, type Deployed } from '../../support/solidity';
+import { attach, compileFixture, compileSource, deploy, writeArtifacts, type Deployed, type SolcCompiled } from '../../support/solidity';
 import { activateTestApi, anvil, until } from './helpers';
 
 const CHECK = 'chaindeck.storage.checkUpgrade';
@@ -41,11 +42,12 @@ describe('upgradeCheck', () => {
   let source: string;
   let uri: vscode.Uri;
   let tmp: string;
+  let compiled: SolcCompiled;
 
   before(async function () {
     this.timeout(120_000);
     await activateTestApi('activate() returned no test API');
-    const compiled = compileFixture('UpgradeCompat.sol');
+    compiled = compileFixture('UpgradeCompat.sol');
     box = await deploy(client, compiled, 'contracts/UpgradeCompat.sol', 'BoxV1');
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chaindeck-uc-'));
     const { hardhat2 } = writeArtifacts(tmp, compiled, 'contracts/UpgradeCompat.sol', 'BoxV1');
@@ -91,6 +93,25 @@ describe('upgradeCheck', () => {
       ours(uri).map((d) => d.range.start.line),
       [lineIn(source, 'BoxV2Appended', 'uint256 public fee;')],
     );
+  });
+
+  it('at an ERC-1967 proxy: the implementation’s code picks the layout, the proxy’s storage is checked', async function () {
+    this.timeout(120_000);
+    const points = compileFixture('Points.sol');
+    const PROXY = '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol';
+    const impl = await deploy(client, compiled, 'contracts/UpgradeCompat.sol', 'BoxV1');
+    // OpenZeppelin's proxy refuses empty init data: a call that stores nothing new.
+    const init = new Interface(compiled.output.contracts['contracts/UpgradeCompat.sol'].BoxV1.abi).encodeFunctionData('poke', [0n, 0n]);
+    const proxy = await deploy(client, points, PROXY, 'ERC1967Proxy', impl.address, init);
+    const fine = await check('BoxV2Appended', { node: 'Local anvil', address: proxy.address });
+    assert.equal(fine?.against, `BoxV1 at ${getAddress(proxy.address)} on Local anvil — ERC-1967 proxy → implementation ${getAddress(impl.address)} (BoxV1)`);
+    assert.deepEqual(fine?.findings, []);
+    await impl.send('poke', 3n, 1n); // the implementation's own storage: not what the proxy runs on
+    assert.deepEqual((await check('BoxV2Appended', { node: 'Local anvil', address: proxy.address }))?.findings, []);
+    const block = await (await attach(client, compiled, 'contracts/UpgradeCompat.sol', 'BoxV1', proxy.address)).send('poke', 3n, 2n);
+    assert.deepEqual((await check('BoxV2Appended', { node: 'Local anvil', address: proxy.address }))?.findings, [
+      { kind: 'nonzero-slot', path: 'fee', before: `slot 3 holds 0x2 at block ${block}`, after: 'uint256 fee at slot 3', severity: 'error' },
+    ]);
   });
 
   it('against a git ref: the layout committed there, not the work tree’s', async function () {

@@ -6,7 +6,7 @@
  * out, plus the storage the new layout adds (for the check that it is still zero on chain).
  */
 import { bytesOf, slotsOf, staticLength, typeOf, type ContractLayout, type SolcType } from '../layout';
-import { describe, isGap, structOf, typeShape, type TypeRef } from './shape';
+import { describe, enumOf, isGap, structOf, typeShape, type TypeRef } from './shape';
 
 /**
  * The kinds of finding (docs: the storage-compat command's help):
@@ -98,11 +98,15 @@ function addedOf(e: Entry, path: string): AddedStorage {
   };
 }
 
+/** Variables (or members) of one list compared at most: the alignment's table grows with the square. */
+export const MAX_ENTRIES = 5000;
+
 /** Costs of the alignment, doubled to stay whole: a rename or retype is dearer than a move's delete and insert pair, so a swap reads as one reorder. */
 const COST = { match: 0, change: 3, gap: 0, edit: 2 };
 
 /** The cheapest edit script from `a` to `b` (Levenshtein over names and type meanings). */
 function align(a: Entry[], b: Entry[]): Op[] {
+  if (a.length > MAX_ENTRIES || b.length > MAX_ENTRIES) throw new RangeError(`too many variables to compare (${a.length} and ${b.length}; at most ${MAX_ENTRIES} in one list)`);
   const shapes = new Map<Entry, string>([...a, ...b].map((e) => [e, typeShape(e.ref)]));
   const pairCost = (x: Entry, y: Entry): number | undefined => {
     const sameName = x.label === y.label;
@@ -207,6 +211,14 @@ function compareValue(a: Entry, b: Entry, path: string, growable: boolean, out: 
   const ta = typeOf(a.ref.types, a.ref.id);
   const tb = typeOf(b.ref.types, b.ref.id);
   if (!ta || !tb) return void retyped();
+  const ea = enumOf(a.ref);
+  const eb = enumOf(b.ref);
+  if (ea && eb) {
+    // Members appended keep every stored value's meaning; unknown members (no AST) cannot be judged.
+    const [x, y] = [ea.enumMembers, eb.enumMembers];
+    if (ea.numberOfBytes !== eb.numberOfBytes || (x && y && (y.length < x.length || x.some((name, i) => y[i] !== name)))) retyped();
+    return;
+  }
   const sa = structOf(a.ref);
   const sb = structOf(b.ref);
   if (sa && sb) {
@@ -235,6 +247,6 @@ function compareValue(a: Entry, b: Entry, path: string, growable: boolean, out: 
 
 /** A mapping's values or an array's elements: structs member by member, else the container is retyped. */
 function compareNested(a: Entry, b: Entry, path: string, growable: boolean, out: CompatResult, retyped: () => void): void {
-  if (structOf(a.ref) && structOf(b.ref)) compareValue(a, b, path, growable, out);
+  if ((structOf(a.ref) && structOf(b.ref)) || (enumOf(a.ref) && enumOf(b.ref))) compareValue(a, b, path, growable, out);
   else if (typeShape(a.ref) !== typeShape(b.ref)) retyped();
 }

@@ -5,6 +5,9 @@
  */
 import { staticLength, typeOf, type SolcType } from '../layout';
 
+/** Type nesting followed at most (solc's own types nest a few levels). */
+const MAX_DEPTH = 64;
+
 /** A type of one layout: its id and the layout's types. */
 export interface TypeRef {
   types: Record<string, SolcType>;
@@ -13,8 +16,9 @@ export interface TypeRef {
 
 /**
  * The layout meaning of a type as text: equal texts lay out equally. An address and a contract
- * type store the same 20 bytes; string and bytes the same encoding; an enum or a user-defined
- * value type its size (solc's layout names neither the enum's members nor the underlying type).
+ * type store the same 20 bytes; string and bytes the same encoding; an enum its members (from the
+ * AST, enums.ts), or its size when they are unknown; a user-defined value type its size (solc's
+ * layout does not name the underlying type).
  */
 export function typeShape(ref: TypeRef): string {
   return shapeOf(ref.types, ref.id, []);
@@ -24,6 +28,7 @@ function shapeOf(types: Record<string, SolcType>, id: string, open: string[]): s
   const t = typeOf(types, id);
   if (!t) return id.replace(/\)\d+/g, ')');
   if (open.includes(id)) return `recursive ${t.label}`; // a struct that holds itself through a mapping or array
+  if (open.length > MAX_DEPTH) return `deep ${id}`; // a file written to nest without end: compared by id below this
   const inner = (child: string | undefined) => shapeOf(types, child ?? '', [...open, id]);
   switch (t.encoding) {
     case 'mapping':
@@ -36,7 +41,7 @@ function shapeOf(types: Record<string, SolcType>, id: string, open: string[]): s
       if (t.members) return `struct{${t.members.map((m) => `${m.label}: ${inner(m.type)} @${m.slot}/${m.offset}`).join('; ')}}`;
       if (t.base !== undefined) return `${inner(t.base)}[${staticLength(id)}]`;
       if (t.label === 'address payable' || t.label.startsWith('contract ')) return 'address';
-      if (t.label.startsWith('enum ')) return `enum(${t.numberOfBytes} bytes)`;
+      if (t.label.startsWith('enum ')) return t.enumMembers ? `enum{${t.enumMembers.join(', ')}}` : `enum(${t.numberOfBytes} bytes)`;
       if (id.startsWith('t_userDefinedValueType')) return `value(${t.numberOfBytes} bytes)`;
       return t.label;
   }
@@ -46,6 +51,12 @@ function shapeOf(types: Record<string, SolcType>, id: string, open: string[]): s
 export function structOf(ref: TypeRef): SolcType | undefined {
   const t = typeOf(ref.types, ref.id);
   return t?.members ? t : undefined;
+}
+
+/** The enum a type is, if it is one. */
+export function enumOf(ref: TypeRef): SolcType | undefined {
+  const t = typeOf(ref.types, ref.id);
+  return t?.label.startsWith('enum ') && t.encoding === 'inplace' ? t : undefined;
 }
 
 /** A storage gap by OpenZeppelin's convention: `__gap` (or `__gap_…`), a static array. */

@@ -12,6 +12,7 @@ import type { ContractLayout } from '../layoutTypes';
 import { AstIndex, contractIn, isSourceUnit, type AstNode } from './ast';
 import { namespacesOf, type Namespaces } from './namespaces';
 import { TAG } from './root';
+import { addEnumMembers } from '../compat/enums';
 
 export const ASK_FOR_AST_SOLC = 'add "ast" to the compiler\'s outputSelection ({"*": {"": ["ast"]}})';
 export const ASK_FOR_AST_FORGE = 'build with forge build --ast';
@@ -57,6 +58,7 @@ export function addOutputNamespaces(layouts: ContractLayout[], sources: unknown,
     const unit = record(bySource[layout.source]).ast;
     const contract = isSourceUnit(unit) ? contractIn(unit, layout.contractName) : undefined;
     if (contract) merge(layout, namespacesOf(contract, index, `${layout.source}:${layout.contractName}`));
+    addEnumMembers(layout.types, index);
   }
 }
 
@@ -188,4 +190,5 @@ export function addFoundryNamespaces(layout: ContractLayout, artifact: { ast?: u
   const sources = Object.keys(record(record(artifact.metadata).sources));
   const index = new AstIndex([artifact.ast], outDir ? importedUnits(outDir, artifact.ast, sources, cache) : undefined);
   merge(layout, namespacesOf(contract, index, `${layout.source}:${layout.contractName}`));
+  addEnumMembers(layout.types, index);
 }

@@ -100,6 +100,18 @@ describe('storage-compat rules on compiled V1/V2 pairs', () => {
     assert.deepEqual(compareLayouts(points, again), { findings: [], added: [] });
   });
 
+  test("an enum's members (from the AST): appended, fine; reordered, the variable and the mapping's values retyped", () => {
+    assert.deepEqual(named('EnumV1').types[named('EnumV1').storage[0].typeId].enumMembers, ['Open', 'Closed']);
+    assert.deepEqual(check('EnumV1', 'EnumV2Appended'), { findings: [], added: [] });
+    assert.deepEqual(
+      check('EnumV1', 'EnumV2Reordered').findings.map((f) => [f.kind, f.path, f.before, f.after]),
+      [
+        ['retyped', 'kind', 'enum EnumV1.Kind kind at slot 0', 'enum EnumV2Reordered.Kind kind at slot 0'],
+        ['retyped', 'kinds[]', 'enum EnumV1.Kind kinds at slot +0', 'enum EnumV2Reordered.Kind kinds at slot +0'],
+      ],
+    );
+  });
+
   test('a layout compared with itself, and each V2 with itself: nothing', () => {
     for (const l of layouts) assert.deepEqual(compareLayouts(l, l), { findings: [], added: [] }, l.contractName);
   });

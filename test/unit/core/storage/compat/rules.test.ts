@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareLayouts, type CompatFinding } from '../../../../../src/core/storage/compat/rules';
+import { compareLayouts, MAX_ENTRIES, type CompatFinding } from '../../../../../src/core/storage/compat/rules';
 import { typeShape } from '../../../../../src/core/storage/compat/shape';
 import type { ContractLayout, SolcType } from '../../../../../src/core/storage/layout';
 
@@ -324,5 +324,33 @@ describe('upgrade rules, namespaces and structs', () => {
     assert.equal(typeShape({ types, id: 't_contract(IToken)12' }), 'address');
     assert.notEqual(typeShape({ types, id: 't_uint256' }), typeShape({ types, id: 't_int256' }));
     assert.equal(typeShape({ types, id: 't_array(t_uint256)50_storage' }), 'uint256[50]');
+  });
+});
+
+describe('upgrade rules, enums', () => {
+  const E = 't_enum(Kind)5';
+  const en = (members: string[] | undefined, bytes = 1): Record<string, SolcType> => ({
+    [E]: { encoding: 'inplace', label: 'enum V.Kind', numberOfBytes: String(bytes), ...(members ? { enumMembers: members } : {}) },
+  });
+  const one = (members: string[] | undefined, bytes = 1) => layout([['kind', 0, 0, E]], en(members, bytes));
+
+  test('members appended: fine; one inserted, removed or reordered: retyped', () => {
+    assert.deepEqual(compareLayouts(one(['A', 'B']), one(['A', 'B', 'C'])).findings, []);
+    for (const members of [['A', 'X', 'B'], ['A'], ['B', 'A']]) assert.deepEqual(kinds(compareLayouts(one(['A', 'B']), one(members)).findings), ['retyped kind'], members.join());
+  });
+
+  test('members unknown on a side (a file without an AST): not judged, unless the size changed', () => {
+    assert.deepEqual(compareLayouts(one(undefined), one(['B', 'A'])).findings, []);
+    assert.deepEqual(kinds(compareLayouts(one(undefined), one(undefined, 2)).findings), ['retyped kind']);
+  });
+});
+
+describe('upgrade rules, bounds', () => {
+  test('a list past the bound is refused in one line; a type nested without end is compared without overflowing', () => {
+    const many = layout(Array.from({ length: MAX_ENTRIES + 1 }, (_, i): Var => [`v${i}`, i, 0, 't_uint256']));
+    assert.throws(() => compareLayouts(many, V1), { message: `too many variables to compare (${MAX_ENTRIES + 1} and 4; at most ${MAX_ENTRIES} in one list)` });
+    const deep: Record<string, SolcType> = {};
+    for (let i = 0; i < 20_000; i++) deep[`t_d${i}`] = { encoding: 'dynamic_array', base: `t_d${i + 1}`, label: 'x[]', numberOfBytes: '32' };
+    assert.match(typeShape({ types: deep, id: 't_d0' }), /^deep t_d\d+(\[\])+$/);
   });
 });
