@@ -89,7 +89,7 @@ export const storageDiffCommand = defineCommand({
       const { rawStorageDiff } = await import('../core/storage/decode/rawDiff');
       return (await rawStorageDiff(client, from, to, { address: args.address })).changes;
     });
-    printChanges(io, args.format, changes);
+    printChanges(io, args.format, changes, args.layout !== undefined);
     return 0;
   },
 });
@@ -107,11 +107,11 @@ function spanFlags(values: { from?: string; to?: string; tx?: string }): DiffArg
 
 type Change = { path: string; slot: string; before: unknown; after: unknown } | { slot: string; before: string; after: string };
 
-function printChanges(io: CliIO, format: OutputFormat, changes: readonly Change[]): void {
+/** The changes as JSON, or as a table: by path with a layout (`decoded`), by raw slot without. */
+function printChanges(io: CliIO, format: OutputFormat, changes: readonly Change[], decoded: boolean): void {
   // The values are the contract's data, shown whole (a base URI keeps its path); the endpoint's secrets are registered and still masked.
   const print = (text: string) => (io.outRevealed ? io.outRevealed(text) : io.out(text));
   if (format === 'json') return printJson(io, changes, true);
-  const decoded = changes.length > 0 && 'path' in changes[0];
   print(
     decoded
       ? renderTable(

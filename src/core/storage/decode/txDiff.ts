@@ -58,7 +58,7 @@ export function parseTxHash(text: string): string {
 /** A tracing failure that means the node cannot trace (ganache: -32700 "… does not exist/is not available"). */
 function cannotTrace(detail: string): StorageDecodeError {
   return new StorageDecodeError(
-    `the node cannot trace a transaction's state diff (${maskedLine(detail)}): storage-diff --tx needs debug_traceBlockByNumber with the prestateTracer in diffMode (anvil, geth, Erigon, Nethermind, Reth)`,
+    `the node cannot trace a transaction's state diff (${maskedLine(detail)}): a transaction's diff needs debug_traceBlockByNumber with the prestateTracer in diffMode (anvil, geth, Erigon, Nethermind, Reth)`,
     'trace',
   );
 }

@@ -108,7 +108,7 @@ describe('traceTransaction', () => {
 
   test("ganache's refusal of the method: the node cannot trace a transaction's state diff", async () => {
     node.methods.debug_traceBlockByNumber = { error: { code: -32700, message: 'The method debug_traceBlockByNumber does not exist/is not available' } };
-    await failure('trace', /^the node cannot trace a transaction's state diff \(debug_traceBlockByNumber: .*The method .* does not exist\/is not available\): storage-diff --tx needs/);
+    await failure('trace', /^the node cannot trace a transaction's state diff \(debug_traceBlockByNumber: .*The method .* does not exist\/is not available\): a transaction's diff needs/);
   });
 
   test('a prestateTracer that ignores diffMode (no pre and post): cannot trace', async () => {
