@@ -2,6 +2,7 @@
 import type { CliCommand } from './command';
 import { graphNodeCommand } from './graphNode';
 import { platformCommand } from './platform';
+import { proxyHistoryCommand } from './proxyHistory';
 import { rpcCommand } from './rpc';
 import { storageCompatCommand } from './storageCompat';
 import { storageDecodeCommand } from './storageDecode';
@@ -16,6 +17,7 @@ export const commands: readonly CliCommand[] = [
   storageDecodeCommand,
   storageDiffCommand,
   storageCompatCommand,
+  proxyHistoryCommand,
   validateCommand,
   graphNodeCommand,
 ];

@@ -4,6 +4,7 @@
  * table output.
  */
 import type { DeployedOptions, DeployedReading } from '../core/storage/deployed/read';
+import type { ContractLayout } from '../core/storage/layout';
 import type { StorageRpc } from '../core/storage/types';
 import { normaliseAddress, parseBlockRef } from '../core/storage/inputs';
 import { UsageError, type OptionSpec } from './args';
@@ -66,13 +67,26 @@ export async function readAsDeployed(
   contract: string | undefined,
   blocks: string[],
   options: Omit<DeployedOptions, 'chosen' | 'file'>,
+  /** FILE's layouts, when already read (layoutsOf). */
+  read?: { layouts: ContractLayout[]; chosen?: ContractLayout },
 ): Promise<DeployedReading> {
-  const [{ LayoutFileError, readLayoutFile, selectLayout }, { readDeployed }] = await Promise.all([import('../core/storage/layout'), import('../core/storage/deployed/read')]);
+  const [{ LayoutFileError }, { readDeployed }] = await Promise.all([import('../core/storage/layout'), import('../core/storage/deployed/read')]);
+  const isLayoutFileError = (e: unknown): e is InstanceType<typeof LayoutFileError> => e instanceof LayoutFileError;
+  const { layouts, chosen } = read ?? (await layoutsOf(file, contract));
+  try {
+    return await readDeployed(client, layouts, blocks, { ...options, chosen, file });
+  } catch (err) {
+    throw usageOf(err, isLayoutFileError);
+  }
+}
+
+/** FILE's layouts and the one --contract names (a missing choice among several of that name a UsageError). */
+export async function layoutsOf(file: string, contract: string | undefined): Promise<{ layouts: ContractLayout[]; chosen?: ContractLayout }> {
+  const { LayoutFileError, readLayoutFile, selectLayout } = await import('../core/storage/layout');
   const isLayoutFileError = (e: unknown): e is InstanceType<typeof LayoutFileError> => e instanceof LayoutFileError;
   try {
     const { layouts } = readLayoutFile(file);
-    const chosen = contract === undefined ? undefined : selectLayout(layouts, contract, file);
-    return await readDeployed(client, layouts, blocks, { ...options, chosen, file });
+    return { layouts, chosen: contract === undefined ? undefined : selectLayout(layouts, contract, file) };
   } catch (err) {
     throw usageOf(err, isLayoutFileError);
   }

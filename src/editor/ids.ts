@@ -40,6 +40,7 @@ export const COMMANDS = {
     decode: 'chaindeck.contractStorage.decode',
     refresh: 'chaindeck.contractStorage.refresh',
     diffWithBlock: 'chaindeck.contractStorage.diffWithBlock',
+    diffWithTransaction: 'chaindeck.contractStorage.diffWithTransaction',
     clearDiff: 'chaindeck.contractStorage.clearDiff',
     showChangedOnly: 'chaindeck.contractStorage.showChangedOnly',
     showAll: 'chaindeck.contractStorage.showAll',

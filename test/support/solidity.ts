@@ -25,7 +25,13 @@ const FIXTURES = (() => {
 export interface SolcCompiled {
   input: Record<string, unknown>;
   output: {
-    contracts: Record<string, Record<string, { abi: InterfaceAbi; metadata: string; storageLayout: unknown; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>;
+    contracts: Record<
+      string,
+      Record<
+        string,
+        { abi: InterfaceAbi; metadata: string; storageLayout: unknown; evm: { bytecode: { object: string }; deployedBytecode: { object: string; immutableReferences?: unknown } } }
+      >
+    >;
     sources: Record<string, unknown>;
     errors?: { severity: string; formattedMessage: string }[];
   };
@@ -96,7 +102,7 @@ export function writeArtifacts(
     JSON.stringify({
       abi: c.abi,
       bytecode: { object: `0x${c.evm.bytecode.object}`, sourceMap: '', linkReferences: {} },
-      deployedBytecode: { object: `0x${c.evm.deployedBytecode.object}`, sourceMap: '', linkReferences: {}, immutableReferences: {} },
+      deployedBytecode: { object: `0x${c.evm.deployedBytecode.object}`, sourceMap: '', linkReferences: {}, immutableReferences: c.evm.deployedBytecode.immutableReferences ?? {} },
       methodIdentifiers: {},
       rawMetadata: c.metadata,
       metadata: JSON.parse(c.metadata),

@@ -38,6 +38,8 @@ export interface StorageSession {
   block: BlockInfo;
   /** The earlier block of a diff. */
   diffFrom?: BlockInfo;
+  /** When the two states are just before and just after one transaction (its block is `block`, its parent `diffFrom`). */
+  tx?: { hash: string; index: number };
   changedOnly: boolean;
 }
 
@@ -240,8 +242,9 @@ export class ContractStorageView implements vscode.TreeDataProvider<StorageEleme
     this.view.description = s ? `${s.layout.contractName} ${short(s.address)}` : undefined;
     this.view.message = s
       ? labelLine(
-          `${s.description ?? layoutTitle(s.layout)} at ${s.address} on ${s.node.name}, block ${s.block.number}` +
-            (s.diffFrom ? ` — changes since block ${s.diffFrom.number}${s.changedOnly ? ' (changed leaves only)' : ''}` : '') +
+          `${s.description ?? layoutTitle(s.layout)} at ${s.address} on ${s.node.name}, ` +
+            (s.tx ? `just after transaction ${s.tx.hash} (index ${s.tx.index} of block ${s.block.number})` : `block ${s.block.number}`) +
+            (s.diffFrom ? ` — ${s.tx ? 'its changes' : `changes since block ${s.diffFrom.number}`}${s.changedOnly ? ' (changed leaves only)' : ''}` : '') +
             (s.reading.warnings.length ? ` — ${s.reading.warnings.length} warning(s) in the log` : ''),
           400,
         )

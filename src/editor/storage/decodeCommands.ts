@@ -1,14 +1,16 @@
 /**
  * The Contract Storage view's commands: "Decode Contract Storage…" (from the palette, a node's
  * context menu, or a Solidity contract's CodeLens: asks the node, the address and the layout),
- * refresh, "Diff with Block…", the changed-leaves filter, "Add Key…" for a mapping (checked by
- * its key type, remembered per contract), Watch, and the copies. Each also takes options (tests,
+ * refresh, "Diff with Block…", "Diff with Transaction…" (just before and just after it), the
+ * changed-leaves filter, "Add Key…" for a mapping (checked by its key type, remembered per
+ * contract), Watch, and the copies. Each also takes options (tests,
  * other extensions) so that nothing is asked.
  */
 import * as vscode from 'vscode';
 import { decodedJson, readStorage, type StorageReading } from '../../core/storage/decode/decode';
 import { MAX_USER_KEYS, keyFromText } from '../../core/storage/decode/keys';
 import { mappingKeyProblem, mappingKeyType } from '../../core/storage/decode/tree';
+import { parseTxHash, txStorageDiff, type TxStorageDiff } from '../../core/storage/decode/txDiff';
 import { normaliseAddress, parseBlockRef } from '../../core/storage/inputs';
 import { candidates, choicesByCode, deployedLayout, matchLogic, type DeployedLayout } from '../../core/storage/deployed/pick';
 import { describeProxy, type ProxyInfo } from '../../core/storage/deployed/proxy';
@@ -41,6 +43,8 @@ export interface DecodeSummary {
   address: string;
   block: number;
   diffFrom?: number;
+  /** The transaction whose before and after are shown. */
+  tx?: string;
   /** What the address is when a proxy, as the view says it: "ERC-1967 proxy → implementation 0x… (Points)". */
   proxy?: string;
   variables: ReturnType<typeof decodedJson>;
@@ -87,7 +91,7 @@ export class DecodeCommands {
     const s = this.require();
     const reading = await this.read(s.node, s.address, s.layout, s.keys, ['latest']);
     if (!reading) return undefined;
-    this.view.show({ ...s, reading, block: reading.blocks[0], diffFrom: undefined, changedOnly: false });
+    this.view.show({ ...s, reading, block: reading.blocks[0], diffFrom: undefined, tx: undefined, changedOnly: false });
     return this.summary();
   }
 
@@ -111,7 +115,29 @@ export class DecodeCommands {
     parseBlockRef(from);
     const reading = await this.read(s.node, s.address, s.layout, s.keys, [from, String(s.block.number)]);
     if (!reading) return undefined;
-    this.view.show({ ...s, reading, diffFrom: reading.blocks[0], block: reading.blocks[1], changedOnly: s.changedOnly });
+    this.view.show({ ...s, reading, diffFrom: reading.blocks[0], block: reading.blocks[1], tx: undefined, changedOnly: s.changedOnly });
+    return this.summary();
+  }
+
+  /** Reads the contract just before and just after one transaction (one trace of its block) and marks what it changed. */
+  async diffWithTransaction(arg?: unknown): Promise<DecodeSummary | undefined> {
+    const s = this.require();
+    const given = (arg as { tx?: string } | undefined)?.tx;
+    const hash =
+      given ??
+      (await vscode.window
+        .showInputBox({
+          title: `Diff ${s.layout.contractName} with Transaction`,
+          prompt: `A transaction hash: the storage of ${s.address} just before it and just after it (the node must trace with the prestateTracer)`,
+          ignoreFocusOut: true,
+          validateInput: (text) => problemOf(() => parseTxHash(text)),
+        })
+        .then((text) => text?.trim()));
+    if (!hash) return undefined;
+    const diff = await this.readTx(s.node, s.address, s.layout, s.keys, parseTxHash(hash));
+    if (!diff) return undefined;
+    const tx = { hash: diff.trace.tx, index: diff.trace.index };
+    this.view.show({ ...s, reading: diff.reading, diffFrom: diff.trace.parent, block: diff.trace.block, tx, changedOnly: s.changedOnly });
     return this.summary();
   }
 
@@ -141,7 +167,7 @@ export class DecodeCommands {
     const keys = s.keys.includes(text) ? s.keys : [...s.keys, text].slice(-MAX_USER_KEYS);
     await this.saveKeys(s.node, s.address, keys);
     const blocks = s.diffFrom ? [String(s.diffFrom.number), String(s.block.number)] : [String(s.block.number)];
-    const reading = await this.read(s.node, s.address, s.layout, keys, blocks);
+    const reading = s.tx ? (await this.readTx(s.node, s.address, s.layout, keys, s.tx.hash))?.reading : await this.read(s.node, s.address, s.layout, keys, blocks);
     if (!reading) return undefined;
     this.view.show({ ...s, keys, reading });
     const path = `${element.item.path}[${key.text}]`;
@@ -171,7 +197,15 @@ export class DecodeCommands {
     const s = this.view.session;
     if (!s) return undefined;
     const state = s.reading.blocks.length - 1;
-    return { contract: layoutName(s.layout), address: s.address, block: s.block.number, diffFrom: s.diffFrom?.number, proxy: s.description, variables: decodedJson(s.reading, state) };
+    return {
+      contract: layoutName(s.layout),
+      address: s.address,
+      block: s.block.number,
+      diffFrom: s.diffFrom?.number,
+      tx: s.tx?.hash,
+      proxy: s.description,
+      variables: decodedJson(s.reading, state),
+    };
   }
 
   private require(): StorageSession {
@@ -283,6 +317,23 @@ export class DecodeCommands {
     );
     this.f.log.info(`Decoded ${what} at block ${reading.blocks.map((b) => b.number).join(' and ')}: ${reading.stats.reads} slot reads in ${reading.stats.roundTrips} round trip(s)`);
     return reading;
+  }
+
+  private async readTx(node: NodeConfig, address: string, layout: ContractLayout, keys: readonly string[], hash: string): Promise<TxStorageDiff | undefined> {
+    const what = `storage of ${address} on ${node.name}`;
+    const diff = await withProgress(`Tracing transaction ${hash.slice(0, 10)}… and decoding ${what}`, async (signal) =>
+      txStorageDiff(await this.f.store.client(node), layout, hash, {
+        address,
+        keys,
+        signal,
+        hints: this.f.settings.limits().hints,
+        onWarning: (line) => this.f.log.warn(`Decoding ${what} around transaction ${hash}: ${line}`),
+      }),
+    );
+    this.f.log.info(
+      `Decoded ${what} just before and after transaction ${hash} (block ${diff.trace.block.number}): ${diff.stats.reads} slot reads in ${diff.stats.roundTrips} round trip(s), one trace`,
+    );
+    return diff;
   }
 
   private keysOf(node: NodeConfig, address: string): string[] {

@@ -51,6 +51,7 @@ export function registerStorage({ extension, log, settings, nodes, milestones }:
     command(cs.decode, (arg) => decode.decode(arg)),
     command(cs.refresh, () => decode.refresh()),
     command(cs.diffWithBlock, (arg) => decode.diffWithBlock(arg)),
+    command(cs.diffWithTransaction, (arg) => decode.diffWithTransaction(arg)),
     command(cs.clearDiff, async () => (view.clearDiff(), decode.summary())),
     command(cs.showChangedOnly, async () => view.setChangedOnly(true)),
     command(cs.showAll, async () => view.setChangedOnly(false)),

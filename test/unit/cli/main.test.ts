@@ -24,8 +24,9 @@ Commands:
   platform        List the organization, projects, networks, nodes or identities of the platform API
   storage-range   Print a contract's storage at a block (debug_storageRangeAt, or its emulation)
   storage-decode  Print a contract's state variables at a block, decoded by its storage layout
-  storage-diff    Print what changed in a contract's storage between two blocks
+  storage-diff    Print what changed in a contract's storage between two blocks or in a transaction
   storage-compat  Check that an upgrade keeps the storage layout, by OpenZeppelin's rules
+  proxy-history   Print a proxy's implementation history from its upgrade events
   validate        Check subgraph.yaml, its schema, ABIs and mappings
   graph-node      Run a real graph-node here (gnd, Postgres, a local IPFS endpoint) until Ctrl+C
 

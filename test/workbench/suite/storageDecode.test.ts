@@ -3,7 +3,8 @@
  * with solc and deployed on the runner's anvil ("Local anvil"), its Foundry artifact in the
  * workspace: the view decodes it (the layout found by its deployed code), mapping entries come
  * from its events with the values the test sent, a key no event carries is added by hand (a bad
- * one refused), a diff with an earlier block marks the changed leaves with their old values, a
+ * one refused), a diff with an earlier block marks the changed leaves with their old values, so
+ * does a diff with one transaction (its state just before and after), a
  * watched variable follows new blocks, the raw table names a mapping entry's slot, and the
  * CodeLens over `contract StorageDemo` opens the view. Expected values are what the test sent.
  */
@@ -202,6 +203,24 @@ describe('storageDecode', () => {
     await vscode.commands.executeCommand(`${CS}.showAll`);
     await vscode.commands.executeCommand(`${CS}.clearDiff`);
     assert.equal(await description(`balances[${BOB}]`), '150');
+  });
+
+  it('diffs with a transaction: the state just after it, its changes marked with the values just before', async function () {
+    this.timeout(30_000);
+    // The transfer of 50 to Bob, mined alone in the block after the earlier one.
+    const block = (await anvil('eth_getBlockByNumber', [`0x${(earlier + 1).toString(16)}`, false])) as { transactions: string[] };
+    const [hash] = block.transactions;
+    const diff = await vscode.commands.executeCommand<DecodeSummary>(`${CS}.diffWithTransaction`, { tx: hash });
+    assert.equal(diff.tx, hash);
+    assert.equal(diff.block, earlier + 1);
+    assert.equal(diff.diffFrom, earlier);
+    const bob = row(await element(`balances[${BOB}]`));
+    assert.equal(bob.description, '150 · was 100');
+    assert.equal((bob.iconPath as vscode.ThemeIcon).id, 'diff-modified');
+    assert.equal(await description('pos.amount'), '5', 'as it was just after the transfer, before the later setPos');
+    assert.match(String(view().view.message), new RegExp(`just after transaction ${hash} \\(index 0 of block ${earlier + 1}\\) — its changes`));
+    await vscode.commands.executeCommand(`${CS}.refresh`);
+    assert.equal(await description('pos.amount'), '9');
   });
 
   it('copies a path, a slot and a value', async () => {

@@ -37,6 +37,23 @@ export interface StorageReadOptions extends ReaderOptions {
   hints?: Pick<KnobHints, 'mappingKeys'>;
   /** Each warning line, as it is known (a bound that cut, a key that fits no mapping). */
   onWarning?(line: string): void;
+  /** States that are not the blocks read (a transaction's before and after), made from the words read. */
+  overlay?: StateOverlay;
+}
+
+/**
+ * States derived from the words read at the blocks (e.g. a transaction's before and after: its
+ * parent block's words with the traced writes of the block's transactions laid over them).
+ */
+export interface StateOverlay {
+  /** How many states the words give. */
+  states: number;
+  /** A slot's words at each state, from its words at the blocks read. */
+  words(slot: bigint, read: readonly bigint[]): bigint[];
+  /** The last block whose logs are searched for mapping keys. */
+  logsTo: number;
+  /** The contract may have no code at the blocks read (it was created after them). */
+  mayLackCode?: boolean;
 }
 
 /** One state variable, decoded. */
@@ -122,7 +139,8 @@ export async function readStorage(
   const reader = new SlotReader(rpc, address, blocks, options);
 
   // The logs are searched while the first round reads the value types.
-  const newest = Math.max(...blocks.map((b) => b.number));
+  const overlay = options.overlay;
+  const newest = overlay?.logsTo ?? Math.max(...blocks.map((b) => b.number));
   let logWords: Set<bigint> = new Set();
   let keyGroups: readonly (readonly bigint[])[] = [];
   const discovery = options.discoverKeys === false ? undefined : discoverLogWords(rpc, address, newest, options.signal);
@@ -142,7 +160,11 @@ export async function readStorage(
   const codeCalls = blocks.map((b) => ({ method: 'eth_getCode', params: [address, minimalHex(BigInt(b.number))] }));
 
   for (let round = 0; ; round++) {
-    const walk = new Walk({ types: layout.types, states: blocks.length, words: (s) => reader.known.get(s), keys, keyGroups, userKeys, limits, hints: options.hints, hashes });
+    const words = (s: bigint) => {
+      const read = reader.known.get(s);
+      return read && overlay ? overlay.words(s, read) : read;
+    };
+    const walk = new Walk({ types: layout.types, states: overlay?.states ?? blocks.length, words, keys, keyGroups, userKeys, limits, hints: options.hints, hashes });
     const variables = layout.storage.map((v) => ({ label: v.label, type: v.type, slot: BigInt(v.slot), offset: v.offset, node: walk.variable(v.label, v.typeId, BigInt(v.slot), v.offset) }));
     if (round > 0 && walk.needed.size === 0 && keysKnown) {
       for (const w of walk.warnings) warn(w);
@@ -161,8 +183,11 @@ export async function readStorage(
         blocks = looked.value;
         reader.pin(blocks);
         stats.roundTrips--; // the lookup and the first reads went out together: one round trip
-        checkCode(address, blocks, read.value);
-      } else checkCode(address, blocks, await first);
+        if (!overlay?.mayLackCode) checkCode(address, blocks, read.value);
+      } else {
+        const codes = await first;
+        if (!overlay?.mayLackCode) checkCode(address, blocks, codes);
+      }
     } else if (walk.needed.size > 0) await reader.round([...walk.needed]);
     if (!keysKnown && discovery) {
       const found = await discovery;
@@ -266,12 +291,17 @@ export async function diffStorage(rpc: StorageRpc, layout: Pick<ContractLayout, 
 
 /** The changed leaves of a reading at two blocks, in layout order. */
 export function diffOfReading(reading: StorageReading): StorageDiff {
+  return { from: reading.blocks[0], to: reading.blocks[1], changes: changedLeaves(reading.variables), warnings: reading.warnings, stats: reading.stats };
+}
+
+/** The leaves whose value differs between the first two states of the variables, in layout order. */
+export function changedLeaves(variables: readonly DecodedVariable[]): LeafChange[] {
   const changes: LeafChange[] = [];
-  for (const v of reading.variables) {
+  for (const v of variables) {
     for (const leaf of leaves(v.node, v.label, 2)) {
       const [before, after] = leaf.values;
       if (JSON.stringify(before) !== JSON.stringify(after)) changes.push({ path: leaf.path, slot: leaf.slot, before, after });
     }
   }
-  return { from: reading.blocks[0], to: reading.blocks[1], changes, warnings: reading.warnings, stats: reading.stats };
+  return changes;
 }

@@ -1,7 +1,7 @@
 /**
- * The contract's event logs up to a block, for mapping keys: eth_getLogs over block ranges,
- * halving a range whenever the provider refuses it as too wide or too many results (public
- * providers cap ranges at 1k–10k blocks or 10k logs), so key discovery works on any of them;
+ * A contract's event logs over block ranges (the keys of its mappings; a proxy's upgrades):
+ * eth_getLogs halving a range whenever the provider refuses it as too wide or too many results
+ * (public providers cap ranges at 1k–10k blocks or 10k logs), so a search works on any of them;
  * waiting when it says "slow down", and never sending more than a bounded number of requests.
  */
 import { RpcFailure } from '../../rpc/failure';
@@ -73,19 +73,42 @@ class SkippedRanges {
   }
 }
 
+/** Which logs a scan asks for: one contract's, optionally only those whose topics match (eth_getLogs's `topics`). */
+export interface LogFilter {
+  address: string;
+  topics?: (string | string[] | null)[];
+}
+
+/** What a scan did: the logs it handed over, the requests it sent, and what it left out. */
+export interface LogScan {
+  logs: number;
+  requests: number;
+  /** Whether it stopped at `maxLogs`, with logs left unread. */
+  capped: boolean;
+  /** Why ranges were left out (a cause that ended the search, the ranges that failed), as clauses; empty when none was. */
+  left: string[];
+}
+
 /**
- * The candidate words of the logs of `address` in blocks [0, toBlock]: ranges are tried whole,
- * then halved on a cap, in block order; a rate-limit refusal is waited out (LOG_BACKOFF) and the
- * range asked again. At most MAX_LOG_REQUESTS requests. A failure that is no cap leaves its range
- * out; a rate limit that does not pass (or keeps coming back without any logs answered), a node
- * that stops answering, or the request bound ends the search. Everything left out is one warning
- * line (the decode goes on with the keys found and those the user gave).
+ * The logs matching `filter` in blocks [fromBlock, toBlock], handed to `visit` range by range in
+ * block order: ranges are tried whole, then halved on a cap; a rate-limit refusal is waited out
+ * (`backoff`) and the range asked again. At most MAX_LOG_REQUESTS requests and `maxLogs` logs. A
+ * failure that is no cap leaves its range out; a rate limit that does not pass (or keeps coming
+ * back without any logs answered), a node that stops answering, or the request bound ends the
+ * scan. What was left out is said in `left`.
  */
-export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock: number, signal?: AbortSignal, backoff: RetryPolicy = LOG_BACKOFF): Promise<LogWords> {
-  const out: LogWords = { words: new Set(), groups: [], logs: 0, requests: 0, warnings: [] };
-  const groups = new KeyGroups();
-  const ranges: [number, number][] = [[0, toBlock]];
-  const cancelled = () => new StorageDecodeError('Storage decode cancelled', 'cancelled');
+export async function scanLogs(
+  rpc: StorageRpc,
+  filter: LogFilter,
+  fromBlock: number,
+  toBlock: number,
+  visit: (logs: unknown[]) => void,
+  options: { signal?: AbortSignal; backoff?: RetryPolicy; maxLogs?: number; cancelled?: () => Error } = {},
+): Promise<LogScan> {
+  const { signal, backoff = LOG_BACKOFF, maxLogs = MAX_LOGS } = options;
+  const out: LogScan = { logs: 0, requests: 0, capped: false, left: [] };
+  const ranges: [number, number][] = fromBlock <= toBlock ? [[fromBlock, toBlock]] : [];
+  const cancelled = options.cancelled ?? (() => new StorageDecodeError('Storage decode cancelled', 'cancelled'));
   const notSearched = (from: number) => `blocks ${from}–${toBlock}`;
   const skipped = new SkippedRanges();
   /** Why the search ended before its last range, if it did. */
@@ -103,7 +126,7 @@ export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock
     let logs: unknown;
     try {
       out.requests++;
-      logs = await rpc.call('eth_getLogs', [{ address, fromBlock: minimalHex(BigInt(from)), toBlock: minimalHex(BigInt(to)) }], { signal });
+      logs = await rpc.call('eth_getLogs', [{ ...filter, fromBlock: minimalHex(BigInt(from)), toBlock: minimalHex(BigInt(to)) }], { signal });
     } catch (err) {
       if (!(err instanceof RpcFailure)) throw err;
       if (err.cancelled) throw cancelled();
@@ -141,17 +164,31 @@ export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock
       continue;
     }
     limits = 0;
-    const take = logs.slice(0, MAX_LOGS - out.logs);
+    const take = logs.slice(0, maxLogs - out.logs);
     out.logs += take.length;
-    logWords(take, out.words, groups);
-    if (out.logs >= MAX_LOGS && (take.length < logs.length || ranges.length)) {
-      out.warnings.push(`mapping keys: only the first ${MAX_LOGS} logs were read`);
+    visit(take);
+    if (out.logs >= maxLogs && (take.length < logs.length || ranges.length)) {
+      out.capped = true;
       break;
     }
   }
+  out.left = [stopped, skipped.describe()].filter((l): l is string => l !== undefined);
+  return out;
+}
+
+/**
+ * The candidate words of the logs of `address` in blocks [0, toBlock] (scanLogs). Everything left
+ * out is one warning line (the decode goes on with the keys found and those the user gave).
+ */
+export async function discoverLogWords(rpc: StorageRpc, address: string, toBlock: number, signal?: AbortSignal, backoff: RetryPolicy = LOG_BACKOFF): Promise<LogWords> {
+  const out: LogWords = { words: new Set(), groups: [], logs: 0, requests: 0, warnings: [] };
+  const groups = new KeyGroups();
+  const scan = await scanLogs(rpc, { address }, 0, toBlock, (logs) => logWords(logs, out.words, groups), { signal, backoff });
   out.groups = groups.list;
-  const left = [stopped, skipped.describe()].filter(Boolean);
-  if (left.length) out.warnings.push(`mapping keys: ${left.join('; ')}`);
+  out.logs = scan.logs;
+  out.requests = scan.requests;
+  if (scan.capped) out.warnings.push(`mapping keys: only the first ${MAX_LOGS} logs were read`);
+  if (scan.left.length) out.warnings.push(`mapping keys: ${scan.left.join('; ')}`);
   if (out.words.size > MAX_CANDIDATE_WORDS) {
     out.warnings.push(`mapping keys: the logs hold ${out.words.size} distinct words; the first ${MAX_CANDIDATE_WORDS} are tried`);
     out.words = new Set([...out.words].slice(0, MAX_CANDIDATE_WORDS));
