@@ -32,6 +32,7 @@ export function logicAddresses(info: ProxyInfo): string[] {
 export async function matchLogic(rpc: StorageRpc, info: ProxyInfo, layouts: readonly ContractLayout[], block: number, signal?: AbortSignal): Promise<ContractLayout[][]> {
   if (info.kind === 'none') return [matchLayouts(layouts, info.code)];
   const addresses = logicAddresses(info);
+  if (addresses.length === 0) return [];
   const items = await rpc.batch(
     addresses.map((a) => ({ method: 'eth_getCode', params: [a, minimalHex(BigInt(block))] })),
     { signal },
@@ -120,6 +121,7 @@ export async function pickLayout(
   const pool = candidates(layouts);
   if (pool.length === 1) return deployedLayout(proxy, pool);
   if (/^0x0*$/.test(proxy.code)) throw new StorageDecodeError(`${proxy.address} has no code at block ${block}: no contract there to decode`, 'no-code');
+  if (proxy.beaconFailure) throw new StorageDecodeError(`${proxy.address} is a beacon proxy, but ${proxy.beaconFailure}: name its contract with --contract`, 'read');
   const matched = await matchLogic(rpc, proxy, layouts, block, options.signal);
   const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
   const unmatched = logicAddresses(proxy).filter((_, i) => matched[i].length === 0);

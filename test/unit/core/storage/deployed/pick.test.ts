@@ -96,6 +96,20 @@ describe('pickLayout', () => {
     assert.equal(calls.length, 0);
   });
 
+  test('a beacon proxy whose beacon answered no implementation: decoded with the contract named, eip1967 elements included; by code, an error saying why', async () => {
+    const { rpc, calls } = node({});
+    const broken: ProxyInfo = { kind: 'beacon', address: PROXY, code: code(1), beacon: IMPL, beaconFailure: `its beacon ${IMPL} answered no implementation() at block 7` };
+    const picked = await pickLayout(rpc, broken, [TOKEN, OTHER], 7, { chosen: TOKEN });
+    assert.deepEqual(
+      picked.layout.storage.map((v) => v.label),
+      ['token', 'eip1967.proxy.implementation', 'eip1967.proxy.admin', 'eip1967.proxy.beacon'],
+    );
+    await assert.rejects(pickLayout(rpc, broken, [TOKEN, OTHER], 7), {
+      message: `${PROXY} is a beacon proxy, but its beacon ${IMPL} answered no implementation() at block 7: name its contract with --contract`,
+    });
+    assert.equal(calls.length, 0);
+  });
+
   test('one candidate with state: it, without matching', async () => {
     const { rpc, calls } = node({});
     const picked = await pickLayout(rpc, proxyInfo(IMPL), [PROXY_LAYOUT, TOKEN], 7);
