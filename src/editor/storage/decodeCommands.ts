@@ -10,7 +10,7 @@ import { decodedJson, readStorage, type StorageReading } from '../../core/storag
 import { MAX_USER_KEYS, keyFromText } from '../../core/storage/decode/keys';
 import { mappingKeyProblem, mappingKeyType } from '../../core/storage/decode/tree';
 import { normaliseAddress, parseBlockRef } from '../../core/storage/inputs';
-import { candidates, deployedLayout, matchLogic, type DeployedLayout } from '../../core/storage/deployed/pick';
+import { candidates, deployedLayout, matchLogic, pickedOf, type DeployedLayout } from '../../core/storage/deployed/pick';
 import { describeProxy, type ProxyInfo } from '../../core/storage/deployed/proxy';
 import { detectAt } from '../../core/storage/deployed/read';
 import { layoutName, readLayoutFile, selectLayout, type ContractLayout } from '../../core/storage/layout';
@@ -241,7 +241,7 @@ export class DecodeCommands {
 
   /** The layout by code when the code says (one contract, or a diamond's facets); else asked, the matching ones listed first. */
   private async choose(proxy: ProxyInfo, pool: readonly ContractLayout[], matched: ContractLayout[][], title: string, address: string): Promise<DeployedLayout | undefined> {
-    const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
+    const picked = pickedOf(matched);
     if ((proxy.kind === 'diamond' && picked.length > 0) || (matched.length === 1 && matched[0].length === 1)) return deployedLayout(proxy, picked);
     const matching = [...new Set(matched.flat())];
     const what = proxy.kind === 'none' ? 'matches the deployed code' : "matches the implementation's code";

@@ -33,6 +33,10 @@ export async function matchLogic(rpc: StorageRpc, info: ProxyInfo, layouts: read
   if (info.kind === 'none') return [matchLayouts(layouts, info.code)];
   const addresses = logicAddresses(info);
   if (addresses.length === 0) return [];
+  // The proxy's own contract keeps no state of the logic's: never a pick at a proxy, even where the
+  // logic's code is the proxy's (a proxy pointing at itself, a clone of a clone of the same code).
+  const own = new Set(matchLayouts(layouts, info.code));
+  const pool = layouts.filter((l) => !own.has(l));
   const items = await rpc.batch(
     addresses.map((a) => ({ method: 'eth_getCode', params: [a, minimalHex(BigInt(block))] })),
     { signal },
@@ -41,8 +45,13 @@ export async function matchLogic(rpc: StorageRpc, info: ProxyInfo, layouts: read
     const item = items[i];
     if (!item || 'error' in item)
       throw new StorageDecodeError(`eth_getCode of ${a}, the logic of the ${info.kind} proxy, failed${item && 'error' in item ? `: ${item.error.message}` : ''}`, 'read');
-    return typeof item.result === 'string' ? matchLayouts(layouts, item.result) : [];
+    return typeof item.result === 'string' ? matchLayouts(pool, item.result) : [];
   });
+}
+
+/** The contracts a match picks: the first whose code each logic address has (a diamond: one per facet), each once. */
+export function pickedOf(matched: readonly ContractLayout[][]): ContractLayout[] {
+  return [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
 }
 
 /** Layouts merged into one (a diamond's facets): every variable and namespace once, by label and slot; the types of all. */
@@ -123,7 +132,7 @@ export async function pickLayout(
   if (/^0x0*$/.test(proxy.code)) throw new StorageDecodeError(`${proxy.address} has no code at block ${block}: no contract there to decode`, 'no-code');
   if (proxy.beaconFailure) throw new StorageDecodeError(`${proxy.address} is a beacon proxy, but ${proxy.beaconFailure}: name its contract with --contract`, 'read');
   const matched = await matchLogic(rpc, proxy, layouts, block, options.signal);
-  const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
+  const picked = pickedOf(matched);
   const unmatched = logicAddresses(proxy).filter((_, i) => matched[i].length === 0);
   if (picked.length > 0) return deployedLayout(proxy, picked, unmatched);
   const logic = proxy.kind === 'none' ? `deployed at ${proxy.address}` : `of ${logicAddresses(proxy).join(', ')} (${describeProxy(proxy)})`;

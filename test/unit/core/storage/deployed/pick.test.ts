@@ -89,6 +89,12 @@ describe('pickLayout', () => {
     assert.equal(picked.description, 'diamond with 3 facets (A, B)');
   });
 
+  test('the proxy’s own contract is never the pick at a proxy, even one pointing at itself', async () => {
+    const stateful = layout('Proxy', 1, ['owner']);
+    const { rpc } = node({ [PROXY]: code(1) });
+    await assert.rejects(pickLayout(rpc, proxyInfo(PROXY), [stateful, TOKEN], 7), (err: unknown) => err instanceof LayoutFileError && err.reason === 'ambiguous');
+  });
+
   test('--contract chosen: used as is, nothing asked', async () => {
     const { rpc, calls } = node({});
     const picked = await pickLayout(rpc, proxyInfo(IMPL), [TOKEN, OTHER], 7, { chosen: OTHER });
