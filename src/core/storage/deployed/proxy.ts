@@ -107,8 +107,6 @@ export async function detectProxy(rpc: StorageRpc, address: string, block: numbe
   const slot = (a: { ok: boolean; result: unknown }) => (a.ok && typeof a.result === 'string' ? wordAsAddress(a.result) : undefined);
   const info: ProxyInfo = { kind: 'none', address: getAddress(address), code: code.result };
   if (/^0x0*$/.test(code.result)) return info;
-  const target = cloneTarget(code.result);
-  if (target) return { ...info, kind: 'clone', implementation: target };
   const erc1967 = { implementation: slot(impl), admin: slot(admin), beacon: slot(beacon) };
   if (erc1967.beacon) {
     const [answer] = await answers(rpc, [{ method: 'eth_call', params: [{ to: erc1967.beacon, data: IMPLEMENTATION }, at] }], signal);
@@ -129,6 +127,9 @@ export async function detectProxy(rpc: StorageRpc, address: string, block: numbe
   if (uups) return { ...info, kind: 'erc1822', implementation: uups };
   const zos = slot(zosImpl);
   if (zos) return { ...info, kind: 'zeppelinos', implementation: zos, admin: slot(zosAdmin) };
+  // After the slots: a clone of a proxy runs the proxy's code over the clone's own storage, so its slots say where the logic is.
+  const target = cloneTarget(code.result);
+  if (target) return { ...info, kind: 'clone', implementation: target };
   const facets = loupe.ok ? addressList(loupe.result) : undefined;
   if (facets) return { ...info, kind: 'diamond', facets };
   return info;

@@ -110,6 +110,11 @@ describe('detectProxy', () => {
     assert.equal(describeProxy(info, ['Ledger']), `ERC-1167 clone → ${IMPL} (Ledger)`);
   });
 
+  test('a clone of an ERC-1967 proxy: the proxy’s code reads the clone’s own slots, so the implementation is the one there', async () => {
+    const info = await detectProxy(node(CLONE, { [at(EIP1967_IMPLEMENTATION_SLOT)]: word(ADMIN) }).rpc, PROXY, 1);
+    assert.deepEqual([info.kind, info.implementation], ['erc1967', ADMIN]);
+  });
+
   test('a diamond: the facets from the loupe', async () => {
     const info = await detectProxy(node(CODE, {}, FACETS).rpc, PROXY, 1);
     assert.deepEqual([info.kind, info.facets], ['diamond', FACETS]);
