@@ -95,6 +95,15 @@ describe('pickLayout', () => {
     await assert.rejects(pickLayout(rpc, proxyInfo(PROXY), [stateful, TOKEN], 7), (err: unknown) => err instanceof LayoutFileError && err.reason === 'ambiguous');
   });
 
+  test('an implementation without code: the candidates listed, and the message says it has none', async () => {
+    const { rpc } = node({});
+    await assert.rejects(pickLayout(rpc, proxyInfo(IMPL), [TOKEN, OTHER], 7, { file: 'out.json' }), (err: unknown) => {
+      assert.ok(err instanceof LayoutFileError && err.reason === 'ambiguous');
+      assert.ok(err.message.startsWith(`no contract in out.json has the code of ${IMPL} (ERC-1967 proxy → implementation ${IMPL}; ${IMPL} has no code at block 7): choose one`), err.message);
+      return true;
+    });
+  });
+
   test('--contract chosen: used as is, nothing asked', async () => {
     const { rpc, calls } = node({});
     const picked = await pickLayout(rpc, proxyInfo(IMPL), [TOKEN, OTHER], 7, { chosen: OTHER });
