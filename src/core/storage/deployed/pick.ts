@@ -43,8 +43,9 @@ async function logicCodes(rpc: StorageRpc, info: ProxyInfo, block: number, signa
 /** The layouts whose code is in `codes` (logicCodes), one list per code; never the proxy's own contract. */
 function matchCodes(info: ProxyInfo, layouts: readonly ContractLayout[], codes: readonly string[]): ContractLayout[][] {
   // The proxy's own contract keeps no state of the logic's: never a pick at a proxy, even where the
-  // logic's code is the proxy's (a proxy pointing at itself).
-  const own = new Set(matchLayouts(layouts, info.code));
+  // logic's code is the proxy's (a proxy pointing at itself). A diamond's own address as a facet is
+  // EIP-2535's immutable functions: matched as any facet.
+  const own = new Set(info.kind === 'diamond' ? [] : matchLayouts(layouts, info.code));
   const pool = layouts.filter((l) => !own.has(l));
   return codes.map((code) => matchLayouts(pool, code));
 }

@@ -93,6 +93,12 @@ describe('pickLayout', () => {
     const stateful = layout('Proxy', 1, ['owner']);
     const { rpc } = node({ [PROXY]: code(1) });
     await assert.rejects(pickLayout(rpc, proxyInfo(PROXY), [stateful, TOKEN], 7), (err: unknown) => err instanceof LayoutFileError && err.reason === 'ambiguous');
+    // A diamond listing itself as a facet (immutable functions): its own contract is matched as any facet.
+    const diamond = await pickLayout(rpc, { kind: 'diamond', address: PROXY, code: code(1), facets: [PROXY] }, [stateful, TOKEN], 7);
+    assert.deepEqual(
+      diamond.picked.map((l) => l.contractName),
+      ['Proxy'],
+    );
   });
 
   test('an implementation without code: the candidates listed, and the message says it has none', async () => {
