@@ -11,10 +11,11 @@ import { checkAddedStorage } from '../../core/storage/compat/onchain';
 import { findingText, placeFindings } from '../../core/storage/compat/locate';
 import { layoutsAtRef } from '../../core/storage/compat/gitRef';
 import { compareLayouts, type CompatFinding } from '../../core/storage/compat/rules';
-import { matchLayouts } from '../../core/storage/deployedCode';
+import { matchLogic } from '../../core/storage/deployed/pick';
+import { describeProxy } from '../../core/storage/deployed/proxy';
+import { detectAt } from '../../core/storage/deployed/read';
 import { normaliseAddress } from '../../core/storage/inputs';
 import { layoutName, readLayoutFile, selectLayout, type ContractLayout } from '../../core/storage/layout';
-import { EIP1967_IMPLEMENTATION_SLOT, wordAsAddress } from '../../core/storage/slots';
 import { contractDeclarations } from '../../core/storage/soliditySource';
 import type { NodeConfig } from '../../core/nodes/model';
 import { problemOf } from '../kit/errors';
@@ -162,7 +163,7 @@ export class UpgradeCheck implements vscode.Disposable {
     return uri ? { layoutFile: uri.fsPath } : undefined;
   }
 
-  /** The layout live at a deployed address: the artifact whose code is there, or at its ERC-1967 implementation. */
+  /** The layout live at a deployed address: the artifact whose code is there, or at its implementation (any proxy kind the decode knows). */
   private async deployed(against: { node?: string; address: string }, target: ContractLayout, title: string): Promise<Base | undefined> {
     const named = against.node ? (this.f.store.byName(against.node) ?? this.f.store.byId(against.node)) : undefined;
     if (against.node && !named) throw new Error(`No node named '${against.node}'.`);
@@ -171,20 +172,15 @@ export class UpgradeCheck implements vscode.Disposable {
     if (node.protocol !== 'evm') throw new Error(`${node.name} is not an EVM node: contract storage is read with eth_getStorageAt.`);
     const address = normaliseAddress(against.address);
     this.f.lastAddress = address;
-    const { live, implementation } = await withProgress(`Reading the code at ${address} on ${node.name}`, async (signal) => {
-      const client = await this.f.store.client(node);
-      const code = await client.call<string>('eth_getCode', [address, 'latest'], { signal });
-      if (typeof code !== 'string' || /^0x0*$/.test(code)) throw new Error(`No contract at ${address} on ${node.name}.`);
-      const slot = await client.call<string>('eth_getStorageAt', [address, EIP1967_IMPLEMENTATION_SLOT, 'latest'], { signal });
-      const impl = typeof slot === 'string' ? wordAsAddress(slot) : undefined;
-      // At a proxy the state is the implementation's: its code picks the layout.
-      const implCode = impl ? await client.call<string>('eth_getCode', [impl, 'latest'], { signal }) : code;
-      return { live: typeof implCode === 'string' ? implCode : '', implementation: impl };
-    });
-    const candidates = (ls: ContractLayout[]) => matchLayouts(ls, live);
-    let matched = candidates(await this.f.layouts.all());
-    if (!matched.length) matched = candidates(await this.f.layouts.reload());
-    const where = implementation ? `the implementation ${implementation} of the ERC-1967 proxy ${address}` : address;
+    // Where the logic is, as the decode finds it: a proxy's (or beacon's, clone's) implementation, a diamond's facets.
+    const client = await this.f.store.client(node);
+    const { proxy, block } = await withProgress(`Reading the code at ${address} on ${node.name}`, (signal) => detectAt(client, address, 'latest', signal));
+    if (/^0x0*$/.test(proxy.code)) throw new Error(`No contract at ${address} on ${node.name}.`);
+    const candidates = async (ls: ContractLayout[]) =>
+      ls.length ? [...new Set((await withProgress(`Matching the code at ${address} on ${node.name}`, (signal) => matchLogic(client, proxy, ls, block.number, signal))).flat())] : [];
+    let matched = await candidates(await this.f.layouts.all());
+    if (!matched.length) matched = await candidates(await this.f.layouts.reload());
+    const where = proxy.kind === 'none' ? address : `${address} (${describeProxy(proxy)})`;
     if (!matched.length) {
       throw new Error(`No layout in the workspace's artifacts has the code deployed at ${where} on ${node.name}: build the deployed version, or check against a git ref or a layout file.`);
     }
