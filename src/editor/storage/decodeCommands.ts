@@ -72,11 +72,11 @@ export class DecodeCommands {
     const address = options.address ? normaliseAddress(options.address) : await this.askAddress(`${title} on ${node.name}`);
     if (!address) return undefined;
     this.f.lastAddress = address;
+    const block = options.block ?? 'latest';
+    parseBlockRef(block);
     const deployed = await this.layoutFor(node, address, options, title);
     if (!deployed) return undefined;
     const { layout, description } = deployed;
-    const block = options.block ?? 'latest';
-    parseBlockRef(block);
     const keys = this.keysOf(node, address);
     const reading = await this.read(node, address, layout, keys, [block]);
     if (!reading) return undefined;
@@ -250,7 +250,9 @@ export class DecodeCommands {
    */
   private async layoutFor(node: NodeConfig, address: string, options: DecodeOptions, title: string): Promise<DeployedLayout | undefined> {
     const client = await this.f.store.client(node);
-    const { proxy, block } = await withProgress(`Looking at ${address} on ${node.name}`, (signal) => detectAt(client, address, 'latest', signal));
+    // At the block decoded, as the CLI does: the implementation live there picks the layout.
+    const { proxy, block } = await withProgress(`Looking at ${address} on ${node.name}`, (signal) => detectAt(client, address, options.block ?? 'latest', signal));
+    if (/^0x0*$/.test(proxy.code)) throw new Error(`${address} has no code at block ${block.number} on ${node.name}: no contract there to decode.`);
     const match = async (pool: readonly ContractLayout[]) =>
       pool.length ? await withProgress(`Matching ${address} on ${node.name} with the layouts`, (signal) => matchLogic(client, proxy, pool, block.number, signal)) : [];
     if (options.layoutFile) {

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { NodeConfig } from '../../core/nodes/model';
 import { toSlot } from '../../core/storage/slots';
-import { deployedLayout } from '../../core/storage/deployed/pick';
+import { deployedLayout, pickedOf } from '../../core/storage/deployed/pick';
 import { matchDeployed } from '../../core/storage/deployed/read';
 import { parseFoundryArtifact, parseHardhatBuildInfo, type ContractLayout } from '../../core/storage/layout';
 import { slotLabeller } from '../../core/storage/slotLabels';
@@ -105,7 +105,7 @@ export class Layouts implements vscode.Disposable {
     if (!layouts.length) return undefined;
     // As the decode finds it: at a proxy, the implementation's layout (and the eip1967 slots).
     const { proxy, matched } = await matchDeployed(await this.store.client(node), address, layouts);
-    const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
+    const picked = pickedOf(matched);
     if (!picked.length) return undefined;
     const deployed = deployedLayout(proxy, picked);
     return { name: deployed.description ?? layoutTitle(deployed.layout), label: slotLabeller(deployed.layout) };

@@ -163,7 +163,7 @@ export class UpgradeCheck implements vscode.Disposable {
     return uri ? { layoutFile: uri.fsPath } : undefined;
   }
 
-  /** The layout live at a deployed address: the artifact whose code is there, or at its ERC-1967 implementation. */
+  /** The layout live at a deployed address: the artifact whose code is there, or at its implementation (any proxy kind the decode knows). */
   private async deployed(against: { node?: string; address: string }, target: ContractLayout, title: string): Promise<Base | undefined> {
     const named = against.node ? (this.f.store.byName(against.node) ?? this.f.store.byId(against.node)) : undefined;
     if (against.node && !named) throw new Error(`No node named '${against.node}'.`);

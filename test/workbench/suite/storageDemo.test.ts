@@ -106,4 +106,33 @@ describe('storageDemo', () => {
     assert.equal(addRow.command?.command, `${CS}.addKey`);
     assert.equal(addRow.command?.arguments?.[0], mapping, 'Add Key… on this mapping');
   });
+
+  it('decodes a proxy at an earlier block with the layout of the implementation live there, not the latest one', async function () {
+    this.timeout(60_000);
+    const slot = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
+    const word = (a: string) => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`;
+    const before = Number(await anvil('eth_blockNumber', []));
+    await anvil('evm_mine', []);
+    // An "upgrade" to DemoToken's code, by hand: from the next block the proxy points at it.
+    await anvil('anvil_setStorageAt', [points.proxy, slot, word(token)]);
+    await anvil('evm_mine', []);
+    try {
+      const latest = await vscode.commands.executeCommand<DecodeSummary>(`${CS}.decode`, { node: 'Local anvil', address: points.proxy });
+      assert.ok(latest.contract.endsWith(':DemoToken'), latest.contract);
+      const earlier = await vscode.commands.executeCommand<DecodeSummary>(`${CS}.decode`, { node: 'Local anvil', address: points.proxy, block: String(before) });
+      assert.ok(earlier.contract.endsWith(':Points'), earlier.contract);
+      assert.equal(earlier.block, before);
+      assert.ok(String(view().view.message).includes(`implementation ${points.implementation} (Points)`), String(view().view.message));
+      // Before the proxy existed: said at once, no layout asked for (a quick pick would wait here).
+      const none = await Promise.race([
+        vscode.commands.executeCommand<DecodeSummary | undefined>(`${CS}.decode`, { node: 'Local anvil', address: points.proxy, block: '0' }),
+        new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 15_000)),
+      ]);
+      if (none === 'still waiting') await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.equal(none, undefined);
+    } finally {
+      await anvil('anvil_setStorageAt', [points.proxy, slot, word(points.implementation)]);
+      await anvil('evm_mine', []);
+    }
+  });
 });

@@ -5,6 +5,7 @@
  * an inserted variable is an error in Problems on its declaration's line, an append is fine and
  * clears Problems, and a slot the new version adds that BoxV1 already wrote is an error (also
  * behind an ERC1967Proxy: the implementation's code picks, the proxy's storage counts); against
+ * a BeaconProxy of BoxV1 the implementation its beacon names picks the layout; against
  * a git ref (a repository of the test's own, in the workspace) the layout committed there is
  * compared; the CodeLens over `contract X` carries the command with X and the file.
  */
@@ -79,6 +80,21 @@ describe('upgradeCheck', () => {
       [[line, vscode.DiagnosticSeverity.Error, 'inserted', 'inserted fee: nothing → uint256 fee at slot 1']],
     );
     assert.equal(fs.readFileSync(source, 'utf8').split('\n')[line].slice(shown[0].range.start.character, shown[0].range.end.character), 'fee');
+  });
+
+  it('against a beacon proxy: the layout picked by the code of the implementation its beacon names', async function () {
+    this.timeout(60_000);
+    const kinds = compileFixture('ProxyKinds.sol');
+    const [owner] = (await anvil('eth_accounts', [])) as string[];
+    const beacon = await deploy(client, kinds, '@openzeppelin/contracts/proxy/beacon/UpgradeableBeacon.sol', 'UpgradeableBeacon', box.address, owner);
+    const proxy = await deploy(client, kinds, '@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol', 'BeaconProxy', beacon.address, '0x');
+    const summary = await check('BoxV2Inserted', { node: 'Local anvil', address: proxy.address });
+    assert.ok(summary, 'the check ran');
+    assert.equal(summary.against, `BoxV1 at ${getAddress(proxy.address)} on Local anvil`);
+    assert.deepEqual(
+      summary.findings.map((f) => [f.kind, f.path]),
+      [['inserted', 'fee']],
+    );
   });
 
   it('an append is fine and clears Problems; once BoxV1 wrote the slot it adds, a nonzero-slot error on that line', async function () {

@@ -24,14 +24,10 @@ export function logicAddresses(info: ProxyInfo): string[] {
   return info.implementation ? [info.implementation] : [];
 }
 
-/**
- * The layouts whose code is the logic's, one list per logic address (one for a plain contract or a
- * proxy, one per facet for a diamond). Asks for the implementation's or the facets' code in one
- * round trip; a plain contract's code is already at hand.
- */
-export async function matchLogic(rpc: StorageRpc, info: ProxyInfo, layouts: readonly ContractLayout[], block: number, signal?: AbortSignal): Promise<ContractLayout[][]> {
-  if (info.kind === 'none') return [matchLayouts(layouts, info.code)];
+/** The code of each logic address (the implementation, or every facet), asked in one round trip. */
+async function logicCodes(rpc: StorageRpc, info: ProxyInfo, block: number, signal?: AbortSignal): Promise<string[]> {
   const addresses = logicAddresses(info);
+  if (addresses.length === 0) return [];
   const items = await rpc.batch(
     addresses.map((a) => ({ method: 'eth_getCode', params: [a, minimalHex(BigInt(block))] })),
     { signal },
@@ -40,8 +36,33 @@ export async function matchLogic(rpc: StorageRpc, info: ProxyInfo, layouts: read
     const item = items[i];
     if (!item || 'error' in item)
       throw new StorageDecodeError(`eth_getCode of ${a}, the logic of the ${info.kind} proxy, failed${item && 'error' in item ? `: ${item.error.message}` : ''}`, 'read');
-    return typeof item.result === 'string' ? matchLayouts(layouts, item.result) : [];
+    return typeof item.result === 'string' ? item.result : '0x';
   });
+}
+
+/** The layouts whose code is in `codes` (logicCodes), one list per code; never the proxy's own contract. */
+function matchCodes(info: ProxyInfo, layouts: readonly ContractLayout[], codes: readonly string[]): ContractLayout[][] {
+  // The proxy's own contract keeps no state of the logic's: never a pick at a proxy, even where the
+  // logic's code is the proxy's (a proxy pointing at itself). A diamond's own address as a facet is
+  // EIP-2535's immutable functions: matched as any facet.
+  const own = new Set(info.kind === 'diamond' ? [] : matchLayouts(layouts, info.code));
+  const pool = layouts.filter((l) => !own.has(l));
+  return codes.map((code) => matchLayouts(pool, code));
+}
+
+/**
+ * The layouts whose code is the logic's, one list per logic address (one for a plain contract or a
+ * proxy, one per facet for a diamond). Asks for the implementation's or the facets' code in one
+ * round trip; a plain contract's code is already at hand.
+ */
+export async function matchLogic(rpc: StorageRpc, info: ProxyInfo, layouts: readonly ContractLayout[], block: number, signal?: AbortSignal): Promise<ContractLayout[][]> {
+  if (info.kind === 'none') return [matchLayouts(layouts, info.code)];
+  return matchCodes(info, layouts, await logicCodes(rpc, info, block, signal));
+}
+
+/** The contracts a match picks: the first whose code each logic address has (a diamond: one per facet), each once. */
+export function pickedOf(matched: readonly ContractLayout[][]): ContractLayout[] {
+  return [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
 }
 
 /** Layouts merged into one (a diamond's facets): every variable and namespace once, by label and slot; the types of all. */
@@ -114,7 +135,7 @@ export function choicesByCode(
   matched: readonly ContractLayout[][],
 ): { picked?: ContractLayout[]; matching: ContractLayout[]; others: ContractLayout[] } {
   const matching = [...new Set(matched.flat())];
-  const firsts = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
+  const firsts = pickedOf(matched);
   const decided = (proxy.kind === 'diamond' && firsts.length > 0) || (matched.length === 1 && matched[0].length === 1);
   return { picked: decided ? firsts : undefined, matching, others: pool.filter((l) => !matching.includes(l) && l.storage.length > 0) };
 }
@@ -135,11 +156,17 @@ export async function pickLayout(
   const pool = candidates(layouts);
   if (pool.length === 1) return deployedLayout(proxy, pool);
   if (/^0x0*$/.test(proxy.code)) throw new StorageDecodeError(`${proxy.address} has no code at block ${block}: no contract there to decode`, 'no-code');
-  const matched = await matchLogic(rpc, proxy, layouts, block, options.signal);
-  const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
+  if (proxy.beaconFailure) throw new StorageDecodeError(`${proxy.address} is a beacon proxy, but ${proxy.beaconFailure}: name its contract with --contract`, 'read');
+  const codes = proxy.kind === 'none' ? [proxy.code] : await logicCodes(rpc, proxy, block, options.signal);
+  const matched = proxy.kind === 'none' ? [matchLayouts(layouts, proxy.code)] : matchCodes(proxy, layouts, codes);
+  const picked = pickedOf(matched);
   const unmatched = logicAddresses(proxy).filter((_, i) => matched[i].length === 0);
   if (picked.length > 0) return deployedLayout(proxy, picked, unmatched);
-  const logic = proxy.kind === 'none' ? `deployed at ${proxy.address}` : `of ${logicAddresses(proxy).join(', ')} (${describeProxy(proxy)})`;
+  const empty = logicAddresses(proxy).filter((_, i) => /^0x0*$/.test(codes[i]));
+  const logic =
+    proxy.kind === 'none'
+      ? `deployed at ${proxy.address}`
+      : `of ${logicAddresses(proxy).join(', ')} (${describeProxy(proxy)}${empty.length ? `; ${empty.join(', ')} has no code at block ${block}` : ''})`;
   const where = options.file ?? 'the layouts given';
   throw new LayoutFileError(`no contract in ${where} has the code ${logic}: choose one with --contract NAME or PATH:NAME (${pool.map(layoutName).join(', ')})`, 'ambiguous');
 }

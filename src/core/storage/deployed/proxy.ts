@@ -51,6 +51,8 @@ export interface ProxyInfo {
   implementation?: string;
   admin?: string;
   beacon?: string;
+  /** Why a beacon proxy has no implementation: its beacon's implementation() failed or answered no address. */
+  beaconFailure?: string;
   /** A diamond's facets, as the loupe lists them. */
   facets?: string[];
 }
@@ -105,13 +107,19 @@ export async function detectProxy(rpc: StorageRpc, address: string, block: numbe
   const slot = (a: { ok: boolean; result: unknown }) => (a.ok && typeof a.result === 'string' ? wordAsAddress(a.result) : undefined);
   const info: ProxyInfo = { kind: 'none', address: getAddress(address), code: code.result };
   if (/^0x0*$/.test(code.result)) return info;
-  const target = cloneTarget(code.result);
-  if (target) return { ...info, kind: 'clone', implementation: target };
   const erc1967 = { implementation: slot(impl), admin: slot(admin), beacon: slot(beacon) };
   if (erc1967.beacon) {
     const [answer] = await answers(rpc, [{ method: 'eth_call', params: [{ to: erc1967.beacon, data: IMPLEMENTATION }, at] }], signal);
     const implementation = addressResult(answer.result);
-    if (!implementation) throw new StorageDecodeError(`${address} is a beacon proxy, but its beacon ${erc1967.beacon} answered no implementation() at block ${block}`, 'read');
+    // Still a beacon proxy: its own slots decode with a layout the user names; only a pick by code needs the implementation.
+    if (!implementation)
+      return {
+        ...info,
+        kind: 'beacon',
+        admin: erc1967.admin,
+        beacon: erc1967.beacon,
+        beaconFailure: `its beacon ${erc1967.beacon} answered no implementation() at block ${block}${answer.error ? ` (${answer.error})` : ''}`,
+      };
     return { ...info, kind: 'beacon', implementation, admin: erc1967.admin, beacon: erc1967.beacon };
   }
   if (erc1967.implementation) return { ...info, kind: 'erc1967', ...erc1967 };
@@ -119,6 +127,9 @@ export async function detectProxy(rpc: StorageRpc, address: string, block: numbe
   if (uups) return { ...info, kind: 'erc1822', implementation: uups };
   const zos = slot(zosImpl);
   if (zos) return { ...info, kind: 'zeppelinos', implementation: zos, admin: slot(zosAdmin) };
+  // After the slots: a clone of a proxy runs the proxy's code over the clone's own storage, so its slots say where the logic is.
+  const target = cloneTarget(code.result);
+  if (target) return { ...info, kind: 'clone', implementation: target };
   const facets = loupe.ok ? addressList(loupe.result) : undefined;
   if (facets) return { ...info, kind: 'diamond', facets };
   return info;
@@ -138,7 +149,7 @@ export function describeProxy(info: ProxyInfo, names: readonly string[] = []): s
     case 'erc1967':
       return `ERC-1967 proxy → implementation ${info.implementation}${named}`;
     case 'beacon':
-      return `beacon proxy → beacon ${info.beacon} → implementation ${info.implementation}${named}`;
+      return `beacon proxy → beacon ${info.beacon} → ${info.implementation ? `implementation ${info.implementation}` : 'no implementation'}${named}`;
     case 'erc1822':
       return `ERC-1822 (UUPS) proxy → implementation ${info.implementation}${named}`;
     case 'zeppelinos':

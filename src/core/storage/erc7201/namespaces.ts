@@ -16,6 +16,11 @@ export interface Namespaces {
   notes: string[];
 }
 
+/** A struct's members as the storage sees them: name, slot, offset and type, never the AST ids. */
+function shape(types: Record<string, SolcType>, id: string): string {
+  return JSON.stringify((types[id]?.members ?? []).map((m) => [m.label, m.slot, m.offset, types[m.type]?.label]));
+}
+
 /** The namespaces of contract definition `contract`; `contractKey` is solc's "source:Name". */
 export function namespacesOf(contract: AstNode, index: AstIndex, contractKey: string): Namespaces {
   const builder = new TypeBuilder(index, contractKey);
@@ -38,6 +43,13 @@ export function namespacesOf(contract: AstNode, index: AstIndex, contractKey: st
         }
         try {
           const t = builder.struct(struct);
+          const first = storage.find((v) => v.label === label);
+          if (first) {
+            // Two structs at one root (two bases declare the id): one element per label, the base-most's; a different shape is said.
+            if (shape(builder.types, first.typeId) !== shape(builder.types, t.id))
+              notes.push(`${label} is declared by ${first.type} and by ${t.label}, laid out differently: decoded as ${first.type}`);
+            continue;
+          }
           storage.push({ label, slot: namespaceRoot(id).toString(10), offset: 0, type: t.label, typeId: t.id, numberOfBytes: Number(t.size) });
         } catch (err) {
           if (!(err instanceof NamespaceTypeError)) throw err;

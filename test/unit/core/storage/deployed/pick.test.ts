@@ -89,10 +89,45 @@ describe('pickLayout', () => {
     assert.equal(picked.description, 'diamond with 3 facets (A, B)');
   });
 
+  test('the proxy’s own contract is never the pick at a proxy, even one pointing at itself', async () => {
+    const stateful = layout('Proxy', 1, ['owner']);
+    const { rpc } = node({ [PROXY]: code(1) });
+    await assert.rejects(pickLayout(rpc, proxyInfo(PROXY), [stateful, TOKEN], 7), (err: unknown) => err instanceof LayoutFileError && err.reason === 'ambiguous');
+    // A diamond listing itself as a facet (immutable functions): its own contract is matched as any facet.
+    const diamond = await pickLayout(rpc, { kind: 'diamond', address: PROXY, code: code(1), facets: [PROXY] }, [stateful, TOKEN], 7);
+    assert.deepEqual(
+      diamond.picked.map((l) => l.contractName),
+      ['Proxy'],
+    );
+  });
+
+  test('an implementation without code: the candidates listed, and the message says it has none', async () => {
+    const { rpc } = node({});
+    await assert.rejects(pickLayout(rpc, proxyInfo(IMPL), [TOKEN, OTHER], 7, { file: 'out.json' }), (err: unknown) => {
+      assert.ok(err instanceof LayoutFileError && err.reason === 'ambiguous');
+      assert.ok(err.message.startsWith(`no contract in out.json has the code of ${IMPL} (ERC-1967 proxy → implementation ${IMPL}; ${IMPL} has no code at block 7): choose one`), err.message);
+      return true;
+    });
+  });
+
   test('--contract chosen: used as is, nothing asked', async () => {
     const { rpc, calls } = node({});
     const picked = await pickLayout(rpc, proxyInfo(IMPL), [TOKEN, OTHER], 7, { chosen: OTHER });
     assert.equal(picked.picked[0], OTHER);
+    assert.equal(calls.length, 0);
+  });
+
+  test('a beacon proxy whose beacon answered no implementation: decoded with the contract named, eip1967 elements included; by code, an error saying why', async () => {
+    const { rpc, calls } = node({});
+    const broken: ProxyInfo = { kind: 'beacon', address: PROXY, code: code(1), beacon: IMPL, beaconFailure: `its beacon ${IMPL} answered no implementation() at block 7` };
+    const picked = await pickLayout(rpc, broken, [TOKEN, OTHER], 7, { chosen: TOKEN });
+    assert.deepEqual(
+      picked.layout.storage.map((v) => v.label),
+      ['token', 'eip1967.proxy.implementation', 'eip1967.proxy.admin', 'eip1967.proxy.beacon'],
+    );
+    await assert.rejects(pickLayout(rpc, broken, [TOKEN, OTHER], 7), {
+      message: `${PROXY} is a beacon proxy, but its beacon ${IMPL} answered no implementation() at block 7: name its contract with --contract`,
+    });
     assert.equal(calls.length, 0);
   });
 

@@ -86,9 +86,13 @@ describe('detectProxy', () => {
     assert.ok(hasEip1967Slots(info));
   });
 
-  test('a beacon that answers no implementation: a one-line error naming the beacon', async () => {
-    const { rpc } = node(CODE, { [at(EIP1967_BEACON_SLOT)]: word(ADMIN) });
-    await assert.rejects(detectProxy(rpc, PROXY, 1), new RegExp(`beacon ${ADMIN} answered no implementation\\(\\)`));
+  test('a beacon whose implementation() reverts: still a beacon proxy (its slots are read), no implementation, the failure kept', async () => {
+    const { rpc } = node(CODE, { [at(EIP1967_BEACON_SLOT)]: word(ADMIN), [at(EIP1967_ADMIN_SLOT)]: word(ADMIN) });
+    const info = await detectProxy(rpc, PROXY, 1);
+    assert.deepEqual([info.kind, info.beacon, info.implementation], ['beacon', ADMIN, undefined]);
+    assert.equal(info.beaconFailure, `its beacon ${ADMIN} answered no implementation() at block 1 (execution reverted)`);
+    assert.ok(hasEip1967Slots(info));
+    assert.equal(describeProxy(info), `beacon proxy → beacon ${ADMIN} → no implementation`);
   });
 
   test('ERC-1822 (PROXIABLE) and zeppelinos slots; neither has the eip1967 elements', async () => {
@@ -104,6 +108,11 @@ describe('detectProxy', () => {
     const info = await detectProxy(node(CLONE, {}).rpc, PROXY, 1);
     assert.deepEqual([info.kind, info.implementation], ['clone', IMPL]);
     assert.equal(describeProxy(info, ['Ledger']), `ERC-1167 clone → ${IMPL} (Ledger)`);
+  });
+
+  test('a clone of an ERC-1967 proxy: the proxy’s code reads the clone’s own slots, so the implementation is the one there', async () => {
+    const info = await detectProxy(node(CLONE, { [at(EIP1967_IMPLEMENTATION_SLOT)]: word(ADMIN) }).rpc, PROXY, 1);
+    assert.deepEqual([info.kind, info.implementation], ['erc1967', ADMIN]);
   });
 
   test('a diamond: the facets from the loupe', async () => {

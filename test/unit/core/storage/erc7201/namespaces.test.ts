@@ -84,4 +84,38 @@ describe('namespaces of a contract', () => {
     assert.equal(ns.notes.length, 2);
     assert.match(ns.notes[0], /^contracts\/Vaulted\.sol:Vaulted: a base contract \(AST id \d+\) is not in the AST at hand; its ERC-7201 namespaces, if any, are not decoded$/);
   });
+
+  test('two bases declaring one id: one element, the base-most’s; said when the two are laid out differently', () => {
+    const text = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+abstract contract A {
+  /// @custom:storage-location erc7201:example.shared
+  struct S { uint256 a; }
+}
+abstract contract B {
+  /// @custom:storage-location erc7201:example.shared
+  struct Copy { uint256 a; }
+}
+abstract contract C {
+  /// @custom:storage-location erc7201:example.shared
+  struct T { address owner; uint256 a; }
+}
+contract Same is A, B {}
+contract Clash is A, C {}`;
+    const out = compileSource('contracts/Shared.sol', text, []);
+    const unit = (out.output.sources['contracts/Shared.sol'] as { ast: AstNode }).ast;
+    const index = new AstIndex([unit]);
+    const same = namespacesOf(contractIn(unit, 'Same')!, index, 'contracts/Shared.sol:Same');
+    assert.deepEqual(
+      same.storage.map((v) => [v.label, v.type]),
+      [['erc7201:example.shared', 'struct A.S']],
+    );
+    assert.deepEqual(same.notes, []);
+    const clash = namespacesOf(contractIn(unit, 'Clash')!, index, 'contracts/Shared.sol:Clash');
+    assert.deepEqual(
+      clash.storage.map((v) => [v.label, v.type]),
+      [['erc7201:example.shared', 'struct A.S']],
+    );
+    assert.deepEqual(clash.notes, ['erc7201:example.shared is declared by struct A.S and by struct C.T, laid out differently: decoded as struct A.S']);
+  });
 });
