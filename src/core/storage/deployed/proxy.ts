@@ -32,6 +32,8 @@ const FACET_ADDRESSES = selector('facetAddresses()');
 const IMPLEMENTATION = selector('implementation()');
 /** More facets than any diamond has: an answer beyond it is not a loupe's. */
 const MAX_FACETS = 256;
+/** The hex digits of an ABI address[] of MAX_FACETS: offset, length, one word each. */
+const MAX_LIST_DIGITS = (2 + MAX_FACETS) * 64;
 
 /** ERC-1167's runtime code around the implementation's 20 bytes; and ERC-7511's, with PUSH0. */
 const CLONE_CODES: readonly [string, string][] = [
@@ -66,7 +68,8 @@ export function cloneTarget(code: string): string | undefined {
 
 /** The addresses an eth_call answered as an ABI-encoded address[], or undefined when it is none. */
 export function addressList(result: unknown): string[] | undefined {
-  if (typeof result !== 'string' || !/^0x([0-9a-fA-F]{64})+$/.test(result)) return undefined;
+  // Length first: a node may answer megabytes, and a repeated group over them overflows the regex engine's stack.
+  if (typeof result !== 'string' || result.length > 2 + MAX_LIST_DIGITS || (result.length - 2) % 64 !== 0 || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
   try {
     const [list] = AbiCoder.defaultAbiCoder().decode(['address[]'], result) as unknown as [string[]];
     return list.length > 0 && list.length <= MAX_FACETS ? list.map((a) => getAddress(a)) : undefined;

@@ -136,4 +136,13 @@ describe('cloneTarget and addressList', () => {
     assert.equal(addressList(coder.encode(['uint256'], [5])), undefined);
     assert.equal(addressList(undefined), undefined);
   });
+
+  test('a loupe answering 100,000 facets (6 MB) or a length it does not hold is none, at once, not a stack overflow', () => {
+    const n = (v: bigint | number) => BigInt(v).toString(16).padStart(64, '0');
+    const many = `0x${n(32)}${n(100_000)}${word(IMPL).slice(2).repeat(100_000)}`;
+    const started = Date.now();
+    assert.equal(addressList(many), undefined);
+    assert.equal(addressList(`0x${32n.toString(16).padStart(64, '0')}${(2n ** 40n).toString(16).padStart(64, '0')}`), undefined);
+    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+  });
 });
