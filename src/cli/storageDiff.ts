@@ -5,7 +5,7 @@
  * state-diff tracing.
  */
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, printJson, renderTable } from './command';
+import { defineCommand, printJson, renderTable, warningLine } from './command';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, readAsDeployed, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 
@@ -71,7 +71,7 @@ export const storageDiffCommand = defineCommand({
       // As deployed: through a proxy, by the layout picked at the later block (storageLayoutFlags.ts).
       const { diffOfReading } = await import('../core/storage/decode/decode');
       const { reading } = await withNodeClient(args.target, args.timeoutMs, (client) =>
-        readAsDeployed(client, file, args.contract, [args.from, args.to], { address: args.address, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
+        readAsDeployed(client, file, args.contract, [args.from, args.to], { address: args.address, onWarning: (line) => io.err(warningLine(line)) }),
       );
       const diff = diffOfReading(reading);
       if (args.format === 'json') printJson(io, diff.changes, true);
