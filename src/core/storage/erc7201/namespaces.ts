@@ -36,6 +36,10 @@ export function namespacesOf(contract: AstNode, index: AstIndex, contractKey: st
           notes.push(`${label} (struct ${struct.canonicalName}) is not decoded: its formula is not ERC-7201's`);
           continue;
         }
+        if (id === '') {
+          notes.push(`${label} (struct ${struct.canonicalName}) is not decoded: the tag names no namespace id`);
+          continue;
+        }
         try {
           const t = builder.struct(struct);
           storage.push({ label, slot: namespaceRoot(id).toString(10), offset: 0, type: t.label, typeId: t.id, numberOfBytes: Number(t.size) });

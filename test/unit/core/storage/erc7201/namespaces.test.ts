@@ -85,3 +85,18 @@ describe('namespaces of a contract', () => {
     assert.match(ns.notes[0], /^contracts\/Vaulted\.sol:Vaulted: a base contract \(AST id \d+\) is not in the AST at hand; its ERC-7201 namespaces, if any, are not decoded$/);
   });
 });
+
+test('a tag with no id after "erc7201:" is a note, not a namespace silently left out', () => {
+  const struct: AstNode = {
+    nodeType: 'StructDefinition',
+    id: 2,
+    name: 'S',
+    canonicalName: 'C.S',
+    documentation: { text: '@custom:storage-location erc7201:\n@dev the id was forgotten' },
+    members: [{ nodeType: 'VariableDeclaration', name: 'a', typeName: { nodeType: 'ElementaryTypeName', name: 'uint256', typeDescriptions: { typeString: 'uint256' } } }],
+  };
+  const contract: AstNode = { nodeType: 'ContractDefinition', id: 1, name: 'C', linearizedBaseContracts: [1], nodes: [struct] };
+  const ns = namespacesOf(contract, new AstIndex([{ nodeType: 'SourceUnit', nodes: [contract] }]), 'C.sol:C');
+  assert.deepEqual(ns.storage, []);
+  assert.deepEqual(ns.notes, ['erc7201: (struct C.S) is not decoded: the tag names no namespace id']);
+});
