@@ -66,6 +66,9 @@ export function cloneTarget(code: string): string | undefined {
   return undefined;
 }
 
+/** Whether an eth_getCode answer is code: 0x and hex digits (no repeated group: it may be megabytes). */
+const isCode = (v: unknown): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]*$/.test(v);
+
 /** The addresses an eth_call answered as an ABI-encoded address[], or undefined when it is none. */
 export function addressList(result: unknown): string[] | undefined {
   // Length first: a node may answer megabytes, and a repeated group over them overflows the regex engine's stack.
@@ -103,9 +106,15 @@ export async function detectProxy(rpc: StorageRpc, address: string, block: numbe
     ...SLOTS.map((slot) => ({ method: 'eth_getStorageAt', params: [address, word(BigInt(slot)), at] })),
     { method: 'eth_call', params: [{ to: address, data: FACET_ADDRESSES }, at] },
   ];
-  const [code, impl, admin, beacon, proxiable, zosImpl, zosAdmin, loupe] = await answers(rpc, calls, signal);
-  if (!code.ok || typeof code.result !== 'string') throw new StorageDecodeError(`eth_getCode of ${address} at block ${block} failed: ${code.error ?? 'not code'}`, 'read');
-  const slot = (a: { ok: boolean; result: unknown }) => (a.ok && typeof a.result === 'string' ? wordAsAddress(a.result) : undefined);
+  const [code, ...rest] = await answers(rpc, calls, signal);
+  if (!code.ok || !isCode(code.result)) throw new StorageDecodeError(`eth_getCode of ${address} at block ${block} failed: ${code.error ?? 'not code'}`, 'read');
+  // A slot the node did not read is no reason to take a proxy for a plain contract: say so.
+  rest.slice(0, SLOTS.length).forEach((a, i) => {
+    if (!a.ok || typeof a.result !== 'string' || !/^0x[0-9a-fA-F]{0,64}$/.test(a.result))
+      throw new StorageDecodeError(`eth_getStorageAt of ${getAddress(address)}'s proxy slot ${SLOTS[i]} at block ${block} failed: ${a.error ?? 'not a storage word'}`, 'read');
+  });
+  const [impl, admin, beacon, proxiable, zosImpl, zosAdmin, loupe] = rest;
+  const slot = (a: { result: unknown }) => wordAsAddress(a.result as string);
   const info: ProxyInfo = { kind: 'none', address: getAddress(address), code: code.result };
   if (/^0x0*$/.test(code.result)) return info;
   const target = cloneTarget(code.result);
