@@ -40,7 +40,10 @@ export async function matchLogic(rpc: StorageRpc, info: ProxyInfo, layouts: read
     const item = items[i];
     if (!item || 'error' in item)
       throw new StorageDecodeError(`eth_getCode of ${a}, the logic of the ${info.kind} proxy, failed${item && 'error' in item ? `: ${item.error.message}` : ''}`, 'read');
-    return typeof item.result === 'string' ? matchLayouts(layouts, item.result) : [];
+    // A proxy whose implementation is itself (a lying node, or a broken proxy) would pick its own contract, never the pick there;
+    // a diamond's own address as a facet is EIP-2535's immutable functions, matched as any facet.
+    const itself = a === info.address && info.kind !== 'diamond';
+    return typeof item.result === 'string' && !itself ? matchLayouts(layouts, item.result) : [];
   });
 }
 
@@ -124,7 +127,8 @@ export async function pickLayout(
   const picked = [...new Set(matched.flatMap((m) => m.slice(0, 1)))];
   const unmatched = logicAddresses(proxy).filter((_, i) => matched[i].length === 0);
   if (picked.length > 0) return deployedLayout(proxy, picked, unmatched);
-  const logic = proxy.kind === 'none' ? `deployed at ${proxy.address}` : `of ${logicAddresses(proxy).join(', ')} (${describeProxy(proxy)})`;
+  const itself = proxy.implementation === proxy.address ? '; the implementation is the proxy itself' : '';
+  const logic = proxy.kind === 'none' ? `deployed at ${proxy.address}` : `of ${logicAddresses(proxy).join(', ')} (${describeProxy(proxy)}${itself})`;
   const where = options.file ?? 'the layouts given';
   throw new LayoutFileError(`no contract in ${where} has the code ${logic}: choose one with --contract NAME or PATH:NAME (${pool.map(layoutName).join(', ')})`, 'ambiguous');
 }
