@@ -62,6 +62,11 @@ export function errorLine(name: string, message: string): string {
   return `chaindeck${name ? ` ${name}` : ''}: ${maskedLine(inertText(message), [], LINE_MAX_CHARS)}\n`;
 }
 
+/** A warning on stderr, one line like errorLine's: a name from a file or a node cannot print a second, forged line. */
+export function warningLine(message: string): string {
+  return `Warning: ${maskedLine(inertText(message), [], LINE_MAX_CHARS)}\n`;
+}
+
 /** The exit statuses of every command. */
 export const EXIT = {
   done: 0,

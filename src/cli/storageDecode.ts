@@ -4,7 +4,7 @@
  * table of every leaf. Mapping keys come from the contract's event logs and from --keys.
  */
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, printJson, renderTable } from './command';
+import { defineCommand, printJson, renderTable, warningLine } from './command';
 import { CLI_HINTS } from './knobs';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, PASSWORD_ENV, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, readAsDeployed, sharedOptions, type OutputFormat } from './storageLayoutFlags';
@@ -91,7 +91,7 @@ and likewise eip1967.proxy.admin and eip1967.proxy.beacon (the zero address when
     const print = (text: string) => (io.outRevealed ? io.outRevealed(text) : io.out(text));
     const { decodedJson, leaves } = await import('../core/storage/decode/decode');
     const { reading } = await withNodeClient(args.target, args.timeoutMs, (client) =>
-      readAsDeployed(client, args.layout, args.contract, [args.block], { address: args.address, keys: args.keys, hints: CLI_HINTS, onWarning: (line) => io.err(`Warning: ${line}\n`) }),
+      readAsDeployed(client, args.layout, args.contract, [args.block], { address: args.address, keys: args.keys, hints: CLI_HINTS, onWarning: (line) => io.err(warningLine(line)) }),
     );
     if (args.format === 'json') printJson(io, decodedJson(reading), true);
     else {

@@ -7,7 +7,7 @@
  * layout of the implementation live there when FILE holds both.
  */
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, printJson, renderTable } from './command';
+import { defineCommand, printJson, renderTable, warningLine } from './command';
 import { ENDPOINT_ENV, endpointFromFlags, parseTimeout, REFUSED_PASSWORD, rpcFlag, TIMEOUT_OPTION, withNodeClient, type NodeTarget } from './endpointFlags';
 import { addressFlag, blockFlag, cell, formatFlag, LAYOUT_FILE_HELP, layoutsOf, readAsDeployed, sharedOptions, type OutputFormat } from './storageLayoutFlags';
 import type { CliIO } from './command';
@@ -74,7 +74,7 @@ export const storageDiffCommand = defineCommand({
   },
 
   async work(args, io) {
-    const warn = (line: string) => io.err(`Warning: ${line}\n`);
+    const warn = (line: string) => io.err(warningLine(line));
     const changes = await withNodeClient(args.target, args.timeoutMs, async (client) => {
       if ('tx' in args.span) {
         if (args.layout === undefined) return (await import('../core/storage/decode/txDiff')).rawTxDiff(client, args.span.tx, { address: args.address }).then((d) => d.changes);

@@ -2,7 +2,7 @@
  * Which layout a deployed contract has: its eth_getCode compared with each artifact's
  * deployedBytecode, ignoring the CBOR metadata tail, immutables and library links.
  */
-import type { ContractLayout } from './layout';
+import type { CodeRange, ContractLayout } from './layout';
 import type { StorageRpc } from './types';
 
 /**
@@ -19,12 +19,32 @@ export function stripMetadata(hex: string): string {
   return head >= 0xa1 && head <= 0xb7 ? code.slice(0, start) : code;
 }
 
+/**
+ * Hex code with the byte ranges zeroed, in one pass: the ranges come from a file, so only whole
+ * non-negative ones count, clipped to the code (a length of 10^9 would otherwise build a string
+ * past JavaScript's limit, and 100,000 ranges copy the code 100,000 times).
+ */
+function zeroRanges(code: string, ranges: readonly CodeRange[]): string {
+  const bytes = Math.floor(code.length / 2);
+  const valid = ranges.filter((r) => Number.isSafeInteger(r.start) && Number.isSafeInteger(r.length) && r.start >= 0 && r.length > 0 && r.start < bytes);
+  const parts: string[] = [];
+  let at = 0;
+  for (const r of [...valid].sort((a, b) => a.start - b.start)) {
+    const start = Math.max(r.start, at);
+    const end = Math.min(r.start + r.length, bytes);
+    if (end <= start) continue;
+    parts.push(code.slice(at * 2, start * 2), '0'.repeat((end - start) * 2));
+    at = end;
+  }
+  parts.push(code.slice(at * 2));
+  return parts.join('');
+}
+
 /** Whether deployed code (eth_getCode) is an artifact's deployedBytecode, immutables, links and metadata aside. */
 export function codeMatches(onchain: string, layout: Pick<ContractLayout, 'deployedBytecode' | 'variableRanges'>): boolean {
   if (!layout.deployedBytecode) return false;
   const mask = (hex: string) => {
-    let code = hex.replace(/^0x/i, '').toLowerCase();
-    for (const r of layout.variableRanges) code = code.slice(0, r.start * 2) + '0'.repeat(r.length * 2) + code.slice((r.start + r.length) * 2);
+    const code = zeroRanges(hex.replace(/^0x/i, '').toLowerCase(), layout.variableRanges);
     // Unlinked library placeholders __$<34 hex>$__ (20 bytes), in case linkReferences were not given.
     return code.replace(/__\$[0-9a-f]{34}\$__/g, '0'.repeat(40));
   };

@@ -209,6 +209,37 @@ describe('what a node or a layout file may hold, in one line of ours', () => {
   });
 });
 
+describe('names from the layout file in warnings', () => {
+  test('a struct name and a type with line breaks in a namespace note: one warning line each in storage-decode and storage-diff, never a forged second line', async () => {
+    const elementary = (typeString: string) => ({ nodeType: 'ElementaryTypeName', name: typeString, typeDescriptions: { typeString } });
+    const struct = {
+      nodeType: 'StructDefinition',
+      id: 2,
+      name: 'S',
+      canonicalName: 'A.S\n::error::forged line',
+      documentation: { text: '@custom:storage-location erc7201:x.y' },
+      members: [{ nodeType: 'VariableDeclaration', name: 'q', id: 3, typeName: elementary('uint7\r\nError: forged too') }],
+    };
+    const file = path.join(dir, 'forging.json');
+    const ast = {
+      nodeType: 'SourceUnit',
+      absolutePath: 'contracts/A.sol',
+      id: 100,
+      nodes: [{ nodeType: 'ContractDefinition', id: 1, name: 'A', linearizedBaseContracts: [1], nodes: [struct] }],
+    };
+    writeFileSync(file, JSON.stringify({ contracts: { 'contracts/A.sol': { A: { storageLayout: LAYOUT } } }, sources: { 'contracts/A.sol': { id: 0, ast } } }));
+    for (const args of [['storage-decode'], ['storage-diff', '--from', '0x10', '--to', '0x10']]) {
+      const run = await runMain([...args, '--rpc', node.url, '--address', ADDRESS, '--layout', file]);
+      assert.equal(run.code, 0, run.err);
+      assert.deepEqual(
+        run.err.split('\n').filter(Boolean),
+        ['Warning: erc7201:x.y (struct A.S\\n::error::forged line) is not decoded: type uint7\\nError: forged too has no storage layout Chaindeck knows'],
+        args[0],
+      );
+    }
+  });
+});
+
 describe('JSON on stdout: masked value by value, then serialised', () => {
   test('a string in storage that is the --user password with a quote in it: masked in storage-decode and storage-diff, where masking the serialised text missed its escaped form', async () => {
     const password = 'pa"ss\\word9';

@@ -118,10 +118,11 @@ export async function readStorage(
   const refs = blockRefs.map((b) => parseBlockRef(b));
   const userKeys = checkUserKeys(options.keys ?? []);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const warnings: string[] = [];
+  // A Set: a hostile layout file may bring 100,000 notes, and a list's includes() made that quadratic.
+  const warnings = new Set<string>();
   const warn = (line: string) => {
-    if (warnings.includes(line)) return;
-    warnings.push(line);
+    if (warnings.has(line)) return;
+    warnings.add(line);
     options.onWarning?.(line);
   };
   const keyTypes = Object.values(layout.types).flatMap((t) => {
@@ -171,7 +172,7 @@ export async function readStorage(
       stats.roundTrips += reader.stats.roundTrips;
       stats.requests += reader.stats.requests;
       stats.reads += reader.stats.reads;
-      return { address, blocks, variables, warnings, stats };
+      return { address, blocks, variables, warnings: [...warnings], stats };
     }
     if (round >= MAX_ROUNDS) throw new StorageDecodeError(`the layout still asked for more slots after ${MAX_ROUNDS} rounds of reads`, 'limit');
     if (round === 0) {

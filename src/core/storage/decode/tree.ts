@@ -165,7 +165,7 @@ export function storageItem(node: DecodedNode, path: string, label: string, stat
   const change = changeOf(node, states, present);
   const offset = node.kind === 'value' ? node.offset : 0;
   const full = node.kind === 'value' ? valueText(value, MAX_TOOLTIP_VALUE, isTextType(node)) : bounded(inertText(JSON.stringify(value) ?? 'null'), MAX_TOOLTIP_VALUE);
-  const lines = [labelLine(path), `type: ${node.type}`, `slot: ${minimalHex(node.slot)}${offset ? `, offset ${offset}` : ''}`, `value: ${full}`];
+  const lines = [labelLine(path), `type: ${labelLine(node.type)}`, `slot: ${minimalHex(node.slot)}${offset ? `, offset ${offset}` : ''}`, `value: ${full}`];
   if (change?.kind === 'changed') lines.push(`was: ${valueText(nodeValue(node, states.before!), MAX_TOOLTIP_VALUE, isTextType(node))}`);
   if (change?.kind === 'added') lines.push('added since the earlier block');
   if (change?.kind === 'removed') lines.push('gone since the earlier block');
@@ -176,7 +176,8 @@ export function storageItem(node: DecodedNode, path: string, label: string, stat
     type: node.type,
     slot: minimalHex(node.slot),
     offset,
-    description: summary(node, shownState),
+    // The type is the layout file's text: inert like the rest.
+    description: labelLine(summary(node, shownState)),
     copyValue: node.kind === 'value' && typeof value === 'string' ? value : JSON.stringify(value),
     tooltip: lines.join('\n'),
     change,

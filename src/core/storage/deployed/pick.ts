@@ -163,10 +163,11 @@ export async function pickLayout(
   const unmatched = logicAddresses(proxy).filter((_, i) => matched[i].length === 0);
   if (picked.length > 0) return deployedLayout(proxy, picked, unmatched);
   const empty = logicAddresses(proxy).filter((_, i) => /^0x0*$/.test(codes[i]));
-  const logic =
-    proxy.kind === 'none'
-      ? `deployed at ${proxy.address}`
-      : `of ${logicAddresses(proxy).join(', ')} (${describeProxy(proxy)}${empty.length ? `; ${empty.join(', ')} has no code at block ${block}` : ''})`;
+  const why = [
+    ...(empty.length ? [`${empty.join(', ')} has no code at block ${block}`] : []),
+    ...(proxy.kind !== 'diamond' && logicAddresses(proxy).includes(proxy.address) ? ['the implementation is the proxy itself'] : []),
+  ];
+  const logic = proxy.kind === 'none' ? `deployed at ${proxy.address}` : `of ${logicAddresses(proxy).join(', ')} (${[describeProxy(proxy), ...why].join('; ')})`;
   const where = options.file ?? 'the layouts given';
   throw new LayoutFileError(`no contract in ${where} has the code ${logic}: choose one with --contract NAME or PATH:NAME (${pool.map(layoutName).join(', ')})`, 'ambiguous');
 }

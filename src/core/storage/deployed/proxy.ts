@@ -32,6 +32,8 @@ const FACET_ADDRESSES = selector('facetAddresses()');
 const IMPLEMENTATION = selector('implementation()');
 /** More facets than any diamond has: an answer beyond it is not a loupe's. */
 const MAX_FACETS = 256;
+/** The hex digits of an ABI address[] of MAX_FACETS: offset, length, one word each. */
+const MAX_LIST_DIGITS = (2 + MAX_FACETS) * 64;
 
 /** ERC-1167's runtime code around the implementation's 20 bytes; and ERC-7511's, with PUSH0. */
 const CLONE_CODES: readonly [string, string][] = [
@@ -66,9 +68,13 @@ export function cloneTarget(code: string): string | undefined {
   return undefined;
 }
 
+/** Whether an eth_getCode answer is code: 0x and hex digits (no repeated group: it may be megabytes). */
+const isCode = (v: unknown): v is string => typeof v === 'string' && /^0x[0-9a-fA-F]*$/.test(v);
+
 /** The addresses an eth_call answered as an ABI-encoded address[], or undefined when it is none. */
 export function addressList(result: unknown): string[] | undefined {
-  if (typeof result !== 'string' || !/^0x([0-9a-fA-F]{64})+$/.test(result)) return undefined;
+  // Length first: a node may answer megabytes, and a repeated group over them overflows the regex engine's stack.
+  if (typeof result !== 'string' || result.length > 2 + MAX_LIST_DIGITS || (result.length - 2) % 64 !== 0 || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
   try {
     const [list] = AbiCoder.defaultAbiCoder().decode(['address[]'], result) as unknown as [string[]];
     return list.length > 0 && list.length <= MAX_FACETS ? list.map((a) => getAddress(a)) : undefined;
@@ -102,9 +108,15 @@ export async function detectProxy(rpc: StorageRpc, address: string, block: numbe
     ...SLOTS.map((slot) => ({ method: 'eth_getStorageAt', params: [address, word(BigInt(slot)), at] })),
     { method: 'eth_call', params: [{ to: address, data: FACET_ADDRESSES }, at] },
   ];
-  const [code, impl, admin, beacon, proxiable, zosImpl, zosAdmin, loupe] = await answers(rpc, calls, signal);
-  if (!code.ok || typeof code.result !== 'string') throw new StorageDecodeError(`eth_getCode of ${address} at block ${block} failed: ${code.error ?? 'not code'}`, 'read');
-  const slot = (a: { ok: boolean; result: unknown }) => (a.ok && typeof a.result === 'string' ? wordAsAddress(a.result) : undefined);
+  const [code, ...rest] = await answers(rpc, calls, signal);
+  if (!code.ok || !isCode(code.result)) throw new StorageDecodeError(`eth_getCode of ${address} at block ${block} failed: ${code.error ?? 'not code'}`, 'read');
+  // A slot the node did not read is no reason to take a proxy for a plain contract: say so.
+  rest.slice(0, SLOTS.length).forEach((a, i) => {
+    if (!a.ok || typeof a.result !== 'string' || !/^0x[0-9a-fA-F]{0,64}$/.test(a.result))
+      throw new StorageDecodeError(`eth_getStorageAt of ${getAddress(address)}'s proxy slot ${SLOTS[i]} at block ${block} failed: ${a.error ?? 'not a storage word'}`, 'read');
+  });
+  const [impl, admin, beacon, proxiable, zosImpl, zosAdmin, loupe] = rest;
+  const slot = (a: { result: unknown }) => wordAsAddress(a.result as string);
   const info: ProxyInfo = { kind: 'none', address: getAddress(address), code: code.result };
   if (/^0x0*$/.test(code.result)) return info;
   const erc1967 = { implementation: slot(impl), admin: slot(admin), beacon: slot(beacon) };

@@ -26,11 +26,14 @@ export function namespacesOf(contract: AstNode, index: AstIndex, contractKey: st
   const builder = new TypeBuilder(index, contractKey);
   const storage: LayoutVariable[] = [];
   const notes: string[] = [];
-  const bases = [...(contract.linearizedBaseContracts ?? [contract.id!])].reverse();
+  // Each base once: a hostile file may list one 200,000 times, or give no list at all.
+  const listed = Array.isArray(contract.linearizedBaseContracts) ? contract.linearizedBaseContracts : [contract.id!];
+  const bases = [...new Set(listed)].reverse();
+  const missing: number[] = [];
   for (const baseId of bases) {
     const base = baseId === contract.id ? contract : index.get(baseId);
     if (!base) {
-      notes.push(`${contractKey}: a base contract (AST id ${baseId}) is not in the AST at hand; its ERC-7201 namespaces, if any, are not decoded`);
+      missing.push(baseId);
       continue;
     }
     for (const struct of base.nodes ?? []) {
@@ -39,6 +42,10 @@ export function namespacesOf(contract: AstNode, index: AstIndex, contractKey: st
         const label = `${formula}:${id}`;
         if (formula !== 'erc7201') {
           notes.push(`${label} (struct ${struct.canonicalName}) is not decoded: its formula is not ERC-7201's`);
+          continue;
+        }
+        if (id === '') {
+          notes.push(`${label} (struct ${struct.canonicalName}) is not decoded: the tag names no namespace id`);
           continue;
         }
         try {
@@ -57,6 +64,12 @@ export function namespacesOf(contract: AstNode, index: AstIndex, contractKey: st
         }
       }
     }
+  }
+  missing.reverse(); // as solc lists them, the contract's nearest base first
+  if (missing.length === 1) notes.unshift(`${contractKey}: a base contract (AST id ${missing[0]}) is not in the AST at hand; its ERC-7201 namespaces, if any, are not decoded`);
+  else if (missing.length > 1) {
+    const ids = `${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`;
+    notes.unshift(`${contractKey}: ${missing.length} base contracts (AST ids ${ids}) are not in the AST at hand; their ERC-7201 namespaces, if any, are not decoded`);
   }
   return { storage, types: builder.types, notes };
 }

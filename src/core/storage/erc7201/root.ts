@@ -15,7 +15,7 @@ export function namespaceRoot(id: string): bigint {
 
 /** The storage locations a documentation text names, e.g. [{formula: 'erc7201', id: 'openzeppelin.storage.ERC20'}]. */
 export function storageLocations(text: string): { formula: string; id: string }[] {
-  return [...text.matchAll(/@custom:storage-location\s+([A-Za-z0-9_]+):(\S+)/g)].map((m) => ({ formula: m[1], id: m[2] }));
+  return [...text.matchAll(/@custom:storage-location\s+([A-Za-z0-9_]+):(\S*)/g)].map((m) => ({ formula: m[1], id: m[2] }));
 }
 
 /** Whether source text uses the tag at all (a file without an AST is searched for it). */

@@ -34,11 +34,17 @@ const enumBytes = (members: number) => {
   return bytes;
 };
 const lastName = (canonical: string) => canonical.slice(canonical.lastIndexOf('.') + 1);
+/** Type names nested deeper than this are refused (as the decoder refuses such layouts): a hostile AST may nest 100,000 deep. */
+const MAX_DEPTH = 64;
 
 /** Builds the types of one contract's namespaces into `types`; a struct is laid out once however often it is used. */
 export class TypeBuilder {
   readonly types: Record<string, SolcType> = {};
-  private readonly structs = new Map<number, LaidType | 'busy'>();
+  /** Structs laid out, or being laid out: then how many mappings and dynamic arrays were entered when it began. */
+  private readonly structs = new Map<number, LaidType | { busyAt: number }>();
+  /** Mappings and dynamic arrays entered: a struct met again behind more of them than when it began holds itself by reference, as solc allows. */
+  private indirection = 0;
+  private depth = 0;
 
   /** `contract` is solc's "source:Name" of the contract laid out, written into each member as solc does. */
   constructor(
@@ -53,6 +59,26 @@ export class TypeBuilder {
 
   /** The type of an AST type name; `key` for a mapping's key (string and bytes keys are memory types there). */
   of(node: AstNode | undefined, key = false): LaidType {
+    if (this.depth >= MAX_DEPTH) throw new NamespaceTypeError(`its types nest more than ${MAX_DEPTH} deep`);
+    this.depth++;
+    try {
+      return this.typeOf(node, key);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** The type of `node` behind a mapping or a dynamic array, where a struct may hold itself. */
+  private behind(node: AstNode | undefined): LaidType {
+    this.indirection++;
+    try {
+      return this.of(node);
+    } finally {
+      this.indirection--;
+    }
+  }
+
+  private typeOf(node: AstNode | undefined, key: boolean): LaidType {
     switch (node?.nodeType) {
       case 'ElementaryTypeName':
         return this.elementary(node.typeDescriptions?.typeString ?? node.name ?? '', key);
@@ -62,7 +88,7 @@ export class TypeBuilder {
         return this.array(node);
       case 'Mapping': {
         const k = this.of(node.keyType, true);
-        const v = this.of(node.valueType);
+        const v = this.behind(node.valueType);
         const t = { id: `t_mapping(${k.id},${v.id})`, label: `mapping(${k.label} => ${v.label})`, bytes: 32, size: 32n };
         return this.put(t, { encoding: 'mapping', key: k.id, value: v.id });
       }
@@ -118,9 +144,9 @@ export class TypeBuilder {
   }
 
   private array(node: AstNode): LaidType {
-    const base = this.of(node.baseType);
     const length = /\[(\d*)\]$/.exec(node.typeDescriptions?.typeString ?? '')?.[1];
     if (length === undefined) throw new NamespaceTypeError(`array type ${node.typeDescriptions?.typeString ?? ''} has no length in the AST`);
+    const base = length === '' ? this.behind(node.baseType) : this.of(node.baseType);
     if (length === '') {
       return this.put({ id: `t_array(${base.id})dyn_storage`, label: `${base.label}[]`, bytes: 32, size: 32n }, { encoding: 'dynamic_array', base: base.id });
     }
@@ -137,33 +163,41 @@ export class TypeBuilder {
     return this.put({ id, label: node.typeDescriptions?.typeString ?? 'function', bytes, size: BigInt(bytes) }, { encoding: 'inplace' });
   }
 
-  /** A struct laid out by solc's packing; a struct reached again inside itself (through a mapping or a dynamic array) is named, not laid out twice. */
+  /** A struct laid out by solc's packing; a struct reached again inside itself through a mapping or a dynamic array is named, not laid out twice. */
   struct(def: AstNode): LaidType {
     const known = this.structs.get(def.id!);
     const id = `t_struct(${idName(def.name ?? '')})${def.id}_storage`;
     const label = `struct ${def.canonicalName ?? def.name}`;
-    if (known === 'busy') return { id, label, bytes: 32, size: 32n };
-    if (known) return known;
-    this.structs.set(def.id!, 'busy');
-    const members: SolcStorageItem[] = [];
-    let slot = 0n;
-    let offset = 0;
-    for (const m of def.members ?? []) {
-      const t = this.of(m.typeName);
-      if (offset + t.bytes > 32) {
-        slot++;
-        offset = 0;
-      }
-      members.push({ astId: m.id, contract: this.contract, label: m.name ?? '', offset, slot: slot.toString(10), type: t.id });
-      if (slotsOf(t) === 1n && offset + t.bytes <= 32) offset += t.bytes;
-      else {
-        slot += slotsOf(t);
-        offset = 0;
-      }
+    if (known && 'busyAt' in known) {
+      if (this.indirection > known.busyAt) return { id, label, bytes: 32, size: 32n };
+      throw new NamespaceTypeError(`${label} holds itself, not through a mapping or a dynamic array`);
     }
-    if (offset > 0) slot++;
-    const laid = this.put({ id, label, bytes: 32, size: slot * 32n }, { encoding: 'inplace', members });
-    this.structs.set(def.id!, laid);
-    return laid;
+    if (known) return known;
+    this.structs.set(def.id!, { busyAt: this.indirection });
+    try {
+      const members: SolcStorageItem[] = [];
+      let slot = 0n;
+      let offset = 0;
+      for (const m of def.members ?? []) {
+        const t = this.of(m.typeName);
+        if (offset + t.bytes > 32) {
+          slot++;
+          offset = 0;
+        }
+        members.push({ astId: m.id, contract: this.contract, label: m.name ?? '', offset, slot: slot.toString(10), type: t.id });
+        if (slotsOf(t) === 1n && offset + t.bytes <= 32) offset += t.bytes;
+        else {
+          slot += slotsOf(t);
+          offset = 0;
+        }
+      }
+      if (offset > 0) slot++;
+      const laid = this.put({ id, label, bytes: 32, size: slot * 32n }, { encoding: 'inplace', members });
+      this.structs.set(def.id!, laid);
+      return laid;
+    } catch (err) {
+      this.structs.delete(def.id!); // laid out afresh when another namespace meets it
+      throw err;
+    }
   }
 }

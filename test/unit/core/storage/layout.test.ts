@@ -224,6 +224,25 @@ describe('matching deployed code to a layout', () => {
     assert.deepEqual(matchLayouts(layouts, other), []);
     assert.deepEqual(matchLayouts(layouts, '0x'), [], 'an account without code');
   });
+
+  test('immutable ranges a hostile file gives (a length of 10^9, negative numbers, past the end, 100,000 of them): no JavaScript error, no quadratic time', () => {
+    const code = `0x${'60'.repeat(24_576)}`;
+    const filled = `0x${'60'.repeat(100)}ff${'60'.repeat(24_475)}`;
+    for (const range of [
+      { start: 0, length: 1e9 },
+      { start: 0, length: -10 },
+      { start: -5, length: 3 },
+      { start: 1e15, length: 5 },
+      { start: 1.5, length: 2 },
+    ])
+      assert.equal(codeMatches(code, { deployedBytecode: code, variableRanges: [range] }), true, JSON.stringify(range));
+    assert.equal(codeMatches(filled, { deployedBytecode: code, variableRanges: [{ start: 90, length: 1e9 }] }), true, 'a range to past the end masks to the end');
+    assert.equal(codeMatches(filled, { deployedBytecode: code, variableRanges: [{ start: 0, length: -10 }] }), false);
+    const many = Array.from({ length: 100_000 }, (_, i) => ({ start: (i * 7) % 24_000, length: 32 }));
+    const started = Date.now();
+    assert.equal(codeMatches(filled, { deployedBytecode: code, variableRanges: many }), true);
+    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+  });
 });
 
 describe('malformed artifacts, link ranges, project layouts, nested labels, metadata tails', () => {

@@ -444,6 +444,16 @@ describe('rounds of reads against a node', () => {
   };
   const logs = [{ topics: [word(1n), word(W(who))], data: '0x', blockNumber: '0x1' }];
 
+  test('100,000 notes from a hostile layout file: each warned once, in linear time', async () => {
+    const node = memoryNode(new Map([[5, state(42n, [], 0n)]]), logs);
+    const notes = Array.from({ length: 100_000 }, (_, i) => `erc7201:n${i} (struct A.S${i}) is not decoded: type uint7 has no storage layout Chaindeck knows`);
+    const warned: string[] = [];
+    const started = Date.now();
+    await readStorage(node.rpc, { ...layout, notes: [...notes, notes[0]] }, ['latest'], { address: '0x5fbdb2315678afecb367f032d93f642f64180aa3', onWarning: (w) => warned.push(w) });
+    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+    assert.deepEqual(warned, notes);
+  });
+
   test('a decode: the block lookup, then the value types (with the logs beside), then the array and the mapping entries', async () => {
     const node = memoryNode(new Map([[5, state(42n, [7n, 8n], 100n)]]), logs);
     const reading = await readStorage(node.rpc, layout, ['latest'], { address: '0x5fbdb2315678afecb367f032d93f642f64180aa3' });

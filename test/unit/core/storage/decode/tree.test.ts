@@ -56,6 +56,17 @@ test('a value item: path, slot and offset in the tooltip; a change between two b
   assert.equal(storageItem(value('uint8', 0n, ['3', '3']), 'a', 'a', { shown: 1, before: 0 }).change, undefined, 'same value: no mark');
 });
 
+test('a type name from a hostile layout file (bidi override, escape, line break) is inert and one line in the description and the tooltip', () => {
+  const type = 'struct A.S\u202eexe.txt\x1b]0;title\x07\nforged: line';
+  const struct: DecodedNode = { kind: 'struct', type, slot: 0n, members: [{ label: 'a', node: value('uint256', 0n, ['1']) }], nonZero: true };
+  for (const item of [storageItem(struct, 'erc7201:x', 'erc7201:x', { shown: 0 }), storageItem(value(type, 0n, ['1']), 'v', 'v', { shown: 0 })]) {
+    // eslint-disable-next-line no-control-regex -- the test looks for exactly these
+    assert.doesNotMatch(item.description + item.tooltip, /[\u202e\x1b\x07]/);
+    assert.equal(item.tooltip.split('\n').length, 4, item.tooltip);
+    assert.match(item.tooltip, /^type: struct A\.Sexe\.txt forged: line$/m);
+  }
+});
+
 test('structs and mappings: children with paths as the diff names them; a change inside marks the parent', () => {
   const pos: DecodedNode = {
     kind: 'struct',

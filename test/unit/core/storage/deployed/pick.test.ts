@@ -150,6 +150,19 @@ describe('pickLayout', () => {
     });
     await assert.rejects(pickLayout(rpc, { kind: 'none', address: PROXY, code: '0x' }, [TOKEN, OTHER], 7), new RegExp(`${PROXY} has no code at block 7`));
   });
+
+  test('an implementation slot pointing at the proxy itself (a lying or broken proxy): the proxy’s own contract is not picked; the message says why', async () => {
+    const { rpc } = node({ [PROXY]: code(1) });
+    const proxyWithState = layout('Proxy', 1);
+    await assert.rejects(pickLayout(rpc, proxyInfo(PROXY), [proxyWithState, TOKEN], 7, { file: 'out.json' }), (err: unknown) => {
+      assert.ok(err instanceof LayoutFileError && err.reason === 'ambiguous');
+      assert.equal(
+        err.message,
+        `no contract in out.json has the code of ${PROXY} (ERC-1967 proxy → implementation ${PROXY}; the implementation is the proxy itself): choose one with --contract NAME or PATH:NAME (contracts/Proxy.sol:Proxy, contracts/Token.sol:Token)`,
+      );
+      return true;
+    });
+  });
 });
 
 describe('layout helpers', () => {

@@ -121,6 +121,26 @@ describe('detectProxy', () => {
     assert.equal(describeProxy(info, ['A', 'B']), 'diamond with 2 facets (A, B)');
   });
 
+  test('a lying node: a proxy slot it does not answer, or code that is not hex, fails in one line, never reads as a plain contract', async () => {
+    const lying = (answer: (c: RpcCall, i: number) => BatchItem | undefined): StorageRpc => ({
+      call: () => Promise.reject(new Error('no single calls')),
+      batch: (calls) => Promise.resolve(calls.map((c, i) => answer(c, i)) as BatchItem[]),
+    });
+    // The element for the implementation slot (the second call) missing, then answered with an error, then with a word that is not hex.
+    for (const bad of [undefined, { error: { code: -32000, message: 'missing trie node' } }, { result: 'not a word' }] as (BatchItem | undefined)[]) {
+      const rpc = lying((c, i) => (i === 1 ? bad : c.method === 'eth_getCode' ? ({ result: CODE } as BatchItem) : ({ result: `0x${'0'.repeat(64)}` } as BatchItem)));
+      await assert.rejects(detectProxy(rpc, PROXY, 7), (err: Error) => {
+        assert.match(err.message, new RegExp(`^eth_getStorageAt of ${PROXY}'s proxy slot ${EIP1967_IMPLEMENTATION_SLOT} at block 7 failed: `));
+        assert.doesNotMatch(err.message, /\n/);
+        return true;
+      });
+    }
+    for (const code of ['zz\x1b[31mred', '0x6080zz', 42]) {
+      const rpc = lying((c) => (c.method === 'eth_getCode' ? ({ result: code } as BatchItem) : ({ result: `0x${'0'.repeat(64)}` } as BatchItem)));
+      await assert.rejects(detectProxy(rpc, PROXY, 7), (err: Error) => err.message === `eth_getCode of ${PROXY} at block 7 failed: not code`);
+    }
+  });
+
   test('no code: kind none with the empty code', async () => {
     const info = await detectProxy(node('0x', { [at(EIP1967_IMPLEMENTATION_SLOT)]: word(IMPL) }).rpc, PROXY, 1);
     assert.deepEqual([info.kind, info.code], ['none', '0x']);
@@ -144,5 +164,14 @@ describe('cloneTarget and addressList', () => {
     assert.equal(addressList('0x08c379a0'), undefined);
     assert.equal(addressList(coder.encode(['uint256'], [5])), undefined);
     assert.equal(addressList(undefined), undefined);
+  });
+
+  test('a loupe answering 100,000 facets (6 MB) or a length it does not hold is none, at once, not a stack overflow', () => {
+    const n = (v: bigint | number) => BigInt(v).toString(16).padStart(64, '0');
+    const many = `0x${n(32)}${n(100_000)}${word(IMPL).slice(2).repeat(100_000)}`;
+    const started = Date.now();
+    assert.equal(addressList(many), undefined);
+    assert.equal(addressList(`0x${32n.toString(16).padStart(64, '0')}${(2n ** 40n).toString(16).padStart(64, '0')}`), undefined);
+    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
   });
 });

@@ -119,3 +119,49 @@ contract Clash is A, C {}`;
     assert.deepEqual(clash.notes, ['erc7201:example.shared is declared by struct A.S and by struct C.T, laid out differently: decoded as struct A.S']);
   });
 });
+
+test('a tag with no id after "erc7201:" is a note, not a namespace silently left out', () => {
+  const struct: AstNode = {
+    nodeType: 'StructDefinition',
+    id: 2,
+    name: 'S',
+    canonicalName: 'C.S',
+    documentation: { text: '@custom:storage-location erc7201:\n@dev the id was forgotten' },
+    members: [{ nodeType: 'VariableDeclaration', name: 'a', typeName: { nodeType: 'ElementaryTypeName', name: 'uint256', typeDescriptions: { typeString: 'uint256' } } }],
+  };
+  const contract: AstNode = { nodeType: 'ContractDefinition', id: 1, name: 'C', linearizedBaseContracts: [1], nodes: [struct] };
+  const ns = namespacesOf(contract, new AstIndex([{ nodeType: 'SourceUnit', nodes: [contract] }]), 'C.sol:C');
+  assert.deepEqual(ns.storage, []);
+  assert.deepEqual(ns.notes, ['erc7201: (struct C.S) is not decoded: the tag names no namespace id']);
+});
+
+test('a hostile list of bases (200,000 copies of the contract, a number, 200,000 ids not in the AST): each namespace once, one note', () => {
+  const struct: AstNode = {
+    nodeType: 'StructDefinition',
+    id: 2,
+    name: 'S',
+    canonicalName: 'C.S',
+    documentation: { text: '@custom:storage-location erc7201:x' },
+    members: [{ nodeType: 'VariableDeclaration', name: 'a', typeName: { nodeType: 'ElementaryTypeName', name: 'uint256', typeDescriptions: { typeString: 'uint256' } } }],
+  };
+  const contract = (bases: number[]): AstNode => ({ nodeType: 'ContractDefinition', id: 1, name: 'C', linearizedBaseContracts: bases, nodes: [struct] });
+  const of = (c: AstNode) => namespacesOf(c, new AstIndex([{ nodeType: 'SourceUnit', nodes: [c] }]), 'C.sol:C');
+  const copies = of(contract(new Array<number>(200_000).fill(1)));
+  assert.deepEqual(
+    copies.storage.map((v) => v.label),
+    ['erc7201:x'],
+  );
+  assert.deepEqual(
+    of(contract(5 as unknown as number[])).storage.map((v) => v.label),
+    ['erc7201:x'],
+    'a list that is no list: the contract alone',
+  );
+  const missing = of(contract([1, ...Array.from({ length: 200_000 }, (_, i) => 1000 + i)]));
+  assert.deepEqual(
+    missing.storage.map((v) => v.label),
+    ['erc7201:x'],
+  );
+  assert.deepEqual(missing.notes, [
+    'C.sol:C: 200000 base contracts (AST ids 1000, 1001, 1002, 1003, 1004, …) are not in the AST at hand; their ERC-7201 namespaces, if any, are not decoded',
+  ]);
+});

@@ -6,7 +6,7 @@
  * storageLayout gives for the ordinary variable.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { namespacesOf } from '../../../../../src/core/storage/erc7201/namespaces';
 import { AstIndex, contractIn, type AstNode } from '../../../../../src/core/storage/erc7201/ast';
 import type { SolcStorageLayout } from '../../../../../src/core/storage/layout';
@@ -92,4 +92,45 @@ test('namespaced structs of random shapes are laid out as solc lays out the same
     assert.equal(entry.type, solc.types![plain.type].label);
   }
   for (const [id, type] of Object.entries(ns.types)) assert.deepEqual(type, solc.types![id], `seed ${seed}: type ${id}`);
+});
+
+describe('hostile ASTs: a type that cannot be laid out is a note, the rest of the file still decodes', () => {
+  const uint = (): AstNode => ({ nodeType: 'ElementaryTypeName', name: 'uint256', typeDescriptions: { typeString: 'uint256' } });
+  const member = (name: string, typeName: AstNode): AstNode => ({ nodeType: 'VariableDeclaration', name, typeName });
+  const contract = (...structs: AstNode[]): AstNode => ({ nodeType: 'ContractDefinition', id: 1, name: 'C', linearizedBaseContracts: [1], nodes: structs });
+  const tagged = (id: number, ns: string, members: AstNode[]): AstNode => ({
+    nodeType: 'StructDefinition',
+    id,
+    name: `S${id}`,
+    canonicalName: `C.S${id}`,
+    documentation: { text: `@custom:storage-location erc7201:${ns}` },
+    members,
+  });
+  const namespaces = (c: AstNode) => namespacesOf(c, new AstIndex([{ nodeType: 'SourceUnit', nodes: [c] }]), 'C.sol:C');
+
+  test('a mapping nested 100,000 deep (JSON parses it; laying it out would overflow the stack)', () => {
+    let deep = uint();
+    for (let i = 0; i < 100_000; i++) deep = { nodeType: 'Mapping', keyType: uint(), valueType: deep };
+    const ns = namespaces(contract(tagged(2, 'deep', [member('m', deep)]), tagged(3, 'fine', [member('a', uint())])));
+    assert.deepEqual(
+      ns.storage.map((v) => v.label),
+      ['erc7201:fine'],
+    );
+    assert.deepEqual(ns.notes, ['erc7201:deep (struct C.S2) is not decoded: its types nest more than 64 deep']);
+  });
+
+  test('a struct that holds itself in place (solc refuses it; a file may still say so) is a note, not a layout', () => {
+    const self: AstNode = { nodeType: 'UserDefinedTypeName', referencedDeclaration: 2, typeDescriptions: { typeString: 'struct C.S2' } };
+    const ns = namespaces(contract(tagged(2, 'self', [member('a', uint()), member('me', self)])));
+    assert.deepEqual(ns.storage, []);
+    assert.deepEqual(ns.notes, ['erc7201:self (struct C.S2) is not decoded: struct C.S2 holds itself, not through a mapping or a dynamic array']);
+  });
+
+  test('a struct that holds itself through a mapping or a dynamic array is laid out', () => {
+    const self = (): AstNode => ({ nodeType: 'UserDefinedTypeName', referencedDeclaration: 2, typeDescriptions: { typeString: 'struct C.S2' } });
+    const list: AstNode = { nodeType: 'ArrayTypeName', baseType: self(), typeDescriptions: { typeString: 'struct C.S2[]' } };
+    const ns = namespaces(contract(tagged(2, 'tree', [member('a', uint()), member('kids', { nodeType: 'Mapping', keyType: uint(), valueType: self() }), member('list', list)])));
+    assert.deepEqual(ns.notes, []);
+    assert.equal(ns.types['t_struct(S2)2_storage'].numberOfBytes, '96');
+  });
 });
