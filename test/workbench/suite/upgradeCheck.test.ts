@@ -90,7 +90,10 @@ describe('upgradeCheck', () => {
     const proxy = await deploy(client, kinds, '@openzeppelin/contracts/proxy/beacon/BeaconProxy.sol', 'BeaconProxy', beacon.address, '0x');
     const summary = await check('BoxV2Inserted', { node: 'Local anvil', address: proxy.address });
     assert.ok(summary, 'the check ran');
-    assert.equal(summary.against, `BoxV1 at ${getAddress(proxy.address)} on Local anvil`);
+    assert.equal(
+      summary.against,
+      `BoxV1 at ${getAddress(proxy.address)} on Local anvil — beacon proxy → beacon ${getAddress(beacon.address)} → implementation ${getAddress(box.address)} (BoxV1)`,
+    );
     assert.deepEqual(
       summary.findings.map((f) => [f.kind, f.path]),
       [['inserted', 'fee']],
