@@ -11,9 +11,9 @@ import { checkAddedStorage } from '../../core/storage/compat/onchain';
 import { findingText, placeFindings } from '../../core/storage/compat/locate';
 import { layoutsAtRef } from '../../core/storage/compat/gitRef';
 import { compareLayouts, type CompatFinding } from '../../core/storage/compat/rules';
-import { candidates, mergeLayouts } from '../../core/storage/deployed/pick';
+import { candidates, matchLogic, mergeLayouts, pickedOf } from '../../core/storage/deployed/pick';
 import { describeProxy } from '../../core/storage/deployed/proxy';
-import { matchDeployed } from '../../core/storage/deployed/read';
+import { detectAt } from '../../core/storage/deployed/read';
 import { normaliseAddress } from '../../core/storage/inputs';
 import { layoutName, readLayoutFile, selectLayout, type ContractLayout } from '../../core/storage/layout';
 import { contractDeclarations } from '../../core/storage/soliditySource';
@@ -173,13 +173,14 @@ export class UpgradeCheck implements vscode.Disposable {
     const address = normaliseAddress(against.address);
     this.f.lastAddress = address;
     // At a proxy, clone or diamond the state is the logic's: the implementation's (facets') code picks the layout.
-    const match = (layouts: ContractLayout[]) =>
-      withProgress(`Matching ${address} on ${node.name} with the workspace's artifacts`, async (signal) =>
-        matchDeployed(await this.f.store.client(node), address, layouts, 'latest', signal),
-      );
-    let { proxy, matched } = await match(candidates(await this.f.layouts.all()));
+    // The address is looked at once; the artifacts are read again only when none has that code.
+    const client = await this.f.store.client(node);
+    const { proxy, block } = await withProgress(`Reading the code at ${address} on ${node.name}`, (signal) => detectAt(client, address, 'latest', signal));
     if (/^0x0*$/.test(proxy.code)) throw new Error(`No contract at ${address} on ${node.name}.`);
-    if (!matched.some((m) => m.length)) ({ proxy, matched } = await match(candidates(await this.f.layouts.reload())));
+    const match = (layouts: ContractLayout[]) =>
+      withProgress(`Matching ${address} on ${node.name} with the workspace's artifacts`, (signal) => matchLogic(client, proxy, layouts, block.number, signal));
+    let matched = await match(candidates(await this.f.layouts.all()));
+    if (!matched.some((m) => m.length)) matched = await match(candidates(await this.f.layouts.reload()));
     const where = describeProxy(proxy) ? `${address} (${describeProxy(proxy)})` : address;
     const found = [...new Set(matched.flatMap((m) => m))];
     if (!found.length) {
@@ -188,7 +189,7 @@ export class UpgradeCheck implements vscode.Disposable {
     // Each logic address (a diamond's facets) gives its layout; for one, the same contract as the new version's first, else the user's choice.
     const layout =
       matched.length > 1
-        ? mergeLayouts(matched.map((m) => m[0]).filter((l): l is ContractLayout => l !== undefined))
+        ? mergeLayouts(pickedOf(matched))
         : found.length === 1 || found.some((l) => l.contractName === target.contractName)
           ? (found.find((l) => l.contractName === target.contractName) ?? found[0])
           : (
