@@ -16,6 +16,7 @@ const parts = {
   platform: ['src/core/platform/**'],
   subgraph: ['src/core/subgraph/**'],
   localnode: ['src/core/localnode/**'],
+  gndtest: ['src/core/gndtest/**'],
   cli: ['src/cli/**', 'src/cli.ts'],
   editor: ['src/editor/**', 'src/extension.ts'],
   webview: ['src/webview/**/!(protocol).ts'],
@@ -37,10 +38,12 @@ const arrows = {
   subgraph: ['rpc', 'nodes', 'storage', 'coreFiles'],
   // The local graph-node runs programs and talks to them over plain HTTP; the chain's URL becomes an endpoint as every node's does.
   localnode: ['rpc', 'nodes', 'coreFiles'],
+  // Subgraph tests run by gnd: a subgraph (its manifest, build, ABIs) is indexed on a local graph-node and its tests run against a private Postgres.
+  gndtest: ['subgraph', 'localnode', 'rpc', 'nodes', 'coreFiles'],
   // The command line is a thin shell over the core.
-  cli: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode'],
+  cli: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode', 'gndtest'],
   // The editor adapts the core to VS Code and hosts the panels, whose messages it shares as types.
-  editor: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode', 'webviewProtocol'],
+  editor: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode', 'gndtest', 'webviewProtocol'],
   // The panels' browser code renders what the host posts, in the messages both sides share.
   webview: ['webviewProtocol'],
   // The messages are plain types; the tables they carry are core's, taken as types only.
