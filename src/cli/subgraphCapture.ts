@@ -12,7 +12,7 @@ import { endpointFromFlags, rpcFlag } from './endpointFlags';
 import { userCacheDir } from './graphNode';
 
 const options = {
-  rpc: { type: 'string', value: 'URL', help: "the node the blocks are read from (http or https); a key in its path or query is never printed; --url is the same" },
+  rpc: { type: 'string', value: 'URL', help: 'the node the blocks are read from (http or https); a key in its path or query is never printed; --url is the same' },
   url: { type: 'string', aliasOf: 'rpc' },
   from: { type: 'string', value: 'N', help: 'the first block of the range' },
   to: { type: 'string', value: 'M', help: 'the last block of the range (at most 100,000 blocks from N)' },

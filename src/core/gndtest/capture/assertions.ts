@@ -54,7 +54,10 @@ export async function captureAssertions(queryUrl: string, schemaText: string, bl
       }
       const rows = ((answer.data as Record<string, unknown>)[field] ?? []) as Record<string, unknown>[];
       total += rows.length;
-      if (total > MAX_ENTITIES) throw new TooManyEntitiesError(`The range wrote more than ${MAX_ENTITIES.toLocaleString('en-US')} entities: a test that large is slow to run and to read; capture a shorter range (--from/--to).`);
+      if (total > MAX_ENTITIES)
+        throw new TooManyEntitiesError(
+          `The range wrote more than ${MAX_ENTITIES.toLocaleString('en-US')} entities: a test that large is slow to run and to read; capture a shorter range (--from/--to).`,
+        );
       if (rows.length || after === undefined) assertions.push({ query: pageQuery(entity, after), expected: { [field]: rows } });
       if (rows.length < MAX_FIRST) break;
       after = String(rows[rows.length - 1].id);

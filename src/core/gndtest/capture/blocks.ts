@@ -1,7 +1,7 @@
 /**
  * The blocks of a captured test, from what the recording gateway saw graph-node read: the logs
- * eth_getLogs handed it (its own filters: the data sources' addresses and events, and the
- * templates' instances as they were created) decoded with the manifest's ABIs, and the eth_calls,
+ * it was handed (by eth_getLogs, and in the receipts of blocks near the head) that its data
+ * sources and templates watch, decoded with the manifest's ABIs, and the eth_calls,
  * balances and code checks its handlers made, with their answers.
  *
  * gnd gives each event the log index of its place in its block's list. A handler may read the
@@ -66,7 +66,7 @@ function isLog(v: unknown): v is RawLog {
 }
 
 /** The first of the ABIs that decodes the log (one with the same event but other `indexed` places fails to). */
-function decodeLog(log: RawLog, abis: Iterable<Interface>): LogDescription | undefined {
+function decodeLog(log: RawLog, abis: readonly Interface[]): LogDescription | undefined {
   for (const abi of abis) {
     try {
       const parsed = abi.parseLog({ topics: log.topics, data: log.data });
@@ -89,14 +89,29 @@ export function gndEvent(address: string, parsed: Pick<LogDescription, 'fragment
   return { address: address.toLowerCase(), event: eventSignature(fragment), params, ...(txHash ? { txHash: txHash.toLowerCase() } : {}) };
 }
 
-/** The logs graph-node was handed for blocks from..to, once each, decoded; logs no ABI decodes are left out (no handler takes them). */
-export function capturedEvents(records: readonly RecordedCall[], from: number, to: number, abis: Iterable<Interface>): CapturedEvent[] {
+/**
+ * Which logs a test replays: those of a data source's address with an event it handles, and
+ * any log with an event a template handles (which instances exist is graph-node's to know; a
+ * log of another contract matches none of them, in gnd as on the chain).
+ */
+export interface Watched {
+  sources: Map<string, Set<string>>;
+  templateTopics: Set<string>;
+}
+
+function watched(log: RawLog, watch: Watched): boolean {
+  const topic = log.topics[0]?.toLowerCase();
+  return !!topic && (watch.sources.get(log.address.toLowerCase())?.has(topic) === true || watch.templateTopics.has(topic));
+}
+
+/** The watched logs graph-node was handed for blocks from..to, once each, decoded; logs no ABI decodes are left out (no handler takes them). */
+export function capturedEvents(records: readonly RecordedCall[], from: number, to: number, abis: readonly Interface[], watch: Watched): CapturedEvent[] {
   const seen = new Map<string, CapturedEvent>();
-  const list = [...abis];
+  const list = abis;
   for (const record of records) {
-    if (record.method !== 'eth_getLogs' || !Array.isArray(record.result)) continue;
+    if ((record.method !== 'eth_getLogs' && record.method !== 'eth_getBlockReceipts') || !Array.isArray(record.result)) continue;
     for (const log of record.result) {
-      if (!isLog(log) || log.removed) continue;
+      if (!isLog(log) || log.removed || !watched(log, watch)) continue;
       const block = Number(BigInt(log.blockNumber));
       const logIndex = Number(BigInt(log.logIndex));
       const key = `${log.blockHash}:${logIndex}`;
@@ -132,7 +147,7 @@ export function callBlock(record: RecordedCall): { number?: number; hash?: strin
 }
 
 /** A recorded eth_call as a gnd ethCall, decoded by the first ABI that knows its selector; throws UnreplayableError when none does. */
-export function gndEthCall(record: RecordedCall, abis: Iterable<Interface>): GndEthCall {
+export function gndEthCall(record: RecordedCall, abis: readonly Interface[]): GndEthCall {
   const tx = (record.params[0] ?? {}) as { to?: unknown; data?: unknown; input?: unknown };
   const to = typeof tx.to === 'string' ? tx.to.toLowerCase() : '';
   const data = typeof tx.data === 'string' ? tx.data : typeof tx.input === 'string' ? tx.input : '0x';
@@ -165,11 +180,11 @@ export function gndEthCall(record: RecordedCall, abis: Iterable<Interface>): Gnd
 }
 
 /** The mocks of one block: its eth_calls, balances and code checks, each once. */
-export function blockMocks(records: readonly RecordedCall[], abis: Iterable<Interface>): Pick<GndBlock, 'ethCalls' | 'getBalanceCalls' | 'hasCodeCalls'> {
+export function blockMocks(records: readonly RecordedCall[], abis: readonly Interface[]): Pick<GndBlock, 'ethCalls' | 'getBalanceCalls' | 'hasCodeCalls'> {
   const calls = new Map<string, GndEthCall>();
   const balances = new Map<string, { address: string; value: string }>();
   const code = new Map<string, { address: string; hasCode: boolean }>();
-  const list = [...abis];
+  const list = abis;
   for (const r of records) {
     const address = String(r.params[0] && typeof r.params[0] === 'object' ? (r.params[0] as { to?: unknown }).to : r.params[0]).toLowerCase();
     if (r.method === 'eth_call') {

@@ -12,6 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import type { Interface } from 'ethers';
 import { endpointFromUrl } from '../../nodes/endpoint';
 import { RpcClient } from '../../rpc/client';
 import { LocalGraphNode } from '../../localnode/supervisor';
@@ -132,7 +133,8 @@ async function waitIndexed(indexNode: string, deployment: string, to: number, si
       throw new CaptureError(`The subgraph failed${at} while the range was indexed: ${oneLine(status.fatalError?.message ?? 'no reason given')}`);
     }
     if (status && (status.indexed ?? -1) >= to) return;
-    if (Date.now() > deadline) throw new CaptureError(`The local graph-node did not index up to block ${to} within ${INDEX_TIMEOUT_MS / 1000} s (indexed: ${status?.indexed ?? 'none'}): capture a shorter range.`);
+    if (Date.now() > deadline)
+      throw new CaptureError(`The local graph-node did not index up to block ${to} within ${INDEX_TIMEOUT_MS / 1000} s (indexed: ${status?.indexed ?? 'none'}): capture a shorter range.`);
     await sleep(200);
   }
 }
@@ -143,7 +145,7 @@ async function testBlocks(
   events: readonly CapturedEvent[],
   records: readonly RecordedCall[],
   range: { from: number; to: number; everyBlock: boolean },
-  abis: Parameters<typeof blockMocks>[1],
+  abis: readonly Interface[],
   signal?: AbortSignal,
 ): Promise<GndBlock[]> {
   const numbers = new Set(events.map((e) => e.block));
@@ -152,10 +154,15 @@ async function testBlocks(
       throw new CaptureError(`The subgraph has block handlers, so every block of the range is in the test: at most ${MAX_BLOCKS.toLocaleString('en-US')} blocks; capture a shorter range.`);
     for (let n = range.from; n <= range.to; n++) numbers.add(n);
   }
-  const byNumber = await headers(client, [...numbers].sort((a, b) => a - b), signal);
+  const byNumber = await headers(
+    client,
+    [...numbers].sort((a, b) => a - b),
+    signal,
+  );
   const numberOfHash = new Map([...byNumber].map(([n, h]) => [h.hash, n]));
   for (const e of events)
-    if (byNumber.get(e.block)?.hash !== e.blockHash) throw new CaptureError(`Block ${e.block} changed while it was captured (a reorganisation): capture again, or a range further from the head.`);
+    if (byNumber.get(e.block)?.hash !== e.blockHash)
+      throw new CaptureError(`Block ${e.block} changed while it was captured (a reorganisation): capture again, or a range further from the head.`);
   const callsAt = new Map<number, RecordedCall[]>();
   for (const r of records) {
     if (r.method === 'eth_getLogs') continue;
@@ -171,6 +178,16 @@ async function testBlocks(
     events: withFillers(events.filter((e) => e.block === number)),
     ...blockMocks(callsAt.get(number) ?? [], abis),
   }));
+}
+
+/**
+ * gnd test starts a manifest whose lowest data-source startBlock S is above 0 at block S-1 (its
+ * hash keccak256(S-1), gnd's default for a block without one) and skips the file's blocks up to
+ * that one; a file without it loses its first block. So a captured file begins with it.
+ */
+export function startPointer(sources: readonly { template: boolean; startBlock: number }[]): { number: number }[] {
+  const lowest = Math.min(...sources.filter((s) => !s.template).map((s) => s.startBlock));
+  return lowest > 0 ? [{ number: lowest - 1 }] : [];
 }
 
 /** Captures blocks from..to of the node at `rpcUrl` as a gnd test file, checks it passes, and writes it. */
@@ -235,11 +252,15 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
     await gateway.close();
     if (gateway.overflowed) throw new CaptureError('graph-node made more calls than a capture records: capture a shorter range.');
 
-    const events = capturedEvents(gateway.records, from, to, manifest.abis.values());
+    const watch = {
+      sources: new Map(manifest.sources.filter((s) => !s.template && s.address).map((s) => [s.address!, s.topics])),
+      templateTopics: new Set(manifest.sources.filter((s) => s.template || !s.address).flatMap((s) => [...s.topics])),
+    };
+    const events = capturedEvents(gateway.records, from, to, [...manifest.abis.values()], watch);
     if (events.length === 0) throw new CaptureError(`No event of the subgraph's data sources in blocks ${from}–${to}: nothing to capture.`);
     const everyBlock = manifest.sources.some((s) => s.blockHandlers);
-    const blocks = await testBlocks(client, events, gateway.records, { from, to, everyBlock }, manifest.abis.values(), signal);
-    const test = { name: `${first.name} blocks ${from}-${to}`, blocks, assertions };
+    const blocks = await testBlocks(client, events, gateway.records, { from, to, everyBlock }, [...manifest.abis.values()], signal);
+    const test = { name: `${first.name} blocks ${from}-${to}`, blocks: [...startPointer(manifest.sources), ...blocks], assertions };
     const draft = path.join(scratch, path.basename(out));
     await writeFile(draft, `${JSON.stringify(test, null, 2)}\n`);
 

@@ -6,14 +6,16 @@
  *   `pending`, `safe`, `finalized`) answer that block, later blocks do not exist, so the node
  *   indexes exactly to it and then reports itself synced;
  * - records what a test must replay: every `eth_call`, `eth_getBalance` and `eth_getCode` with
- *   its answer (or its error), and every log `eth_getLogs` handed the node.
+ *   its answer (or its error), and every log graph-node was handed: by `eth_getLogs` (blocks
+ *   further than its reorg threshold from the head) and in `eth_getBlockReceipts` (nearer
+ *   blocks, whose logs it filters itself): only the receipts' logs are kept.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { RpcClient } from '../../rpc/client';
 import type { JsonRpcResponse } from '../../rpc/types';
 
 /** The methods whose answers a test replays. */
-export const RECORDED_METHODS = new Set(['eth_call', 'eth_getBalance', 'eth_getCode', 'eth_getLogs']);
+export const RECORDED_METHODS = new Set(['eth_call', 'eth_getBalance', 'eth_getCode', 'eth_getLogs', 'eth_getBlockReceipts']);
 
 /** One recorded call: its params as graph-node sent them, and the node's answer. */
 export interface RecordedCall {
@@ -152,7 +154,13 @@ export async function startRecordingGateway(upstream: RpcClient, head: number, s
     return requests.map((r, i) => {
       const plan = plans[i];
       const { lost: wasLost, ...got } = 'answer' in plan ? { result: plan.answer, lost: undefined } : upstreamAnswers.get(i)!;
-      if (RECORDED_METHODS.has(r.method) && !wasLost) record({ method: r.method, params: 'forward' in plan ? plan.forward.params : r.params, ...got });
+      if (RECORDED_METHODS.has(r.method) && !wasLost) {
+        const kept =
+          r.method === 'eth_getBlockReceipts' && Array.isArray(got.result)
+            ? { result: got.result.flatMap((receipt: { logs?: unknown }) => (Array.isArray(receipt?.logs) ? receipt.logs : [])) }
+            : got;
+        record({ method: r.method, params: 'forward' in plan ? plan.forward.params : r.params, ...kept });
+      }
       return { jsonrpc: '2.0', id: r.id as JsonRpcResponse['id'], ...got };
     });
   }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { Interface, type InterfaceAbi } from 'ethers';
+import { id, Interface, type InterfaceAbi } from 'ethers';
 import { parse, parseDocument } from 'yaml';
 
 /** The copy's file name, beside the manifest: a dot file, so it stays out of the way. */
@@ -21,6 +21,8 @@ export interface CaptureSource {
   template: boolean;
   address?: string;
   startBlock: number;
+  /** topic0 of each event its handlers take. */
+  topics: Set<string>;
   /** Whether it has block handlers (they run on every block) or call handlers (gnd test has no calls). */
   blockHandlers: boolean;
   callHandlers: boolean;
@@ -41,6 +43,11 @@ export class ManifestError extends Error {}
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** topic0 of a manifest's event (`Transfer(indexed address,indexed address,uint256)`): the hash of its types without `indexed`. */
+export function eventTopic(event: string): string {
+  return id(event.replace(/\bindexed\s+/g, '').replace(/\s+/g, ''));
+}
 
 function readBounded(file: string, what: string): string {
   let text: string;
@@ -100,6 +107,7 @@ export function readCaptureManifest(file: string): CaptureManifest {
         template,
         address: typeof source.address === 'string' ? source.address.toLowerCase() : undefined,
         startBlock: typeof source.startBlock === 'number' ? source.startBlock : 0,
+        topics: new Set(list(mapping.eventHandlers).flatMap((h) => (typeof obj(h).event === 'string' ? [eventTopic(obj(h).event as string)] : []))),
         blockHandlers: list(mapping.blockHandlers).length > 0,
         callHandlers: list(mapping.callHandlers).length > 0,
       });

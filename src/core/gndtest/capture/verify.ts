@@ -32,7 +32,14 @@ export function failureSummary(output: string): string {
   const handler = lines.find((l) => /^\s*Handler error:/.test(l));
   if (handler) return handler.trim();
   const start = lines.findIndex((l) => /^\s*Query:/.test(l));
-  if (start < 0) return lines.filter((l) => l.trim()).slice(-3).join(' ').slice(0, 500) || '(no output)';
+  if (start < 0)
+    return (
+      lines
+        .filter((l) => l.trim())
+        .slice(-3)
+        .join(' ')
+        .slice(0, 500) || '(no output)'
+    );
   const query = lines[start].trim();
   const diff = lines.slice(start + 1).filter((l) => /^\s+[-+] /.test(l));
   // A changed line shows as - then +: the field with its expected and actual values.
