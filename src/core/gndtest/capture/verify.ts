@@ -43,9 +43,16 @@ export function failureSummary(output: string): string {
   const query = lines[start].trim();
   const diff = lines.slice(start + 1).filter((l) => /^\s+[-+] /.test(l));
   // A changed line shows as - then +: the field with its expected and actual values.
-  const expected = diff.find((l) => l.trim().startsWith('-'))?.trim();
-  const actual = diff.find((l) => l.trim().startsWith('+'))?.trim();
-  return `${query}; ${[expected && `expected ${expected.slice(1).trim()}`, actual && `got ${actual.slice(1).trim()}`].filter(Boolean).join(', ') || 'the answer differs'}`;
+  const line = (mark: string) =>
+    diff
+      .find((l) => l.trim().startsWith(mark))
+      ?.trim()
+      .slice(1)
+      .trim()
+      .replace(/,$/, '');
+  const expected = line('-');
+  const actual = line('+');
+  return `${query}; ${[expected && `expected ${expected}`, actual && `got ${actual}`].filter(Boolean).join(', ') || 'the answer differs'}`;
 }
 
 /** Runs `gnd test --skip-build` on one file; resolves undefined when it passes, else the reason in one line. */
