@@ -24,7 +24,7 @@ import { UnreplayableError } from './abiText';
 import { captureAssertions, TooManyEntitiesError } from './assertions';
 import { blockMocks, callBlock, capturedEvents, withFillers, type CapturedEvent, type GndBlock } from './blocks';
 import { startRecordingGateway, type RecordedCall, type RecordingGateway } from './gateway';
-import { CAPTURE_MANIFEST, ManifestError, readCaptureManifest, writeCaptureManifest } from './manifest';
+import { CAPTURE_MANIFEST, ManifestError, type CaptureManifest, readCaptureManifest, writeCaptureManifest } from './manifest';
 import { verifyCapturedTest } from './verify';
 
 /** A capture that cannot be made: one line that says why and what to do; nothing was written. */
@@ -120,6 +120,30 @@ async function headers(client: RpcClient, numbers: readonly number[], signal?: A
     });
   }
   return out;
+}
+
+const noEvents = (from: number, to: number) => `No event of the subgraph's data sources in blocks ${from}–${to}: nothing to capture (check the range and the manifest's addresses).`;
+
+/**
+ * Whether the range surely holds no event of the subgraph, asked of the node before a local
+ * graph-node is started: when every data source has an address and none has block handlers, no
+ * handler (so no template instance) can run without a log of theirs. Undefined (go on and see)
+ * when that cannot be told or the node refuses the query (a range too wide for it).
+ */
+async function noEventsAtAll(client: RpcClient, sources: CaptureManifest['sources'], from: number, to: number, signal?: AbortSignal): Promise<boolean> {
+  const own = sources.filter((s) => !s.template);
+  if (own.some((s) => !s.address || s.blockHandlers)) return false;
+  const hex = (n: number) => `0x${n.toString(16)}`;
+  try {
+    const logs = await client.call<unknown[]>(
+      'eth_getLogs',
+      [{ fromBlock: hex(from), toBlock: hex(to), address: own.map((s) => s.address), topics: [[...new Set(own.flatMap((s) => [...s.topics]))]] }],
+      { signal },
+    );
+    return Array.isArray(logs) && logs.length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Waits until the capture's deployment has indexed `to`; a fatal error on the way is the capture's failure. */
@@ -226,6 +250,8 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
   }
   if (to > head) throw new CaptureError(`The node has no block ${to}: its latest block is ${head}.`);
 
+  if (await noEventsAtAll(client, manifest.sources, from, to, signal)) throw new CaptureError(noEvents(from, to));
+
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const scratch = await mkdtemp(path.join(tmpdir(), 'chaindeck-capture-'));
   chmodSync(scratch, root ? 0o711 : 0o700);
@@ -257,7 +283,7 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
       templateTopics: new Set(manifest.sources.filter((s) => s.template || !s.address).flatMap((s) => [...s.topics])),
     };
     const events = capturedEvents(gateway.records, from, to, [...manifest.abis.values()], watch);
-    if (events.length === 0) throw new CaptureError(`No event of the subgraph's data sources in blocks ${from}–${to}: nothing to capture.`);
+    if (events.length === 0) throw new CaptureError(noEvents(from, to));
     const everyBlock = manifest.sources.some((s) => s.blockHandlers);
     const blocks = await testBlocks(client, events, gateway.records, { from, to, everyBlock }, [...manifest.abis.values()], signal);
     const test = { name: `${first.name} blocks ${from}-${to}`, blocks: [...startPointer(manifest.sources), ...blocks], assertions };
