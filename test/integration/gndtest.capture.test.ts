@@ -66,12 +66,13 @@ test('the factory fixture: captured with its template events, eth_calls (a rever
   // gnd's start pointer, then every block with an event, each with its real hash.
   assert.deepEqual(
     file.blocks.map((b) => b.number),
-    [chain.startBlock - 1, chain.first, chain.sharedBlock, ...Array.from({ length: chain.last - chain.sharedBlock }, (_, i) => chain.sharedBlock + 1 + i)],
+    [chain.startBlock - 1, ...Array.from({ length: chain.last - chain.first + 1 }, (_, i) => chain.first + i)],
   );
   const shared = file.blocks.find((b) => b.number === chain.sharedBlock)!;
   assert.deepEqual(shared.events?.[0], FILLER, 'the unwatched factory’s log is a filler');
-  assert.deepEqual(shared.events?.[1].params, { child: chain.children[1], name: 'beta' });
-  assert.equal(shared.events?.[1].event, 'ChildCreated(address indexed child, string name)');
+  assert.deepEqual(shared.events?.[1].params, { by: (await new RpcClient(endpointFromUrl(anvil.url)).call<string[]>('eth_accounts'))[0].toLowerCase(), amount: '5' });
+  assert.equal(shared.events?.[1].event, 'Bumped(address indexed by, uint256 amount)');
+  assert.equal(shared.events?.[1].address, chain.children[0]);
   assert.match(shared.events?.[1].txHash ?? '', /^0x[0-9a-f]{64}$/);
   const calls = file.blocks.flatMap((b) => b.ethCalls ?? []);
   assert.deepEqual([...new Set(calls.map((c) => c.function))].sort(), ['broken()(uint256)', 'count()(uint256)', 'name()(string)']);
