@@ -61,8 +61,8 @@ export interface OutcomeContext {
 
 const DEPLOYED_TO = /^\s*(?:✔\s*)?Deployed to (\S+)\s*$/m;
 const QUERIES_HTTP = /^\s*Queries \(HTTP\):\s+(\S+)\s*$/m;
-const BUILD_COMPLETED = /^\s*Build completed:\s+(\S+)\s*$/m;
-const TYPES_GENERATED = /^\s*Types generated successfully\s*$/m;
+const BUILD_COMPLETED = /^\s*(?:✔\s*)?Build completed:\s+(\S+)\s*$/m;
+const TYPES_GENERATED = /^\s*(?:✔\s*)?Types generated successfully\s*$/m;
 const INIT_CREATED = /^\s*Subgraph (\S+) created in (.+?)\s*$/m;
 const CREATED = /^\s*(?:✔\s*)?Created subgraph: (\S+)\s*$/m;
 const HTTP_ERROR = /HTTP error (?:deploying|creating) the subgraph:? (\S+)/;
