@@ -18,7 +18,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
+import { FILE_CAPS, readTextFile } from '../../files';
 import { redactKnownSecrets } from '../../redact';
+import { nodeAtPath, parseManifest } from '../manifest/manifestDoc';
 import { KEY_PLACEHOLDER, subgraphSecretValues, templateFromPrinted, type SubgraphSecrets } from '../graphnode/records';
 import { DEPLOY_KEY_PLACEHOLDER, displayCommand, GraphInputError, type GraphCommand } from './commands';
 import { judgeGraphRun, parseDeployLines, type GraphOutcome } from './output';
@@ -169,6 +171,16 @@ export interface GraphRun {
   timeMs: number;
 }
 
+/** The schema file a manifest names (`schema: file:`), as written; undefined when unreadable. */
+function schemaFileOf(manifest: string): string | undefined {
+  try {
+    const node = nodeAtPath(parseManifest(readTextFile(manifest, FILE_CAPS.manifest)).root, ['schema', 'file']);
+    return node?.matched === 2 && node.node.kind === 'scalar' ? String(node.node.value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function argAfter(args: readonly string[], flag: string): string | undefined {
   const i = args.indexOf(flag);
   return i >= 0 ? args[i + 1] : undefined;
@@ -238,6 +250,8 @@ export async function runGraphProcess(command: GraphCommand, proc: GraphProcess,
           shownIpfsUrl: ipfsUrl,
           sentDeployKey: secretsNeeded(command).deployKey,
           subgraphName: command.subgraphName,
+          tool: proc.display.split(' ')[0],
+          schemaFile: /^Schema validation errors:/m.test(redacted) ? schemaFileOf(path.resolve(options.cwd, command.manifest)) : undefined,
         });
         if (outcome.ok && command.subcommand === 'deploy') {
           // The printed URLs may carry the access key: keep them in the record's {key} form.
