@@ -68,6 +68,8 @@ const QUERIES_HTTP = /^\s*Queries \(HTTP\):\s+(\S+)\s*$/m;
 const BUILD_COMPLETED = /^\s*(?:✔\s*)?Build completed:\s+(\S+)\s*$/m;
 const TYPES_GENERATED = /^\s*(?:✔\s*)?Types generated successfully\s*$/m;
 const INIT_CREATED = /^\s*Subgraph (\S+) created in (.+?)\s*$/m;
+/** gnd's `✔ Subgraph created at <folder>`. */
+const GND_INIT_CREATED = /^\s*✔ Subgraph created at (.+?)\s*$/m;
 const CREATED = /^\s*(?:✔\s*)?Created subgraph: (\S+)\s*$/m;
 const REMOVED = /^\s*(?:✔\s*)?Removed subgraph: (\S+)\s*$/m;
 const HTTP_ERROR = /HTTP error (?:deploying|creating) the subgraph:? (\S+)/;
@@ -355,6 +357,8 @@ export function judgeGraphRun(subcommand: GraphSubcommand, exitCode: number | nu
     case 'init': {
       const created = INIT_CREATED.exec(output);
       if (exitCode === 0 && created) return { ok: true, summary: `Subgraph ${created[1]} created in ${created[2]}.`, problems };
+      const gndCreated = GND_INIT_CREATED.exec(output);
+      if (exitCode === 0 && gndCreated) return { ok: true, summary: `Subgraph created in ${gndCreated[1]}.`, problems };
       return { ok: false, summary: `${tool} init failed${exitNote}: ${failureLine(output) ?? lastLines(output)}`, problems };
     }
     case 'create': {
