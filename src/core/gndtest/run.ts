@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { CANCELLED, type Cancellable } from '../cancel';
 import { oneLine } from '../inert';
+import { gndTestArgs } from '../subgraph/graphcli/toolchain';
 import { gndFailureLine, parseGndOutput, type KnownTest } from './output';
 import type { AssertionResult, TestResult } from './results';
 import { findTestFiles, readTestFile, TestFileError, type ReadTestFile } from './testFile';
@@ -94,14 +95,14 @@ async function runOne(read: ReadTestFile, manifest: string, options: RunSubgraph
   const mask = masker(options.postgresUrl);
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
-  const run = await runGnd(options.gnd, ['test', '--skip-build', '--manifest', manifest, read.file], {
+  const run = await runGnd(options.gnd, gndTestArgs({ manifest, files: [read.file], skipBuild: true }), {
     cwd: path.dirname(manifest),
     env: { ...(options.env ?? process.env), POSTGRES_URL: options.postgresUrl, NO_COLOR: '1', CLICOLOR: '0' },
     signal,
     timeoutMs,
     onStderrLine: (line) => {
-      // gnd names the database it keeps after a failure, password and all: not worth showing.
-      if (!/database preserved for inspection/.test(line) && line.trim()) out(mask(line));
+      // gnd names the database it keeps after a failure, password and all, and counts failures the results show: neither is worth showing.
+      if (!/database preserved for inspection|^Error: \d+ test\(s\) failed$/.test(line) && line.trim()) out(mask(line));
     },
   });
   const durationMs = Math.round(performance.now() - started);
