@@ -4,12 +4,14 @@
  * graph-node and is removed again, all through gnd: the toolchain choice falls on gnd, the local
  * deploy's four steps run through it, and the indexed entities are queried afterwards. The same
  * project with only graph-ts (whose own AssemblyScript is not the one gnd compiles with) fails in
- * one line that says what to install.
+ * one line that says what to install. The validator's corpus through gnd codegen gives what
+ * scripts/gnd-corpus.ts recorded (docs/validation-rules.md's gnd table rests on that record).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { readRecord, runCorpus } from '../../scripts/gnd-corpus';
 import { userCacheDir } from '../../src/cli/graphNode';
 import { resolveGnd } from '../../src/core/localnode/gnd';
 import { graphRemoveCommand } from '../../src/core/subgraph/graphcli/commands';
@@ -109,4 +111,14 @@ test('graph-ts alone (its own AssemblyScript): the build fails in one line namin
     return true;
   });
   assert.ok(lines.includes('✔ Types generated successfully'), 'codegen ran first, its lines handed on');
+});
+
+test('the validator corpus through gnd codegen: each project passes or fails with the message corpus.gnd.txt records', async () => {
+  // Codegen only (builds take minutes: scripts/gnd-corpus.ts records them); a build recorded as
+  // failing or passing is a codegen that passed.
+  const started = performance.now();
+  const live = await runCorpus({ bin: (await resolveGnd({ cacheDir: userCacheDir(process.env), env })).path, codegenOnly: true });
+  console.log(`gnd codegen over ${live.length} corpus projects: ${Math.round(performance.now() - started)} ms`);
+  const codegen = (r: { name: string; gnd: string; message: string }) => [r.name, r.gnd === 'codegen fails' ? r.message : 'codegen passes'];
+  assert.deepEqual(live.map(codegen), readRecord().map(codegen));
 });
