@@ -203,7 +203,7 @@ test('CLI: Ctrl+C while a test runs stops gnd and Postgres, and removes the temp
   }
 });
 
-test('CLI killed (SIGKILL) while a test runs: gnd's leash stops gnd, the watchdog Postgres, and the temporary database is removed', async () => {
+test('CLI killed (SIGKILL) while a test runs: a leash stops gnd, the watchdog Postgres, and the temporary database is removed', async () => {
   const child = spawn(process.execPath, [CLI, 'subgraph', 'test', '--manifest', manifest, '--skip-build', test_('pass')], {
     env: { ...process.env, TMPDIR: tmp },
     stdio: ['ignore', 'pipe', 'pipe'],
