@@ -4,9 +4,10 @@
  */
 import { renderRows } from './help';
 import { errorLine, EXIT, type CliCommand } from './command';
+import { subgraphCaptureCommand } from './subgraphCapture';
 import { subgraphTestAction } from './subgraphTest';
 
-const ACTIONS: readonly CliCommand[] = [subgraphTestAction];
+const ACTIONS: readonly CliCommand[] = [subgraphTestAction, subgraphCaptureCommand];
 
 const actionName = (action: CliCommand) => action.name.slice('subgraph '.length);
 

@@ -69,8 +69,13 @@ export const subgraphCaptureCommand = defineCommand({
     // Loaded here: only this action needs the capture and the local graph-node.
     const [{ captureTest, CaptureError }, { resolveGnd }] = await Promise.all([import('../core/gndtest/capture/capture'), import('../core/localnode/gnd')]);
     const cacheDir = userCacheDir(io.env);
-    const gnd = await resolveGnd({ gndPath: args.gnd, cacheDir, env: io.env });
+    // Ctrl+C (or SIGTERM) cancels: the local graph-node, Postgres and gnd are stopped before the exit.
+    const abort = new AbortController();
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const cancel = () => abort.abort();
+    for (const sig of signals) process.on(sig, cancel);
     try {
+      const gnd = await resolveGnd({ gndPath: args.gnd, cacheDir, env: io.env, signal: abort.signal });
       const result = await captureTest({
         manifest: args.manifest,
         rpcUrl: args.rpc,
@@ -80,6 +85,7 @@ export const subgraphCaptureCommand = defineCommand({
         force: args.force,
         gnd: gnd.path,
         cacheDir,
+        signal: abort.signal,
         progress: (message) => io.err(`${message}…\n`),
       });
       const shown = path.relative(process.cwd(), result.file) || result.file;
@@ -91,6 +97,8 @@ export const subgraphCaptureCommand = defineCommand({
         return 1;
       }
       throw err;
+    } finally {
+      for (const sig of signals) process.off(sig, cancel);
     }
   },
 });

@@ -17,10 +17,13 @@ import { verifyCapturedTest } from '../../src/core/gndtest/capture/verify';
 import { resolveGnd } from '../../src/core/localnode/gnd';
 import { endpointFromUrl } from '../../src/core/nodes/endpoint';
 import { RpcClient } from '../../src/core/rpc/client';
+import { findGraphCli } from '../../src/core/subgraph/graphcli/launch';
+import { buildStep } from '../../src/core/subgraph/graphcli/toolchain';
 import { deployDemoToken, makeActivity, writeDemoSubgraph } from '../../scripts/demo/chain';
+import { assertNoSecret, buildCli, runCli } from '../support/cli';
 import { startDevnet, type Devnet } from '../support/devnets';
 import { factoryProject, setUpFactoryChain, type FactoryChain } from '../support/factoryChain';
-import { graphCli, linkNodeModules, removeScratch, scratchFolder } from '../support/localGraph';
+import { linkNodeModules, removeScratch, scratchFolder } from '../support/localGraph';
 import { processesUsing } from '../support/processes';
 
 let anvil: Devnet;
@@ -66,12 +69,13 @@ test('the factory fixture: captured with its template events, eth_calls (a rever
   // gnd's start pointer, then every block with an event, each with its real hash.
   assert.deepEqual(
     file.blocks.map((b) => b.number),
-    [chain.startBlock - 1, chain.first, chain.sharedBlock, ...Array.from({ length: chain.last - chain.sharedBlock }, (_, i) => chain.sharedBlock + 1 + i)],
+    [chain.startBlock - 1, ...Array.from({ length: chain.last - chain.first + 1 }, (_, i) => chain.first + i)],
   );
   const shared = file.blocks.find((b) => b.number === chain.sharedBlock)!;
   assert.deepEqual(shared.events?.[0], FILLER, 'the unwatched factory’s log is a filler');
-  assert.deepEqual(shared.events?.[1].params, { child: chain.children[1], name: 'beta' });
-  assert.equal(shared.events?.[1].event, 'ChildCreated(address indexed child, string name)');
+  assert.deepEqual(shared.events?.[1].params, { by: (await new RpcClient(endpointFromUrl(anvil.url)).call<string[]>('eth_accounts'))[0].toLowerCase(), amount: '5' });
+  assert.equal(shared.events?.[1].event, 'Bumped(address indexed by, uint256 amount)');
+  assert.equal(shared.events?.[1].address, chain.children[0]);
   assert.match(shared.events?.[1].txHash ?? '', /^0x[0-9a-f]{64}$/);
   const calls = file.blocks.flatMap((b) => b.ethCalls ?? []);
   assert.deepEqual([...new Set(calls.map((c) => c.function))].sort(), ['broken()(uint256)', 'count()(uint256)', 'name()(string)']);
@@ -81,14 +85,15 @@ test('the factory fixture: captured with its template events, eth_calls (a rever
   assert.deepEqual(file.assertions.find((a) => a.query.startsWith('{ unuseds('))?.expected, { unuseds: [] });
 
   // The captured file passes on the unchanged subgraph when run by itself.
-  assert.equal(await verifyCapturedTest({ gnd, manifest, file: result.file, scratch }), undefined);
+  assert.equal(await verifyCapturedTest({ gnd, manifest, file: result.file }), undefined);
   // Each bump now records twice its amount: the bumps assertion fails on `amount`.
   const mapping = path.join(project, 'src', 'mapping.ts');
   writeFileSync(mapping, readFileSync(mapping, 'utf8').replace('bump.amount = event.params.amount;', 'bump.amount = event.params.amount.plus(event.params.amount);'));
-  await graphCli(['codegen'], project);
-  await graphCli(['build'], project);
-  const failure = await verifyCapturedTest({ gnd, manifest, file: result.file, scratch });
-  assert.match(failure ?? '', /^Query: \{ bumps\(.*expected "amount": "\d+", got "amount": "\d+"$/);
+  const build = buildStep(manifest, { kind: 'graph-cli', cli: findGraphCli(project)! });
+  const failure = await verifyCapturedTest({ gnd, manifest, file: result.file, build });
+  assert.match(failure ?? '', /^\{ bumps\(.*\} — bumps\[id=0x[0-9a-f]+\]\.amount: expected "(\d+)", got "(\d+)"$/);
+  const [, expected, actual] = /expected "(\d+)", got "(\d+)"/.exec(failure!)!;
+  assert.equal(BigInt(actual), 2n * BigInt(expected));
   nothingRunning();
 });
 
@@ -127,4 +132,30 @@ test('a range with no events, a block the node does not have, a node that does n
     assert.ok(!existsSync(out), 'nothing written');
   }
   nothingRunning();
+});
+
+test('the CLI: a backwards range is a usage error (2); a node that does not answer is one line (1), its key never printed', async () => {
+  await buildCli();
+  const manifest = path.join(project, 'subgraph.yaml');
+  const backwards = await runCli(['subgraph', 'capture-test', '--rpc', anvil.url, '--from', '9', '--to', '3', '--manifest', manifest]);
+  assert.equal(backwards.code, 2);
+  assert.match(backwards.stderr, /--from 9 is after --to 3/);
+  const down = await runCli([
+    'subgraph',
+    'capture-test',
+    '--rpc',
+    'http://127.0.0.1:9/secret-key-123',
+    '--from',
+    '1',
+    '--to',
+    '2',
+    '--manifest',
+    manifest,
+    '--out',
+    path.join(scratch, 'never.json'),
+  ]);
+  assert.equal(down.code, 1);
+  assert.match(down.stderr, /^chaindeck subgraph capture-test: The node did not answer eth_blockNumber: .*$/m);
+  assertNoSecret(down, 'secret-key-123');
+  assert.ok(!existsSync(path.join(scratch, 'never.json')));
 });

@@ -2,8 +2,8 @@
  * The chain of the capture fixture subgraph (test/fixtures/subgraphs/factory): a Factory
  * (test/fixtures/solidity/CaptureFactory.sol, compiled with solc) on a devnet, children created
  * through it and bumped, and a copy of the subgraph with the factory's address and start block.
- * One block holds a log of a factory the subgraph does not watch before a watched one, so the
- * watched log's index is not its place among the subgraph's events.
+ * One block holds a log of a factory the subgraph does not watch before a child's bump, so the
+ * bump's log index (part of its record's id) is not its place among the subgraph's events.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -59,15 +59,20 @@ export async function setUpFactoryChain(rpcUrl: string): Promise<FactoryChain> {
     return Number(BigInt(r.blockNumber));
   };
   const first = await created(await send(factory.address, factoryAbi.encodeFunctionData('create', ['alpha'])));
-  // One block, two transactions: the unwatched factory's log first (log index 0), the watched one's second.
+  // One block, two transactions: the unwatched factory's log first (log index 0), the watched child's bump second (1, in its Bump's id).
   await client.call('evm_setAutomine', [false]);
-  const hashes = [await send(other.address, factoryAbi.encodeFunctionData('create', ['ignored'])), await send(factory.address, factoryAbi.encodeFunctionData('create', ['beta']))];
+  const hashes = [await send(other.address, factoryAbi.encodeFunctionData('create', ['ignored'])), await send(children[0], childAbi.encodeFunctionData('bump', [5n]))];
   await client.call('evm_mine', []);
   await client.call('evm_setAutomine', [true]);
   await mined(client, hashes[0]);
-  const sharedBlock = await created(hashes[1]);
-  let last = sharedBlock;
-  for (const [i, amount] of [5n, 7n, 11n].entries()) last = Number(BigInt((await mined(client, await send(children[i % 2], childAbi.encodeFunctionData('bump', [amount])))).blockNumber));
+  const sharedBlock = Number(BigInt((await mined(client, hashes[1])).blockNumber));
+  await created(await send(factory.address, factoryAbi.encodeFunctionData('create', ['beta'])));
+  let last = 0;
+  for (const [child, amount] of [
+    [children[1], 7n],
+    [children[0], 11n],
+  ] as const)
+    last = Number(BigInt((await mined(client, await send(child, childAbi.encodeFunctionData('bump', [amount])))).blockNumber));
   return { factory: factory.address.toLowerCase(), startBlock, first, last, sharedBlock, children };
 }
 

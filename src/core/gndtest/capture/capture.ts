@@ -17,9 +17,9 @@ import { endpointFromUrl } from '../../nodes/endpoint';
 import { RpcClient } from '../../rpc/client';
 import { LocalGraphNode } from '../../localnode/supervisor';
 import { fetchStatuses } from '../../localnode/status';
-import { graphBuildCommand, type GraphCommand } from '../../subgraph/graphcli/commands';
-import { findGraphCli, runGraph } from '../../subgraph/graphcli/launch';
+import type { GraphCommand } from '../../subgraph/graphcli/commands';
 import { deployToLocalNode } from '../../subgraph/graphcli/localDeploy';
+import { buildStep, chooseToolchain, runToolchain, ToolchainError, type Toolchain } from '../../subgraph/graphcli/toolchain';
 import { UnreplayableError } from './abiText';
 import { captureAssertions, TooManyEntitiesError } from './assertions';
 import { blockMocks, callBlock, capturedEvents, withFillers, type CapturedEvent, type GndBlock } from './blocks';
@@ -50,7 +50,9 @@ export interface CaptureOptions {
   gnd: string;
   /** Where gnd would be installed (unused when `gnd` is given; the supervisor wants one). */
   cacheDir?: string;
-  /** The toolchain's codegen+build of the manifest; default the project's graph CLI. */
+  /** Which toolchain builds and deploys (default: the project's graph CLI, else gnd). */
+  toolchain?: Toolchain;
+  /** The toolchain's codegen+build of the manifest (default: the toolchain's own). */
   build?: (signal: AbortSignal, out: (line: string) => void) => Promise<void>;
   signal?: AbortSignal;
   progress?: (message: string) => void;
@@ -231,8 +233,12 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
   const out = path.resolve(options.out ?? defaultOutFile(manifestFile, first.name, from, to));
   const outIssue = outProblem(out, options.force ?? false);
   if (outIssue) throw new CaptureError(outIssue);
-  const cli = findGraphCli(manifest.dir);
-  if (!cli && !options.build) throw new CaptureError(`No graph CLI was found for ${manifest.dir}: install @graphprotocol/graph-cli in the project.`);
+  let toolchain: Toolchain;
+  try {
+    toolchain = options.toolchain ?? (await chooseToolchain({ fromDir: manifest.dir, gnd: async () => options.gnd }));
+  } catch (err) {
+    throw err instanceof ToolchainError ? new CaptureError(err.message) : err;
+  }
   if (manifest.sources.some((s) => s.callHandlers)) throw new CaptureError('The subgraph has call handlers: gnd test feeds events and blocks only, so it cannot replay them.');
 
   let client: RpcClient;
@@ -258,7 +264,6 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
   let gateway: RecordingGateway | undefined;
   let node: LocalGraphNode | undefined;
   const copy = path.join(manifest.dir, CAPTURE_MANIFEST);
-  const runOut = (cmd: Parameters<typeof runGraph>[0]) => runGraph(cmd, { cli: cli!, cwd: manifest.dir, signal });
   try {
     gateway = await startRecordingGateway(client, to, signal);
     progress('starting a local graph-node');
@@ -269,7 +274,7 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
     // The copy is built into the scratch folder: the project's build/ stays the manifest's own.
     const buildDir = path.join(scratch, 'build');
     const intoScratch = (cmd: GraphCommand): GraphCommand => (cmd.subcommand === 'build' || cmd.subcommand === 'deploy' ? { ...cmd, args: [...cmd.args, '--output-dir', buildDir] } : cmd);
-    const deployed = await deployToLocalNode({ manifest: CAPTURE_MANIFEST, name: DEPLOY_NAME, urls, run: (cmd) => runOut(intoScratch(cmd)) });
+    const deployed = await deployToLocalNode({ manifest: CAPTURE_MANIFEST, name: DEPLOY_NAME, urls, run: (cmd) => runToolchain(toolchain, intoScratch(cmd), { cwd: manifest.dir, signal }) });
     if (!deployed.ok || !deployed.deployment) throw new CaptureError(deployed.summary.replaceAll(CAPTURE_MANIFEST, path.basename(manifestFile)));
     await waitIndexed(urls.indexNode, deployed.deployment, to, signal);
     progress('reading the entities');
@@ -290,10 +295,14 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
     const draft = path.join(scratch, path.basename(out));
     await writeFile(draft, `${JSON.stringify(test, null, 2)}\n`);
 
-    progress('building the subgraph');
-    await build(options, manifestFile, runOut);
-    progress('running the captured test');
-    const failed = await verifyCapturedTest({ gnd: options.gnd, manifest: manifestFile, file: draft, scratch, signal });
+    progress('building the subgraph and running the captured test');
+    const build = options.build ?? buildStep(manifestFile, toolchain);
+    let failed: string | undefined;
+    try {
+      failed = await verifyCapturedTest({ gnd: options.gnd, manifest: manifestFile, file: draft, build, signal });
+    } catch (err) {
+      throw new CaptureError(`The captured test could not be run: ${oneLine(err)}`);
+    }
     if (failed) throw new CaptureError(`The captured test does not pass on the unchanged subgraph, so it was not written: ${failed}`);
     mkdirSync(path.dirname(out), { recursive: true });
     await writeFile(out, readFileSync(draft), { flag: options.force ? 'w' : 'wx' });
@@ -314,11 +323,4 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
     await rm(copy, { force: true }).catch(() => undefined);
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
-}
-
-/** The manifest's own build: the toolchain's when given, else the graph CLI's. */
-async function build(options: CaptureOptions, manifest: string, run: (cmd: ReturnType<typeof graphBuildCommand>) => ReturnType<typeof runGraph>): Promise<void> {
-  if (options.build) return options.build(options.signal ?? new AbortController().signal, () => undefined);
-  const built = await run(graphBuildCommand(path.basename(manifest)));
-  if (!built.outcome.ok) throw new CaptureError(`The subgraph does not build: ${built.outcome.summary}`);
 }

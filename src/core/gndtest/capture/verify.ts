@@ -1,93 +1,85 @@
 /**
- * The check a capture ends with: the written test run once by `gnd test` on the unchanged,
- * built subgraph, against a private Postgres (made in `scratch`, stopped after). A captured test
- * that does not pass there would only mislead: the caller writes nothing and shows why (the first
- * failed assertion and the first line that differs, or the handler's error).
+ * The check a capture ends with: the written test run once by the test runner (runSubgraphTests,
+ * `gnd test` against a private Postgres) on the unchanged subgraph, built first by the toolchain.
+ * A captured test that does not pass there would only mislead: the caller writes nothing and
+ * shows why in one line (the handler's error, or the failed assertion and the first field that
+ * differs, with both values).
  */
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import * as path from 'node:path';
-import { findPostgres, MISSING_POSTGRES, PostgresError, startPostgres } from '../../localnode/postgres';
+import { startTestDatabase } from '../database';
+import type { TestResult } from '../results';
+import { runSubgraphTests } from '../run';
 
-/** How long the run may take before it is stopped. */
-export const VERIFY_TIMEOUT_MS = 180_000;
-const MAX_OUTPUT = 4 * 1024 * 1024;
+const show = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value));
 
-const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+/**
+ * Where two answers first differ: `bumps[id=0x…].amount: expected "5", got "10"`. Lists are
+ * matched by their elements' ids when they have them (gnd compares lists as sets), else by place.
+ */
+export function firstDifference(expected: unknown, actual: unknown, at = ''): string | undefined {
+  if (JSON.stringify(expected) === JSON.stringify(actual)) return undefined;
+  const here = at || 'the answer';
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    const id = (v: unknown) => (typeof v === 'object' && v !== null && 'id' in v ? String((v as { id: unknown }).id) : undefined);
+    const byId = expected.every((v) => id(v) !== undefined) && actual.every((v) => id(v) !== undefined);
+    if (byId) {
+      for (const e of expected) {
+        const a = actual.find((v) => id(v) === id(e));
+        if (a === undefined) return `${here}: expected an element with id ${id(e)}, none came`;
+        const d = firstDifference(e, a, `${at}[id=${id(e)}]`);
+        if (d) return d;
+      }
+      const extra = actual.find((a) => !expected.some((e) => id(e) === id(a)));
+      return `${here}: an element with id ${id(extra)} came that was not expected`;
+    }
+    if (expected.length !== actual.length) return `${here}: expected ${expected.length} elements, got ${actual.length}`;
+    for (let i = 0; i < expected.length; i++) {
+      const d = firstDifference(expected[i], actual[i], `${at}[${i}]`);
+      if (d) return d;
+    }
+  }
+  if (typeof expected === 'object' && expected !== null && typeof actual === 'object' && actual !== null && !Array.isArray(expected) && !Array.isArray(actual)) {
+    const e = expected as Record<string, unknown>;
+    const a = actual as Record<string, unknown>;
+    for (const key of new Set([...Object.keys(e), ...Object.keys(a)])) {
+      const d = firstDifference(e[key], a[key], at ? `${at}.${key}` : key);
+      if (d) return d;
+    }
+  }
+  return `${here}: expected ${show(expected)}, got ${show(actual)}`;
 }
 
-/** Why gnd's output says the test failed, in one line: the handler's error, or the first failed assertion and its first differing lines. */
-export function failureSummary(output: string): string {
-  const lines = output.replace(ANSI, '').split('\n');
-  const handler = lines.find((l) => /^\s*Handler error:/.test(l));
-  if (handler) return handler.trim();
-  const start = lines.findIndex((l) => /^\s*Query:/.test(l));
-  if (start < 0)
-    return (
-      lines
-        .filter((l) => l.trim())
-        .slice(-3)
-        .join(' ')
-        .slice(0, 500) || '(no output)'
-    );
-  const query = lines[start].trim();
-  const diff = lines.slice(start + 1).filter((l) => /^\s+[-+] /.test(l));
-  // A changed line shows as - then +: the field with its expected and actual values.
-  const line = (mark: string) =>
-    diff
-      .find((l) => l.trim().startsWith(mark))
-      ?.trim()
-      .slice(1)
-      .trim()
-      .replace(/,$/, '');
-  const expected = line('-');
-  const actual = line('+');
-  return `${query}; ${[expected && `expected ${expected}`, actual && `got ${actual}`].filter(Boolean).join(', ') || 'the answer differs'}`;
+/** Why a test result failed, in one line. */
+export function failureLine(result: TestResult): string {
+  if (result.error) return result.error;
+  const failed = result.assertions.find((a) => !a.passed);
+  if (!failed) return 'gnd reported a failure without a failed assertion';
+  const query = failed.query.replace(/\s+/g, ' ').trim();
+  const where = 'expected' in failed || 'actual' in failed ? firstDifference(failed.expected, failed.actual) : undefined;
+  return `${query}${where ? ` — ${where}` : ''}`;
 }
 
-/** Runs `gnd test --skip-build` on one file; resolves undefined when it passes, else the reason in one line. */
-export async function verifyCapturedTest(options: { gnd: string; manifest: string; file: string; scratch: string; signal?: AbortSignal }): Promise<string | undefined> {
-  const bins = findPostgres();
-  if (!bins) throw new PostgresError(MISSING_POSTGRES);
-  const postgres = await startPostgres(bins, path.join(options.scratch, 'verify-pg'), await freePort());
+/** Builds the subgraph (unless no `build` is given) and runs one test file; resolves undefined when it passes, else the reason in one line. */
+export async function verifyCapturedTest(options: {
+  gnd: string;
+  manifest: string;
+  file: string;
+  build?: (signal: AbortSignal, out: (line: string) => void) => Promise<void>;
+  signal?: AbortSignal;
+}): Promise<string | undefined> {
+  const database = await startTestDatabase({ signal: options.signal });
   try {
-    return await new Promise<string | undefined>((resolve, reject) => {
-      // The Postgres URL (a password) goes by the environment, not the command line.
-      const child = spawn(options.gnd, ['test', '--skip-build', '--manifest', options.manifest, options.file], {
-        cwd: path.dirname(options.manifest),
-        env: { ...process.env, POSTGRES_URL: postgres.url, NO_COLOR: '1', CLICOLOR: '0', GRAPH_LOG: 'error' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      const collect = (d: Buffer) => {
-        if (output.length < MAX_OUTPUT) output += d.toString('utf8');
-      };
-      child.stdout.on('data', collect);
-      child.stderr.on('data', collect);
-      const stop = () => child.kill('SIGKILL');
-      const timer = setTimeout(stop, VERIFY_TIMEOUT_MS);
-      options.signal?.addEventListener('abort', stop, { once: true });
-      child.once('error', (err) => reject(new Error(`gnd could not be started (${options.gnd}): ${err.message}`)));
-      child.once('close', (code) => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', stop);
-        if (options.signal?.aborted) reject(new Error('The capture was cancelled.'));
-        else if (code === 0) resolve(undefined);
-        else if (code === null) resolve(`gnd test did not end within ${VERIFY_TIMEOUT_MS / 1000} s`);
-        else resolve(failureSummary(output));
-      });
+    const [result] = await runSubgraphTests({
+      manifest: options.manifest,
+      files: [options.file],
+      gnd: options.gnd,
+      postgresUrl: database.url,
+      build: options.build,
+      skipBuild: !options.build,
+      signal: options.signal,
     });
+    if (!result) return 'gnd ran no test';
+    return result.passed ? undefined : failureLine(result);
   } finally {
-    await postgres.stop().catch(() => undefined);
+    await database.stop().catch(() => undefined);
   }
 }

@@ -2,7 +2,7 @@
  * The capture's checks before anything runs, and what it writes around the blocks: a range that
  * runs forwards and is bounded; an --out that is a folder, a FIFO or an existing file (without
  * --force) refused; the default file name; the manifest copy starting at the range; gnd's start
- * pointer first; the assertion queries; gnd's failure in one line.
+ * pointer first; the assertion queries; a failed assertion in one line.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { parse } from 'yaml';
 import { assertedEntities, pageQuery } from '../../../../../src/core/gndtest/capture/assertions';
 import { defaultOutFile, MAX_RANGE, outProblem, rangeProblem, startPointer } from '../../../../../src/core/gndtest/capture/capture';
 import { captureManifestText, eventTopic } from '../../../../../src/core/gndtest/capture/manifest';
-import { failureSummary } from '../../../../../src/core/gndtest/capture/verify';
+import { failureLine, firstDifference } from '../../../../../src/core/gndtest/capture/verify';
 
 let tmp: string;
 before(() => {
@@ -103,20 +103,24 @@ test('assertions: every entity object (not interfaces), stored fields, reference
   assert.equal(pageQuery(entities[1], 'h-9', 42), '{ holders(first: 1000, orderBy: id, orderDirection: asc, where: { id_gt: "h-9" }, block: { number: 42 }) { id token { id } balance } }');
 });
 
-test("gnd's failure in one line: the query, and the field's expected and actual values; or the handler's error", () => {
-  const output = [
-    '  ✘ Factory blocks 3-7',
-    'Failures:',
-    '  ● Factory blocks 3-7 →',
-    '    Query: { bumps(first: 1000) { id amount } }',
-    '    Diff: (-) expected (+) actual',
-    '        {',
-    '          "bumps": [',
-    '            {',
-    '      -       "amount": "5",',
-    '      +       "amount": "6",',
-    'Tests: 0 passed, 1 failed',
-  ].join('\n');
-  assert.equal(failureSummary(output), 'Query: { bumps(first: 1000) { id amount } }; expected "amount": "5", got "amount": "6"');
-  assert.equal(failureSummary('  ✘ t\n    Handler error: Mapping aborted at src/mapping.ts, line 3\n'), 'Handler error: Mapping aborted at src/mapping.ts, line 3');
+test('a failed assertion in one line: the query and the first field that differs, matched by id in lists; or the handler error', () => {
+  const expected = {
+    bumps: [
+      { id: '0x01', amount: '5' },
+      { id: '0x02', amount: '7' },
+    ],
+  };
+  const actual = {
+    bumps: [
+      { id: '0x02', amount: '7' },
+      { id: '0x01', amount: '10' },
+    ],
+  };
+  assert.equal(firstDifference(expected, actual), 'bumps[id=0x01].amount: expected "5", got "10"');
+  assert.equal(firstDifference({ xs: [{ id: 'a' }] }, { xs: [] }), 'xs: expected an element with id a, none came');
+  assert.equal(firstDifference({ xs: [] }, { xs: [{ id: 'b' }] }), 'xs: an element with id b came that was not expected');
+  assert.equal(firstDifference({ a: { b: 1 } }, { a: { b: 1, c: null } }), 'a.c: expected nothing, got null');
+  const result = { file: 'f', name: 't', passed: false, assertions: [{ query: '{ bumps {\n id amount } }', passed: false, expected, actual }] };
+  assert.equal(failureLine(result), '{ bumps { id amount } } — bumps[id=0x01].amount: expected "5", got "10"');
+  assert.equal(failureLine({ ...result, error: 'Handler error: Mapping aborted at src/mapping.ts, line 3' }), 'Handler error: Mapping aborted at src/mapping.ts, line 3');
 });
