@@ -16,7 +16,7 @@ import { runSubgraphTests } from '../../src/core/gndtest/run';
 import { resolveGnd } from '../../src/core/localnode/gnd';
 import { buildCli, runCli } from '../support/cli';
 import { assertNothingLeft, copyProject, graphCli, removeScratch, repoRoot, scratchFolder } from '../support/localGraph';
-import { killProcessesUsing } from '../support/processes';
+import { killProcessesUsing, processesUsing } from '../support/processes';
 import { until } from '../support/until';
 
 const FIXTURES = path.join(repoRoot(), 'test', 'fixtures');
@@ -197,6 +197,26 @@ test('CLI: Ctrl+C while a test runs stops gnd and Postgres, and removes the temp
     assert.equal(await exit, 1);
     assert.match(stderr, /cancelled/);
     await assertNothingLeft(scratch);
+    await until('the temporary database to be removed', () => (readdirSync(tmp).length === 0 ? true : undefined), 5000);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('CLI killed (SIGKILL) while a test runs: a leash stops gnd, the watchdog Postgres, and the temporary database is removed', async () => {
+  const child = spawn(process.execPath, [CLI, 'subgraph', 'test', '--manifest', manifest, '--skip-build', test_('pass')], {
+    env: { ...process.env, TMPDIR: tmp },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exit = new Promise<unknown>((resolve) => child.on('close', resolve));
+  try {
+    await until('a test to start', () => (/running /.test(stderr) ? true : undefined), 30_000);
+    child.kill('SIGKILL');
+    await exit;
+    // gnd, left without its parent, ends once its test does (or its database is gone).
+    await until('everything of the run to end', () => (processesUsing(scratch).length === 0 ? true : undefined), 20_000);
     await until('the temporary database to be removed', () => (readdirSync(tmp).length === 0 ? true : undefined), 5000);
   } finally {
     child.kill('SIGKILL');

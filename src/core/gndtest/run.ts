@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { CANCELLED, type Cancellable } from '../cancel';
 import { oneLine } from '../inert';
 import { gndTestArgs } from '../subgraph/graphcli/toolchain';
+import { leash } from './leash';
 import { gndFailureLine, parseGndOutput, type KnownTest } from './output';
 import type { AssertionResult, TestResult } from './results';
 import { findTestFiles, readTestFile, TestFileError, type ReadTestFile } from './testFile';
@@ -155,6 +156,8 @@ interface GndRun {
 function runGnd(gnd: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; signal: AbortSignal; timeoutMs: number; onStderrLine: (line: string) => void }): Promise<GndRun> {
   return new Promise((resolve) => {
     const child = spawn(gnd, args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    // Stops gnd should this process die first (see leash.ts).
+    const watcher = leash(child, INTERRUPT_GRACE_MS);
     let stdout = '';
     let stderr = '';
     let pending = '';
@@ -189,6 +192,7 @@ function runGnd(gnd: string, args: string[], o: { cwd: string; env: NodeJS.Proce
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       clearTimeout(killer);
+      watcher?.kill('SIGKILL');
       o.signal.removeEventListener('abort', stop);
       if (pending) o.onStderrLine(pending);
       resolve({ code, signal: sig, stdout, stderr, timedOut, spawnError });
