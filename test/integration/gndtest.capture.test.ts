@@ -3,8 +3,8 @@
  * recording gateway, and `gnd test`) and Postgres. The factory fixture (a template, eth_calls,
  * one of them reverting, a watched log after an unwatched one in its block) and the demo
  * subgraph are captured; the file passes; a handler changed afterwards fails it with the right
- * assertion and field named; a range with no events, a block the node does not have and a node
- * that does not answer are one line each, and nothing is written.
+ * assertion and field named; a range with no events, a block the node does not have, a node
+ * that does not answer and a mapping that does not compile are one line each, nothing written.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -111,14 +111,20 @@ test('the demo subgraph: its transfers and approvals captured, and the file pass
   nothingRunning();
 });
 
-test('a range with no events, a block the node does not have, a node that does not answer: one line each, nothing written', async () => {
+test('a range with no events, a block the node does not have, a node that does not answer, a subgraph that does not build: one line each, nothing written', async () => {
   const manifest = path.join(project, 'subgraph.yaml');
   const base = { manifest, gnd, cacheDir: userCacheDir(process.env) };
   const out = path.join(scratch, 'never.json');
+  // A mapping that does not compile.
+  const brokenDir = factoryProject(path.join(scratch, 'broken'), chain.factory, chain.startBlock);
+  const brokenMapping = path.join(brokenDir, 'src', 'mapping.ts');
+  writeFileSync(brokenMapping, readFileSync(brokenMapping, 'utf8').replace('child.save();', 'child.save(;'));
+  const broken = path.join(brokenDir, 'subgraph.yaml');
   const cases: [Parameters<typeof captureTest>[0], RegExp][] = [
     [{ ...base, rpcUrl: anvil.url, from: chain.startBlock, to: chain.startBlock, out }, /^No event of the subgraph's data sources in blocks \d+–\d+: nothing to capture/],
     [{ ...base, rpcUrl: anvil.url, from: chain.first, to: chain.last + 1000, out }, /^The node has no block \d+: its latest block is \d+\.$/],
     [{ ...base, rpcUrl: 'http://127.0.0.1:9/secret-key-123', from: 1, to: 2, out }, /^The node did not answer eth_blockNumber: /],
+    [{ ...base, manifest: broken, rpcUrl: anvil.url, from: chain.first, to: chain.last, out }, /^The subgraph does not build: graph build failed .*Expression expected\.$/],
   ];
   for (const [options, message] of cases) {
     const err = await captureTest(options).then(

@@ -266,6 +266,14 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
   const copy = path.join(manifest.dir, CAPTURE_MANIFEST);
   try {
     gateway = await startRecordingGateway(client, to, signal);
+    // The manifest's own build first: one that does not build is told before a node starts, and gnd later runs this build.
+    progress('building the subgraph');
+    try {
+      await (options.build ?? buildStep(manifestFile, toolchain))(signal ?? new AbortController().signal, () => undefined);
+    } catch (err) {
+      if (signal?.aborted) throw new CaptureError('The capture was cancelled.');
+      throw new CaptureError(`The subgraph does not build: ${oneLine(err)}`);
+    }
     progress('starting a local graph-node');
     node = new LocalGraphNode({ rpcUrl: gateway.url, gndPath: options.gnd, cacheDir: options.cacheDir ?? scratch, dataDir: path.join(scratch, 'node') });
     const urls = await node.start(signal);
@@ -295,11 +303,10 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
     const draft = path.join(scratch, path.basename(out));
     await writeFile(draft, `${JSON.stringify(test, null, 2)}\n`);
 
-    progress('building the subgraph and running the captured test');
-    const build = options.build ?? buildStep(manifestFile, toolchain);
+    progress('running the captured test');
     let failed: string | undefined;
     try {
-      failed = await verifyCapturedTest({ gnd: options.gnd, manifest: manifestFile, file: draft, build, signal });
+      failed = await verifyCapturedTest({ gnd: options.gnd, manifest: manifestFile, file: draft, signal });
     } catch (err) {
       throw new CaptureError(`The captured test could not be run: ${oneLine(err)}`);
     }
