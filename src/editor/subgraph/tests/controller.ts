@@ -1,0 +1,163 @@
+/**
+ * The Test Explorer's "Subgraph Tests": each subgraph.yaml of the workspace with its `gnd test`
+ * files (tests/*.json and *.test.json beside it), each file one test labelled by its "name", with
+ * a child per assertion; kept current by file watchers. Runs go through runner.ts.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { FILE_CAPS } from '../../../core/files';
+import { oneLine } from '../../../core/inert';
+import { readWorkspaceText } from '../../readFile';
+import { manifestLabel, type Manifests } from '../manifests';
+import { outlineTestFile } from './pending';
+
+export const CONTROLLER_ID = 'chaindeckSubgraphTests';
+/** Test files anywhere a manifest may have them; which manifest a file belongs to is testFilesOf's rule. */
+const TEST_FILE_GLOB = '{**/tests/*.json,**/*.test.json}';
+/** How much of a query an assertion's label shows. */
+const LABEL_CHARS = 80;
+
+/** What an item of the tree is, for the runner. */
+export type TestNode =
+  { kind: 'manifest'; manifest: vscode.Uri } | { kind: 'file'; manifest: vscode.Uri; file: vscode.Uri } | { kind: 'assertion'; file: vscode.Uri; index: number; query: string };
+
+/** The manifest's test files: tests/*.json and *.test.json in its folder, sorted. */
+export function testFilesOf(manifest: string): string[] {
+  const folder = path.dirname(manifest);
+  const list = (dir: string, keep: (name: string) => boolean) => {
+    try {
+      return fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isFile() && keep(e.name))
+        .map((e) => path.join(dir, e.name));
+    } catch {
+      return [];
+    }
+  };
+  return [...list(path.join(folder, 'tests'), (n) => n.endsWith('.json')), ...list(folder, (n) => n.endsWith('.test.json'))].sort();
+}
+
+export class SubgraphTestTree implements vscode.Disposable {
+  readonly controller = vscode.tests.createTestController(CONTROLLER_ID, 'Subgraph Tests');
+  private readonly nodes = new WeakMap<vscode.TestItem, TestNode>();
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after the items were read again (tests wait for it). */
+  readonly onDidChange = this.changed.event;
+  private discovering: Promise<void> | undefined;
+
+  constructor(private readonly manifests: Manifests) {
+    const watcher = vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB);
+    this.subscriptions = [
+      watcher,
+      watcher.onDidCreate(() => void this.discover()),
+      watcher.onDidDelete(() => void this.discover()),
+      watcher.onDidChange((uri) => void this.reread(uri)),
+      manifests.onDidChange(() => void this.discover()),
+      this.changed,
+    ];
+    this.controller.resolveHandler = (item) => (item ? Promise.resolve() : this.discover());
+    this.controller.refreshHandler = () => this.discover();
+  }
+
+  nodeOf(item: vscode.TestItem): TestNode | undefined {
+    return this.nodes.get(item);
+  }
+
+  /** Every manifest with tests, and their files, read again (calls while one runs share the next). */
+  discover(): Promise<void> {
+    const next = (this.discovering ?? Promise.resolve()).then(() => this.discoverNow());
+    this.discovering = next.catch(() => undefined);
+    return next;
+  }
+
+  private async discoverNow(): Promise<void> {
+    const items: vscode.TestItem[] = [];
+    for (const manifest of await this.manifests.all()) {
+      const files = testFilesOf(manifest.fsPath);
+      if (!files.length) continue;
+      const id = manifest.toString();
+      const item = this.controller.items.get(id) ?? this.controller.createTestItem(id, manifestLabel(manifest), manifest);
+      this.nodes.set(item, { kind: 'manifest', manifest });
+      const children: vscode.TestItem[] = [];
+      for (const file of files.map((f) => vscode.Uri.file(f))) {
+        const child = item.children.get(file.toString()) ?? this.controller.createTestItem(file.toString(), path.basename(file.fsPath), file);
+        this.nodes.set(child, { kind: 'file', manifest, file });
+        await this.outline(child, file);
+        children.push(child);
+      }
+      item.children.replace(children);
+      items.push(item);
+    }
+    this.controller.items.replace(items);
+    this.changed.fire();
+  }
+
+  private async reread(uri: vscode.Uri): Promise<void> {
+    for (const [, manifestItem] of this.controller.items) {
+      const item = manifestItem.children.get(uri.toString());
+      if (item) await this.outline(item, uri);
+    }
+    this.changed.fire();
+  }
+
+  /** The file's item labelled by its name, at its name, with a child per assertion at the assertion; a file that does not parse says why. */
+  private async outline(item: vscode.TestItem, file: vscode.Uri): Promise<void> {
+    let text: string;
+    try {
+      text = await readWorkspaceText(file, FILE_CAPS.manifest);
+    } catch (error) {
+      item.error = `Cannot read the test file: ${(error as Error).message}`;
+      item.children.replace([]);
+      return;
+    }
+    let outline: ReturnType<typeof outlineTestFile>;
+    try {
+      outline = outlineTestFile(text);
+    } catch (error) {
+      item.error = `Not a gnd test file: ${oneLine((error as Error).message, 200)}`;
+      item.children.replace([]);
+      return;
+    }
+    item.error = undefined;
+    const lines = new LineIndex(text);
+    item.label = outline.name ? oneLine(outline.name, LABEL_CHARS) : path.basename(file.fsPath);
+    item.description = outline.name ? path.basename(file.fsPath) : undefined;
+    item.range = outline.nameAt ? lines.range(outline.nameAt) : new vscode.Range(0, 0, 0, 0);
+    item.children.replace(
+      outline.assertions.map((a, index) => {
+        const child = this.controller.createTestItem(`${file.toString()}#${index}`, oneLine(a.query.replace(/\s+/g, ' ').trim(), LABEL_CHARS) || `assertion ${index + 1}`, file);
+        child.range = lines.range(a.at);
+        this.nodes.set(child, { kind: 'assertion', file, index, query: a.query });
+        return child;
+      }),
+    );
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.controller.dispose();
+  }
+}
+
+/** Offsets of a text as positions. */
+class LineIndex {
+  private readonly starts: number[] = [0];
+  constructor(text: string) {
+    for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.starts.push(i + 1);
+  }
+  position(offset: number): vscode.Position {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return new vscode.Position(lo, offset - this.starts[lo]);
+  }
+  range(span: { start: number; end: number }): vscode.Range {
+    return new vscode.Range(this.position(span.start), this.position(span.end));
+  }
+}
