@@ -18,7 +18,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
+import { FILE_CAPS, readTextFile } from '../../files';
 import { redactKnownSecrets } from '../../redact';
+import { nodeAtPath, parseManifest } from '../manifest/manifestDoc';
 import { KEY_PLACEHOLDER, subgraphSecretValues, templateFromPrinted, type SubgraphSecrets } from '../graphnode/records';
 import { DEPLOY_KEY_PLACEHOLDER, displayCommand, GraphInputError, type GraphCommand } from './commands';
 import { judgeGraphRun, parseDeployLines, type GraphOutcome } from './output';
@@ -77,8 +79,10 @@ export interface GraphProcess {
   env: NodeJS.ProcessEnv;
   /** What to write to stdin (then close it): the secrets, as JSON. */
   stdin: string;
-  /** The command as shown to the user: `graph …` with placeholders. */
+  /** The command as shown to the user: `graph …` (or `gnd …`) with placeholders. */
   display: string;
+  /** What to say when `file` is not there (default: install Node.js). */
+  missing?: string;
 }
 
 /** Which secrets a command line needs, by its placeholders. */
@@ -143,7 +147,7 @@ export class LineRedactor {
   }
 }
 
-export interface RunGraphOptions extends GraphProcessOptions {
+export interface RunProcessOptions {
   /** The subgraph folder (the CLI's working directory); for init, the folder to create it in. */
   cwd: string;
   secrets?: SubgraphSecrets;
@@ -153,6 +157,8 @@ export interface RunGraphOptions extends GraphProcessOptions {
   /** Called with the CLI's process id once it started. */
   onStart?: (pid: number) => void;
 }
+
+export interface RunGraphOptions extends GraphProcessOptions, RunProcessOptions {}
 
 export interface GraphRun {
   outcome: GraphOutcome;
@@ -165,6 +171,16 @@ export interface GraphRun {
   timeMs: number;
 }
 
+/** The schema file a manifest names (`schema: file:`), as written; undefined when unreadable. */
+function schemaFileOf(manifest: string): string | undefined {
+  try {
+    const node = nodeAtPath(parseManifest(readTextFile(manifest, FILE_CAPS.manifest)).root, ['schema', 'file']);
+    return node?.matched === 2 && node.node.kind === 'scalar' ? String(node.node.value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function argAfter(args: readonly string[], flag: string): string | undefined {
   const i = args.indexOf(flag);
   return i >= 0 ? args[i + 1] : undefined;
@@ -172,8 +188,12 @@ function argAfter(args: readonly string[], flag: string): string | undefined {
 
 /** Runs one graph command to its end (or until cancelled) and judges what it printed; rejects with GraphInputError when a needed secret is missing. */
 export async function runGraph(command: GraphCommand, options: RunGraphOptions): Promise<GraphRun> {
+  return runGraphProcess(command, graphProcess(command, options.secrets ?? {}, options), options);
+}
+
+/** Runs a process built for `command` (graph-cli's or gnd's) to its end and judges what it printed. */
+export async function runGraphProcess(command: GraphCommand, proc: GraphProcess, options: RunProcessOptions): Promise<GraphRun> {
   const secrets = options.secrets ?? {};
-  const proc = graphProcess(command, secrets, options);
   const secretValues = subgraphSecretValues(secrets);
   const started = performance.now();
   return new Promise<GraphRun>((resolve) => {
@@ -218,8 +238,9 @@ export async function runGraph(command: GraphCommand, options: RunGraphOptions):
       const ipfsUrl = argAfter(command.args, '--ipfs');
       let outcome: GraphOutcome;
       if (spawnError) {
-        const why = (spawnError as NodeJS.ErrnoException).code === 'ENOENT' ? `${proc.file} was not found: install Node.js (20.18 or later) or set its path.` : spawnError.message;
-        outcome = { ok: false, summary: `Cannot start the graph CLI: ${why}`, problems: [] };
+        const why =
+          (spawnError as NodeJS.ErrnoException).code === 'ENOENT' ? (proc.missing ?? `${proc.file} was not found: install Node.js (20.18 or later) or set its path.`) : spawnError.message;
+        outcome = { ok: false, summary: `Cannot start ${proc.display.split(' ')[0] === 'gnd' ? 'gnd' : 'the graph CLI'}: ${why}`, problems: [] };
       } else if (cancelled) {
         outcome = { ok: false, summary: `${proc.display.split(' ').slice(0, 2).join(' ')} was cancelled.`, problems: [] };
       } else {
@@ -229,6 +250,8 @@ export async function runGraph(command: GraphCommand, options: RunGraphOptions):
           shownIpfsUrl: ipfsUrl,
           sentDeployKey: secretsNeeded(command).deployKey,
           subgraphName: command.subgraphName,
+          tool: proc.display.split(' ')[0],
+          schemaFile: /^Schema validation errors:/m.test(redacted) ? schemaFileOf(path.resolve(options.cwd, command.manifest)) : undefined,
         });
         if (outcome.ok && command.subcommand === 'deploy') {
           // The printed URLs may carry the access key: keep them in the record's {key} form.

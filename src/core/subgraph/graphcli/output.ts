@@ -55,14 +55,18 @@ export interface OutcomeContext {
   /** Whether a deploy key was sent (401 advice differs). */
   sentDeployKey?: boolean;
   subgraphName?: string;
+  /** The program that ran, as messages name it: `graph` (default) or `gnd`. */
+  tool?: string;
+  /** The schema file the manifest names (gnd's schema errors name no file). */
+  schemaFile?: string;
 }
 
 // --- lines the CLI prints ----------------------------------------------------------------------
 
 const DEPLOYED_TO = /^\s*(?:✔\s*)?Deployed to (\S+)\s*$/m;
 const QUERIES_HTTP = /^\s*Queries \(HTTP\):\s+(\S+)\s*$/m;
-const BUILD_COMPLETED = /^\s*Build completed:\s+(\S+)\s*$/m;
-const TYPES_GENERATED = /^\s*Types generated successfully\s*$/m;
+const BUILD_COMPLETED = /^\s*(?:✔\s*)?Build completed:\s+(\S+)\s*$/m;
+const TYPES_GENERATED = /^\s*(?:✔\s*)?Types generated successfully\s*$/m;
 const INIT_CREATED = /^\s*Subgraph (\S+) created in (.+?)\s*$/m;
 const CREATED = /^\s*(?:✔\s*)?Created subgraph: (\S+)\s*$/m;
 const HTTP_ERROR = /HTTP error (?:deploying|creating) the subgraph:? (\S+)/;
@@ -90,9 +94,13 @@ const YAML_ERROR = /^\s*YAMLException: (.+?) \((\d+):(\d+)\)\s*$/gm;
 const ASC_HEAD = /^(ERROR|WARNING) ([A-Z]{2}\d+): (.*)$/;
 const ASC_WHERE = /^\s*in (.+?)\((\d+),(\d+)\)\s*$/;
 const MISSING_HANDLERS = /Missing handlers in WASM: (.+)$/m;
+/** gnd: `Manifest validation errors:` (or Schema, WASM handler) then `  - <message>` lines. */
+const GND_BLOCK = /^(Manifest|Schema|WASM handler) validation errors:\s*$/;
+/** gnd names no line for a manifest it cannot read: `Error: Failed to parse manifest YAML: "subgraph.yaml"`. */
+const GND_UNPARSED = /^Error: Failed to parse manifest( YAML)?: "(.+)"\s*$/m;
 
 /** Every problem in the output, in the order printed. */
-export function extractProblems(output: string, manifest: string): GraphProblem[] {
+export function extractProblems(output: string, manifest: string, schemaFile = 'schema.graphql'): GraphProblem[] {
   const problems: GraphProblem[] = [];
   for (const m of output.matchAll(YAML_ERROR)) {
     problems.push({ severity: 'error', code: 'YAML', message: m[1], file: manifest, line: Number(m[2]), column: Number(m[3]) });
@@ -112,6 +120,12 @@ export function extractProblems(output: string, manifest: string): GraphProblem[
         value: handler,
       });
     }
+  }
+  problems.push(...gndBlocks(output, manifest, schemaFile));
+  const unparsed = GND_UNPARSED.exec(output);
+  if (unparsed) {
+    const what = unparsed[1] ? 'is not valid YAML' : 'does not have the shape of a subgraph manifest (a value of the wrong type, e.g. a quoted number or an address that is not one)';
+    problems.push({ severity: 'error', message: `gnd could not read ${unparsed[2]}: it ${what}; gnd names no line (Chaindeck's manifest checks show where).`, file: manifest });
   }
   // The CLI prints some errors twice (the spinner's line, then the thrown error): keep one.
   const seen = new Set<string>();
@@ -193,6 +207,48 @@ function manifestBlocks(output: string): GraphProblem[] {
   return problems;
 }
 
+/** Where in its file a gnd message points: the thing it quotes or the path after `not found:`. */
+function gndValue(message: string): string | undefined {
+  return (
+    /event '([^']+)' not found/.exec(message)?.[1] ??
+    /not found: (\S+)$/.exec(message)?.[1] ??
+    /^(?:Entity type|Type) `?([A-Za-z_]\w*)`?/.exec(message)?.[1] ??
+    /data source '([^']+)'/.exec(message)?.[1]
+  );
+}
+
+/** gnd's validation blocks: one problem per `- ` line (a missing-handlers line: one per handler). */
+function gndBlocks(output: string, manifest: string, schemaFile: string): GraphProblem[] {
+  const problems: GraphProblem[] = [];
+  const lines = output.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const head = GND_BLOCK.exec(lines[i]);
+    if (!head) continue;
+    const file = head[1] === 'Schema' ? schemaFile : manifest;
+    for (i++; i < lines.length && /^\s+- /.test(lines[i]); i++) {
+      const message = lines[i].replace(/^\s+- /, '').trim();
+      const missing = /missing WASM handlers: (.+)$/.exec(message);
+      if (missing) {
+        for (const handler of missing[1]
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean)) {
+          problems.push({
+            severity: 'error',
+            file,
+            value: handler,
+            message: `${message.replace(missing[1], handler)}. The mapping file does not export a function '${handler}' (export it, or fix the handler name in the manifest).`,
+          });
+        }
+      } else {
+        problems.push({ severity: 'error', file, message, value: gndValue(message) });
+      }
+    }
+    i--;
+  }
+  return problems;
+}
+
 // --- outcomes ----------------------------------------------------------------------------------
 
 const NETWORK_CODES: Record<string, string> = {
@@ -213,7 +269,8 @@ function lastLines(output: string, count = 3): string {
 }
 
 function failureLine(output: string): string | undefined {
-  return /^✖ (.*)$/m.exec(output)?.[1]?.trim();
+  // graph-cli marks its failure with ✖; gnd prints `Error: …` (its first line; the rest is detail).
+  return (/^✖ (.*)$/m.exec(output) ?? /^Error: (.*)$/m.exec(output))?.[1]?.trim();
 }
 
 /** Why a deploy failed, in words that say what to do. */
@@ -255,8 +312,8 @@ function deployFailure(output: string, exitCode: number | null, ctx: OutcomeCont
     return `graph-node at ${node} answered the deploy call without a deployment (no playground or query URL), and the graph CLI crashed${exitCode === 0 ? ' (with exit code 0)' : ''}: the subgraph is not deployed. Check that the deploy URL is a graph-node admin endpoint.`;
   }
   const fail = failureLine(output);
-  if (fail) return `graph deploy failed: ${fail}`;
-  return `graph deploy did not report a deployment (exit code ${exitCode ?? 'none'}): ${lastLines(output) || 'no output'}.`;
+  if (fail) return `${ctx.tool ?? 'graph'} deploy failed: ${fail}`;
+  return `${ctx.tool ?? 'graph'} deploy did not report a deployment (exit code ${exitCode ?? 'none'}): ${lastLines(output) || 'no output'}.`;
 }
 
 /**
@@ -264,7 +321,8 @@ function deployFailure(output: string, exitCode: number | null, ctx: OutcomeCont
  * the summary is shown (runGraph passes redacted text).
  */
 export function judgeGraphRun(subcommand: GraphSubcommand, exitCode: number | null, output: string, ctx: OutcomeContext): GraphOutcome {
-  const problems = extractProblems(output, ctx.manifest);
+  const problems = extractProblems(output, ctx.manifest, ctx.schemaFile);
+  const tool = ctx.tool ?? 'graph';
   const errors = problems.filter((p) => p.severity === 'error');
   const compileFailure = () =>
     errors.length
@@ -278,22 +336,22 @@ export function judgeGraphRun(subcommand: GraphSubcommand, exitCode: number | nu
         return { ok: true, summary: `Deployed: queries at ${lines.queriesUrl}`, problems, ...lines };
       }
       const summary =
-        errors.length && !HTTP_ERROR.test(output) && !NODE_REFUSED.test(output) ? `graph deploy stopped before uploading: ${compileFailure()}` : deployFailure(output, exitCode, ctx);
+        errors.length && !HTTP_ERROR.test(output) && !NODE_REFUSED.test(output) ? `${tool} deploy stopped before uploading: ${compileFailure()}` : deployFailure(output, exitCode, ctx);
       return { ok: false, summary, problems, buildOutput: lines.buildOutput, ipfsHash: lines.ipfsHash };
     }
     case 'build': {
       const build = BUILD_COMPLETED.exec(output)?.[1];
       if (exitCode === 0 && build && !errors.length) return { ok: true, summary: `Build completed: ${build}`, problems, buildOutput: build };
-      return { ok: false, summary: `graph build failed${exitNote}: ${compileFailure() ?? failureLine(output) ?? lastLines(output)}`, problems };
+      return { ok: false, summary: `${tool} build failed${exitNote}: ${compileFailure() ?? failureLine(output) ?? lastLines(output)}`, problems };
     }
     case 'codegen': {
       if (exitCode === 0 && TYPES_GENERATED.test(output) && !errors.length) return { ok: true, summary: 'Types generated successfully.', problems };
-      return { ok: false, summary: `graph codegen failed${exitNote}: ${compileFailure() ?? failureLine(output) ?? lastLines(output)}`, problems };
+      return { ok: false, summary: `${tool} codegen failed${exitNote}: ${compileFailure() ?? failureLine(output) ?? lastLines(output)}`, problems };
     }
     case 'init': {
       const created = INIT_CREATED.exec(output);
       if (exitCode === 0 && created) return { ok: true, summary: `Subgraph ${created[1]} created in ${created[2]}.`, problems };
-      return { ok: false, summary: `graph init failed${exitNote}: ${failureLine(output) ?? lastLines(output)}`, problems };
+      return { ok: false, summary: `${tool} init failed${exitNote}: ${failureLine(output) ?? lastLines(output)}`, problems };
     }
     case 'create': {
       const created = CREATED.exec(output);
@@ -301,7 +359,7 @@ export function judgeGraphRun(subcommand: GraphSubcommand, exitCode: number | nu
       const http = HTTP_ERROR.exec(output)?.[1];
       const refused = CREATE_REFUSED.exec(output)?.[1];
       const why = http ? deployFailure(output, exitCode, ctx) : refused ? `graph-node refused: ${refused.trim()}` : (failureLine(output) ?? lastLines(output));
-      return { ok: false, summary: `graph create failed: ${why}`, problems };
+      return { ok: false, summary: `${tool} create failed: ${why}`, problems };
     }
   }
 }

@@ -24,12 +24,15 @@ export function problemRange(problem: GraphProblem, text: string): Range {
   if (problem.value) {
     const escaped = problem.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     // A handler's name is written after `handler:`; anything else at its first whole-word use.
-    const match = new RegExp(`handler:\\s*["']?(${escaped})\\b`).exec(text) ?? new RegExp(`\\b(${escaped})\\b`).exec(text);
+    // Word boundaries only where the value starts or ends with a word character (`./abis/X.json`, `E(uint256)`).
+    const before = /^\w/.test(problem.value) ? '\\b' : '';
+    const after = /\w$/.test(problem.value) ? '\\b' : '';
+    const match = new RegExp(`handler:\\s*["']?(${escaped})\\b`).exec(text) ?? new RegExp(`${before}(${escaped})${after}`).exec(text);
     if (match) {
       const offset = match.index + match[0].indexOf(match[1]);
-      const before = text.slice(0, offset).split('\n');
-      const line = before.length - 1;
-      return span(line, before[line].length, problem.value.length);
+      const upTo = text.slice(0, offset).split('\n');
+      const line = upTo.length - 1;
+      return span(line, upTo[line].length, problem.value.length);
     }
   }
   return span(0, 0, 0);
