@@ -153,7 +153,8 @@ describe('subgraphTests', function () {
     for (const a of children(ok)) assert.equal(stateOf(run, a), 'passed');
 
     const wrong = fileItem(TEST_FILES.failing.file)!;
-    assert.equal(stateOf(run, wrong), 'failed');
+    const said = (item: vscode.TestItem) => `${JSON.stringify(run.states.get(item.id)?.messages.map((m) => m.message))}\n${run.output}`;
+    assert.equal(stateOf(run, wrong), 'failed', said(wrong));
     const [first, second] = children(wrong);
     assert.equal(stateOf(run, first), 'passed');
     assert.equal(stateOf(run, second), 'failed');

@@ -17,6 +17,12 @@ export const CONTROLLER_ID = 'chaindeckSubgraphTests';
 const TEST_FILE_GLOB = '{**/tests/*.json,**/*.test.json}';
 /** How much of a query an assertion's label shows. */
 const LABEL_CHARS = 80;
+/**
+ * How long after a file event the files are read: a burst (a save, a capture, a checkout) is one
+ * read, and a file seen while it was still being written is read again once complete (the
+ * watcher folds a create and its first write into one event).
+ */
+const SETTLE_MS = 150;
 
 /** What an item of the tree is, for the runner. */
 export type TestNode =
@@ -46,17 +52,12 @@ export class SubgraphTestTree implements vscode.Disposable {
   /** Fires after the items were read again (tests wait for it). */
   readonly onDidChange = this.changed.event;
   private discovering: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly manifests: Manifests) {
     const watcher = vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB);
-    this.subscriptions = [
-      watcher,
-      watcher.onDidCreate(() => void this.discover()),
-      watcher.onDidDelete(() => void this.discover()),
-      watcher.onDidChange((uri) => void this.reread(uri)),
-      manifests.onDidChange(() => void this.discover()),
-      this.changed,
-    ];
+    const later = () => this.later();
+    this.subscriptions = [watcher, watcher.onDidCreate(later), watcher.onDidDelete(later), watcher.onDidChange(later), manifests.onDidChange(later), this.changed];
     this.controller.resolveHandler = (item) => (item ? Promise.resolve() : this.discover());
     this.controller.refreshHandler = () => this.discover();
   }
@@ -94,12 +95,10 @@ export class SubgraphTestTree implements vscode.Disposable {
     this.changed.fire();
   }
 
-  private async reread(uri: vscode.Uri): Promise<void> {
-    for (const [, manifestItem] of this.controller.items) {
-      const item = manifestItem.children.get(uri.toString());
-      if (item) await this.outline(item, uri);
-    }
-    this.changed.fire();
+  /** Discovery once the files settled. */
+  private later(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.discover(), SETTLE_MS);
   }
 
   /** The file's item labelled by its name, at its name, with a child per assertion at the assertion; a file that does not parse says why. */
@@ -136,6 +135,7 @@ export class SubgraphTestTree implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     for (const s of this.subscriptions) s.dispose();
     this.controller.dispose();
   }
