@@ -79,8 +79,12 @@ test('the Testing view lists the subgraph tests by name; a failing one shows its
     });
     assert.match((await side('original')) ?? '', /"value":\s*"6"/);
     assert.match((await side('modified')) ?? '', /"value":\s*"5"/);
-    // In the test file, at the second assertion.
+    // In the test file, at the second assertion (the line of its opening brace, just above its query).
     const editorTab = page.locator('.tabs-container .tab', { hasText: TEST_FILES.failing.file });
     await editorTab.waitFor({ timeout: 15_000 });
+    const lines = fs.readFileSync(path.join(folder, 'tests', TEST_FILES.failing.file), 'utf8').split('\n');
+    const assertionLine = lines.findIndex((l) => l.includes('"query": "{\\n  approvalQueries {\\n    value')); // 0-based line of its query = 1-based line of its brace
+    assert.ok(assertionLine > 0);
+    await page.locator('.statusbar-item', { hasText: new RegExp(`^Ln ${assertionLine}, Col`) }).waitFor({ timeout: 15_000 });
     await screenshot(page, 'subgraph-tests-diff');
   }));

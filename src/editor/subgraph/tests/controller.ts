@@ -13,8 +13,8 @@ import { manifestLabel, type Manifests } from '../manifests';
 import { outlineTestFile } from './pending';
 
 export const CONTROLLER_ID = 'chaindeckSubgraphTests';
-/** Test files anywhere a manifest may have them; which manifest a file belongs to is testFilesOf's rule. */
-const TEST_FILE_GLOB = '{**/tests/*.json,**/*.test.json}';
+/** Test files anywhere a manifest may have them; which manifest a file belongs to is testFilesOf's rule. A watcher each: one glob of braces was not followed. */
+const TEST_FILE_GLOBS = ['**/tests/*.json', '**/*.test.json'];
 /** How much of a query an assertion's label shows. */
 const LABEL_CHARS = 80;
 /**
@@ -55,9 +55,9 @@ export class SubgraphTestTree implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly manifests: Manifests) {
-    const watcher = vscode.workspace.createFileSystemWatcher(TEST_FILE_GLOB);
     const later = () => this.later();
-    this.subscriptions = [watcher, watcher.onDidCreate(later), watcher.onDidDelete(later), watcher.onDidChange(later), manifests.onDidChange(later), this.changed];
+    const watchers = TEST_FILE_GLOBS.map((glob) => vscode.workspace.createFileSystemWatcher(glob));
+    this.subscriptions = [...watchers, ...watchers.flatMap((w) => [w.onDidCreate(later), w.onDidDelete(later), w.onDidChange(later)]), manifests.onDidChange(later), this.changed];
     this.controller.resolveHandler = (item) => (item ? Promise.resolve() : this.discover());
     this.controller.refreshHandler = () => this.discover();
   }

@@ -94,7 +94,7 @@ export class SubgraphTestRunner implements vscode.Disposable {
 
   /** One run of the request: every group in turn, in one TestRun. */
   async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
-    const run = this.deps.tree.controller.createTestRun(request);
+    const run = this.deps.tree.controller.createTestRun(request, 'Subgraph Tests');
     const abort = new AbortController();
     const cancelled = token.onCancellationRequested(() => abort.abort());
     const out = (line: string) => run.appendOutput(`${inertText(line).replace(/\n/g, '\r\n')}\r\n`);
@@ -172,12 +172,14 @@ export class SubgraphTestRunner implements vscode.Disposable {
       return node?.kind === 'assertion' ? node.query : item.label;
     };
     const placed = resultsByAssertion(assertions.map(queryOf), result.assertions);
+    const diffs: vscode.TestMessage[] = [];
     assertions.forEach((item, i) => {
       const r = placed[i];
       if (!r) return run.skipped(item);
       if (r.passed) return run.passed(item);
-      const message = vscode.TestMessage.diff(`The query's answer differs from the expected (-) expected (+) actual`, diffSide(r.expected), diffSide(r.actual));
+      const message = vscode.TestMessage.diff(`${item.label}: the answer differs from the expected`, diffSide(r.expected), diffSide(r.actual));
       if (item.uri && item.range) message.location = new vscode.Location(item.uri, item.range);
+      diffs.push(message);
       run.failed(item, message);
     });
     if (result.passed) run.passed(file, result.durationMs);
@@ -186,8 +188,9 @@ export class SubgraphTestRunner implements vscode.Disposable {
       if (file.uri && file.range) message.location = new vscode.Location(file.uri, file.range);
       run.errored(file, message, result.durationMs);
     } else {
+      // The test's failures are its assertions' diffs, each at its assertion: the peek opens on the first.
       const failed = result.assertions.filter((a) => !a.passed).length;
-      run.failed(file, new vscode.TestMessage(`${failed} of ${result.assertions.length} assertions failed`), result.durationMs);
+      run.failed(file, diffs.length ? diffs : new vscode.TestMessage(`${failed} of ${result.assertions.length} assertions failed`), result.durationMs);
     }
   }
 
