@@ -103,6 +103,8 @@ export interface CliCommand {
   summary: string;
   /** The whole text of `chaindeck NAME --help`. */
   usage: string;
+  /** The help for these words (a command with actions: the named action's); default `usage`. */
+  usageOf?(args: string[]): string;
   run(args: string[], io: CliIO): Promise<number>;
 }
 

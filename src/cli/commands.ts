@@ -4,6 +4,7 @@ import { graphNodeCommand } from './graphNode';
 import { platformCommand } from './platform';
 import { proxyHistoryCommand } from './proxyHistory';
 import { rpcCommand } from './rpc';
+import { subgraphCommand } from './subgraph';
 import { storageCompatCommand } from './storageCompat';
 import { storageDecodeCommand } from './storageDecode';
 import { storageDiffCommand } from './storageDiff';
@@ -20,4 +21,5 @@ export const commands: readonly CliCommand[] = [
   proxyHistoryCommand,
   validateCommand,
   graphNodeCommand,
+  subgraphCommand,
 ];

@@ -78,7 +78,7 @@ export async function main(argv: string[], io: CliIO = processIO): Promise<numbe
     return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(command.usage);
+    io.out(command.usageOf?.(rest) ?? command.usage);
     return EXIT.done;
   }
   // Every error it ends with is reported and mapped to its exit status in command.ts.

@@ -6,7 +6,7 @@
  * bundled (esbuild.js), by the workbench suites: it imports no test framework.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { userCacheDir } from '../../src/cli/graphNode';
@@ -75,6 +75,23 @@ export function copyProject(source: string, scratch: string, name = path.basenam
 export function linkNodeModules(scratch: string): void {
   const link = path.join(scratch, 'node_modules');
   if (!existsSync(link)) symlinkSync(path.join(repoRoot(), 'node_modules'), link, 'dir');
+}
+
+/**
+ * A node_modules in `scratch` as a project without graph-cli has it: graph-ts and AssemblyScript
+ * (with `.bin/asc`), linked from the repository's. `assemblyscript`: 'pinned' is the 0.19.23 gnd
+ * requires (`npm install -D @graphprotocol/graph-ts assemblyscript@0.19.23`); 'graph-ts' the one
+ * graph-ts alone brings (`npm install @graphprotocol/graph-ts`). Projects below `scratch` use it.
+ */
+export function graphTsOnlyModules(scratch: string, assemblyscript: 'pinned' | 'graph-ts' = 'pinned'): void {
+  const modules = path.join(scratch, 'node_modules');
+  const from = path.join(repoRoot(), 'node_modules');
+  mkdirSync(path.join(modules, '@graphprotocol'), { recursive: true });
+  mkdirSync(path.join(modules, '.bin'));
+  symlinkSync(path.join(from, '@graphprotocol', 'graph-ts'), path.join(modules, '@graphprotocol', 'graph-ts'), 'dir');
+  const asc = assemblyscript === 'pinned' ? path.join(from, 'assemblyscript') : path.join(from, '@graphprotocol', 'graph-ts', 'node_modules', 'assemblyscript');
+  symlinkSync(asc, path.join(modules, 'assemblyscript'), 'dir');
+  symlinkSync(path.join('..', 'assemblyscript', 'bin', assemblyscript === 'pinned' ? 'asc' : 'asc.js'), path.join(modules, '.bin', 'asc'));
 }
 
 /** Removes a scratch folder that may hold a node_modules link: the link first, by itself, so the shared node_modules is never walked. */

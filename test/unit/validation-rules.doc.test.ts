@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { formatRecord, graphCliResult, readRecord, RECORD } from '../../scripts/gnd-corpus';
+import { VARIANTS } from '../fixtures/subgraphs/corpus';
 import { REPO_ROOT } from '../support/paths';
 
 const ROOT = REPO_ROOT;
@@ -124,4 +126,32 @@ test('the table lists each code once', () => {
     seen.filter((c, i) => seen.indexOf(c) !== i),
     [],
   );
+});
+
+test('the gnd table lists exactly the corpus projects where gnd and graph-cli disagree, as recorded', () => {
+  const record = readRecord();
+  assert.equal(formatRecord(record), fs.readFileSync(RECORD, 'utf8'), 'the record reads back as written');
+  assert.deepEqual(
+    record.map((r) => r.name),
+    ['the tutorial (no mistake)', ...VARIANTS.map((v) => v.name)],
+    'corpus.gnd.txt covers the corpus as it is now: run node --import tsx scripts/gnd-corpus.ts',
+  );
+  for (const variant of VARIANTS) assert.equal(record.find((r) => r.name === variant.name)!.graphCli, graphCliResult(variant), variant.name);
+  const text = fs.readFileSync(DOC, 'utf8');
+  const section = text.slice(text.indexOf('## gnd and graph-cli'), text.indexOf('\n## ', text.indexOf('## gnd and graph-cli') + 1));
+  const rows = section
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| project') && !l.startsWith('| ---'))
+    .map((l) =>
+      l
+        .split('|')
+        .map((c) => c.trim())
+        .slice(1, 4),
+    );
+  const disagree = record.filter((r) => r.graphCli !== r.gnd);
+  assert.deepEqual(
+    rows,
+    disagree.map((r) => [r.name, r.graphCli, r.gnd]),
+  );
+  assert.match(section, new RegExp(`${record.length - disagree.length} of the ${record.length} projects get the same result`));
 });

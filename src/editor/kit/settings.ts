@@ -11,6 +11,7 @@ import { MAX_TIMEOUT_MS, setResponseLimitMB } from '../../core/rpc/deadline';
 import type { AuthForm } from '../../core/rpc/endpoint';
 import type { KnobHints } from '../../core/knobs';
 import { isStorageModeChoice, type StorageModeChoice } from '../../core/storage/types';
+import { TOOLCHAIN_PREFERENCES, type ToolchainPreference } from '../../core/subgraph/graphcli/toolchain';
 import { KNOB_HINTS, SETTINGS, type SettingName } from './settingsSchema';
 
 const AUTH_FORMS: readonly AuthForm[] = ['none', 'key', 'basic'];
@@ -111,6 +112,12 @@ export const settings = {
   /** Node.js to run the graph CLI with; undefined: the usual one. */
   graphNodePath(): string | undefined {
     return read<string>('graphNodePath')?.trim() || undefined;
+  },
+
+  /** Which toolchain builds and deploys subgraphs: graph-cli when the project has it, else gnd (auto), or one of them. */
+  subgraphToolchain(): ToolchainPreference {
+    const value = read<string>('subgraphToolchain');
+    return (TOOLCHAIN_PREFERENCES as readonly string[]).includes(value ?? '') ? (value as ToolchainPreference) : 'auto';
   },
 
   /** The local graph-node: start it when the workspace opens. */

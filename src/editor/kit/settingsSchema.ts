@@ -8,6 +8,7 @@ import { DEFAULT_API_URL } from '../../core/platform/apiUrl';
 import { DEFAULT_MAX_RESPONSE_MB } from '../../core/rpc/deadline';
 import { DEFAULT_TIMEOUT_MS } from '../../core/rpc/types';
 import { STORAGE_MODES } from '../../core/storage/types';
+import { TOOLCHAIN_PREFERENCES } from '../../core/subgraph/graphcli/toolchain';
 
 interface Schema {
   id: string;
@@ -29,6 +30,7 @@ export const SETTINGS = {
   platformApiUrl: { id: 'chaindeck.platform.apiUrl', type: 'string', default: DEFAULT_API_URL },
   subgraphs: { id: 'chaindeck.subgraphs', type: 'array', default: [] },
   graphNodePath: { id: 'chaindeck.graph.nodePath', type: 'string', default: '' },
+  subgraphToolchain: { id: 'chaindeck.subgraph.toolchain', type: 'string', default: 'auto', enum: TOOLCHAIN_PREFERENCES },
   localGraphNodeAutoStart: { id: 'chaindeck.localGraphNode.autoStart', type: 'boolean', default: false },
   localGraphNodeDataFolder: { id: 'chaindeck.localGraphNode.dataFolder', type: 'string', default: '' },
   localGraphNodeGndPath: { id: 'chaindeck.localGraphNode.gndPath', type: 'string', default: '' },

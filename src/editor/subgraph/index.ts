@@ -54,7 +54,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     onDidChangeRecords: localNode.onDidChangeRecords,
   });
   const results = new QueryResults(extension.extensionUri, store, log);
-  const toolchain = new GraphToolchain(isTrusted);
+  const toolchain = new GraphToolchain(isTrusted, extension.globalStorageUri.fsPath);
   const tasks = new GraphTasks({ store, manifests, log, toolchain, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
   const tree = new SubgraphsTree(store, manifests, localNode);
   const queries = new QueryFiles({ store, manifests, results });

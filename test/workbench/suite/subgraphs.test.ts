@@ -346,7 +346,7 @@ describe('subgraphs', function () {
     try {
       const missingCli = path.join(path.dirname(manifest.fsPath), 'no-such-graph-cli.js');
       await assert.rejects(
-        refusing.run(codegen, { cli: missingCli, cwd: path.dirname(manifest.fsPath), signal: new AbortController().signal }),
+        refusing.run(codegen, { toolchain: { kind: 'graph-cli', cli: missingCli }, cwd: path.dirname(manifest.fsPath), signal: new AbortController().signal }),
         /runs code from this workspace: trust the workspace first/,
       );
     } finally {

@@ -13,7 +13,7 @@ import { FILE_CAPS, fileErrorOf, readTextFile } from '../../files';
 /** Stands for the deploy key in a deploy command line; replaced inside the CLI's process only. */
 export const DEPLOY_KEY_PLACEHOLDER = '{deployKey}';
 
-export type GraphSubcommand = 'init' | 'codegen' | 'build' | 'deploy' | 'create';
+export type GraphSubcommand = 'init' | 'codegen' | 'build' | 'deploy' | 'create' | 'remove';
 
 export interface GraphCommand {
   subcommand: GraphSubcommand;
@@ -282,11 +282,20 @@ export function graphDeployCommand(input: GraphDeployInput): GraphCommand {
 
 /** `graph create --node <deploy_url> <name>` (graph-node's subgraph_create): what a 404 on deploy asks for. */
 export function graphCreateCommand(input: Pick<GraphDeployInput, 'name' | 'deployUrl' | 'useDeployKey'>): GraphCommand {
+  return nameCommand('create', input);
+}
+
+/** `graph remove --node <deploy_url> <name>` (graph-node's subgraph_remove): the name and its versions go. */
+export function graphRemoveCommand(input: Pick<GraphDeployInput, 'name' | 'deployUrl' | 'useDeployKey'>): GraphCommand {
+  return nameCommand('remove', input);
+}
+
+function nameCommand(subcommand: 'create' | 'remove', input: Pick<GraphDeployInput, 'name' | 'deployUrl' | 'useDeployKey'>): GraphCommand {
   const problems = [
     ...(NAME.test(input.name) ? [] : [{ field: 'name', message: `Subgraph name '${input.name}': use letters, digits, '-', '_' and '/' between parts.` }]),
     ...[urlProblem(input.deployUrl, 'deployUrl', 'deploy URL')].filter((p): p is InputProblem => !!p),
   ];
   if (problems.length) throw new GraphInputError(problems);
-  const args = ['create', '--node', input.deployUrl, input.name, ...(input.useDeployKey ? ['--access-token', DEPLOY_KEY_PLACEHOLDER] : [])];
-  return { subcommand: 'create', args, manifest: DEFAULT_MANIFEST, notes: [], subgraphName: input.name };
+  const args = [subcommand, '--node', input.deployUrl, input.name, ...(input.useDeployKey ? ['--access-token', DEPLOY_KEY_PLACEHOLDER] : [])];
+  return { subcommand, args, manifest: DEFAULT_MANIFEST, notes: [], subgraphName: input.name };
 }

@@ -68,7 +68,10 @@ const QUERIES_HTTP = /^\s*Queries \(HTTP\):\s+(\S+)\s*$/m;
 const BUILD_COMPLETED = /^\s*(?:✔\s*)?Build completed:\s+(\S+)\s*$/m;
 const TYPES_GENERATED = /^\s*(?:✔\s*)?Types generated successfully\s*$/m;
 const INIT_CREATED = /^\s*Subgraph (\S+) created in (.+?)\s*$/m;
+/** gnd's `✔ Subgraph created at <folder>`. */
+const GND_INIT_CREATED = /^\s*✔ Subgraph created at (.+?)\s*$/m;
 const CREATED = /^\s*(?:✔\s*)?Created subgraph: (\S+)\s*$/m;
+const REMOVED = /^\s*(?:✔\s*)?Removed subgraph: (\S+)\s*$/m;
 const HTTP_ERROR = /HTTP error (?:deploying|creating) the subgraph:? (\S+)/;
 const NODE_REFUSED = /Failed to deploy to Graph node (\S+?): (.*)$/m;
 const CREATE_REFUSED = /Error creating the subgraph: (.*)$/m;
@@ -269,8 +272,11 @@ function lastLines(output: string, count = 3): string {
 }
 
 function failureLine(output: string): string | undefined {
-  // graph-cli marks its failure with ✖; gnd prints `Error: …` (its first line; the rest is detail).
-  return (/^✖ (.*)$/m.exec(output) ?? /^Error: (.*)$/m.exec(output))?.[1]?.trim();
+  // graph-cli marks its failure with ✖; gnd prints `Error: …`, its advice on the indented lines
+  // up to a blank one (`Install it with:` / `  npm install …`).
+  const marked = /^✖ (.*)$/m.exec(output)?.[1];
+  const gnd = /^Error: (.*(?:\r?\n[ \t]+(?!at )\S.*)*)/m.exec(output)?.[1];
+  return (marked ?? gnd)?.replace(/\s*\r?\n\s*/g, ' ').trim();
 }
 
 /** Why a deploy failed, in words that say what to do. */
@@ -351,6 +357,8 @@ export function judgeGraphRun(subcommand: GraphSubcommand, exitCode: number | nu
     case 'init': {
       const created = INIT_CREATED.exec(output);
       if (exitCode === 0 && created) return { ok: true, summary: `Subgraph ${created[1]} created in ${created[2]}.`, problems };
+      const gndCreated = GND_INIT_CREATED.exec(output);
+      if (exitCode === 0 && gndCreated) return { ok: true, summary: `Subgraph created in ${gndCreated[1]}.`, problems };
       return { ok: false, summary: `${tool} init failed${exitNote}: ${failureLine(output) ?? lastLines(output)}`, problems };
     }
     case 'create': {
@@ -360,6 +368,17 @@ export function judgeGraphRun(subcommand: GraphSubcommand, exitCode: number | nu
       const refused = CREATE_REFUSED.exec(output)?.[1];
       const why = http ? deployFailure(output, exitCode, ctx) : refused ? `graph-node refused: ${refused.trim()}` : (failureLine(output) ?? lastLines(output));
       return { ok: false, summary: `${tool} create failed: ${why}`, problems };
+    }
+    case 'remove': {
+      const removed = REMOVED.exec(output);
+      if (exitCode === 0 && removed) return { ok: true, summary: `Removed subgraph ${removed[1]}.`, problems };
+      const why = HTTP_ERROR.test(output) ? deployFailure(output, exitCode, ctx) : (failureLine(output) ?? lastLines(output));
+      // gnd 0.45.0 takes graph-node's null result of subgraph_remove for an error, and hides why.
+      const gndNull =
+        tool === 'gnd' && /^Error: Failed to remove subgraph\s*$/m.test(output)
+          ? ` (gnd says this also when graph-node did remove it: check whether ${ctx.subgraphName ?? 'the name'} is still listed)`
+          : '';
+      return { ok: false, summary: `${tool} remove failed: ${why}${gndNull}`, problems };
     }
   }
 }

@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LocalNodeUrls } from '../../../core/localnode/supervisor';
 import { isManifestFile, isProjectSource } from '../../../core/subgraph/copies';
-import { displayCommand } from '../../../core/subgraph/graphcli/commands';
 import { deployToLocalNode, subgraphNameProblem, type LocalDeployResult } from '../../../core/subgraph/graphcli/localDeploy';
+import { displayToolchainCommand, toolchainName } from '../../../core/subgraph/graphcli/toolchain';
 import { suggestSubgraphName } from '../../../core/subgraph/graphnode/localChain';
 import { COMMANDS } from '../../ids';
 import { errorText } from '../../kit/errors';
@@ -132,7 +132,7 @@ export class LocalDeployer implements vscode.Disposable {
   ): Promise<LocalDeployResult> {
     const { toolchain } = this.f;
     const folder = path.dirname(manifest.fsPath);
-    const found = toolchain.findCli(folder);
+    const found = await toolchain.resolve(folder);
     if ('missing' in found) {
       out(`${found.missing}\n`);
       return { ok: false, name, summary: found.missing };
@@ -144,10 +144,10 @@ export class LocalDeployer implements vscode.Disposable {
         manifest: path.basename(manifest.fsPath),
         name,
         urls,
-        run: (command) => toolchain.run(command, { cli: found.cli, cwd: folder, signal, out }),
+        run: (command) => toolchain.run(command, { toolchain: found.toolchain, cwd: folder, signal, out }),
         onStep: (command, i, count) => {
-          step(`graph ${command.subcommand} (${i + 1}/${count})`);
-          out(`\x1b[1m> ${displayCommand(command)}\x1b[0m\n\n`);
+          step(`${toolchainName(found.toolchain)} ${command.subcommand} (${i + 1}/${count})`);
+          out(`\x1b[1m> ${displayToolchainCommand(found.toolchain, command)}\x1b[0m\n\n`);
         },
         onNote: (text) => out(`\n${text}\n\n`),
         onStepEnd: (_, run) => out(`\n${run.outcome.ok ? '\x1b[32m✔' : '\x1b[31m✖'} ${run.outcome.summary}\x1b[0m\n\n`),

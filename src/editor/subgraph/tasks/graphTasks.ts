@@ -7,7 +7,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatProblem } from '../../../core/subgraph/graphcli/output';
-import { displayCommand, graphBuildCommand, graphCodegenCommand, graphDeployCommand, type GraphCommand } from '../../../core/subgraph/graphcli/commands';
+import { graphBuildCommand, graphCodegenCommand, graphDeployCommand, type GraphCommand } from '../../../core/subgraph/graphcli/commands';
+import { displayToolchainCommand } from '../../../core/subgraph/graphcli/toolchain';
 import type { GraphRun } from '../../../core/subgraph/graphcli/launch';
 import type { SubgraphRecord, SubgraphSecrets } from '../../../core/subgraph/graphnode/records';
 import { errorText } from '../../kit/errors';
@@ -163,7 +164,7 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
       return 1;
     };
     if (!toolchain.isTrusted()) return stop(UNTRUSTED);
-    const found = toolchain.findCli(folder);
+    const found = await toolchain.resolve(folder);
     if ('missing' in found) return stop(found.missing);
     let command: GraphCommand;
     let secrets: SubgraphSecrets = {};
@@ -181,11 +182,11 @@ export class GraphTasks implements vscode.TaskProvider, vscode.Disposable {
     }
     for (const note of command.notes) out(`${note}\n`);
     // The command as shown holds `{key}` and `{deployKey}`, never their values.
-    out(`\x1b[1m> ${displayCommand(command)}\x1b[0m\n\n`);
+    out(`\x1b[1m> ${displayToolchainCommand(found.toolchain, command)}\x1b[0m\n\n`);
     toolchain.clearProblems(folder);
     let run: GraphRun;
     try {
-      run = await toolchain.run(command, { cli: found.cli, cwd: folder, secrets, signal, out });
+      run = await toolchain.run(command, { toolchain: found.toolchain, cwd: folder, secrets, signal, out });
     } catch (error) {
       return stop(errorText(error), target?.record);
     }

@@ -13,6 +13,7 @@ import { withProgress } from '../../kit/progress';
 import type { Log } from '../../log';
 import { pickOne, pickOrType } from '../pickers';
 import type { GraphToolchain } from './toolchain';
+import { toolchainName } from '../../../core/subgraph/graphcli/toolchain';
 
 /** The message core has for one field of the form (given what is filled in so far). */
 function problemOf(input: GraphInitInput, cwd: string, field: keyof GraphInitInput): string | undefined {
@@ -110,14 +111,18 @@ export async function initSubgraph(f: { log: Log; toolchain: GraphToolchain }): 
   if (!another) return undefined;
 
   // No project yet: a missing CLI is offered globally.
-  const found = f.toolchain.findCli(cwd, 'global');
-  if ('missing' in found) return undefined;
+  const found = await f.toolchain.resolve(cwd, 'global');
+  if ('missing' in found) {
+    void vscode.window.showErrorMessage(found.missing);
+    return undefined;
+  }
+  const tool = toolchainName(found.toolchain);
   const command = graphInitCommand(input, cwd);
-  f.log.info(`graph init ${input.directory} in ${cwd}`);
-  const run = await withProgress('graph init', (signal, progress) => {
+  f.log.info(`${tool} init ${input.directory} in ${cwd}`);
+  const run = await withProgress(`${tool} init`, (signal, progress) => {
     for (const note of command.notes) progress(note);
     return f.toolchain.run(command, {
-      cli: found.cli,
+      toolchain: found.toolchain,
       cwd,
       signal,
       out: (text) => {
@@ -127,13 +132,13 @@ export async function initSubgraph(f: { log: Log; toolchain: GraphToolchain }): 
     });
   });
   if (!run.outcome.ok) {
-    f.log.error(`graph init: ${run.outcome.summary}\n${run.output}`);
+    f.log.error(`${tool} init: ${run.outcome.summary}\n${run.output}`);
     if (!run.cancelled) void vscode.window.showErrorMessage(run.outcome.summary, 'Show Log').then((c) => c && f.log.show());
     return undefined;
   }
   f.log.info(run.outcome.summary);
   const folder = vscode.Uri.file(path.resolve(cwd, input.directory));
-  const next = another.more ? ` Add the other contracts with \`graph add <address> --abi <file>\` in ${input.directory}.` : '';
+  const next = another.more ? ` Add the other contracts with \`${tool} add <address> --abi <file>\` in ${input.directory}.` : '';
   const deploy = product.hosted ? " Add a subgraph record with your host's URLs to deploy it." : '';
   const open = await vscode.window.showInformationMessage(
     `${run.outcome.summary} Install its dependencies (npm install) before building.${next}${deploy}`,

@@ -1,28 +1,34 @@
 /**
- * The one way the editor runs the graph toolchain, for build, deploy, local deploy and init:
- * only in a trusted workspace (the CLI runs the workspace's code); the graph CLI found from the
- * subgraph's folder (its node_modules or a folder above, else `graph` on PATH), with an offer to
- * install it; Node.js to run it with; each command run by core's runGraph with its output
- * cleaned for people; a run as a `graph` task in a pseudo-terminal (CustomExecution, not a
- * ProcessExecution: the CLI's secrets travel on its stdin, so neither the terminal's command line,
- * nor the task definition, nor the log ever holds a key), waited for to its end; and the
- * problems a run reported as diagnostics (collection "graph"), cleared when the folder runs again.
+ * The one way the editor runs the subgraph toolchain, for build, deploy, local deploy and init:
+ * only in a trusted workspace (the toolchain runs the workspace's code); graph-cli found from the
+ * subgraph's folder (its node_modules or a folder above, else `graph` on PATH), else gnd
+ * (installed once into the extension's storage, as the local graph-node installs it), or the one
+ * `chaindeck.subgraph.toolchain` forces; Node.js to run graph-cli with; each command run by
+ * core's runToolchain with its output cleaned for people; a run as a `graph` task in a
+ * pseudo-terminal (CustomExecution, not a ProcessExecution: secrets travel on graph-cli's stdin
+ * or in gnd's private config file, so neither the terminal's command line, nor the task
+ * definition, nor the log ever holds a key), waited for to its end; and the problems a run
+ * reported as diagnostics (collection "graph"), cleared when the folder runs again.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { inertText } from '../../../core/inert';
+import { cachedGndPath, GND_VERSION, gndOnPath, resolveGnd } from '../../../core/localnode/gnd';
 import type { GraphCommand } from '../../../core/subgraph/graphcli/commands';
-import { findGraphCli, runGraph, type GraphRun } from '../../../core/subgraph/graphcli/launch';
+import type { GraphRun } from '../../../core/subgraph/graphcli/launch';
 import { CliNoiseFilter } from '../../../core/subgraph/graphcli/output';
+import { chooseToolchain, runToolchain, ToolchainError, type Toolchain } from '../../../core/subgraph/graphcli/toolchain';
 import type { SubgraphSecrets } from '../../../core/subgraph/graphnode/records';
 import { errorText } from '../../kit/errors';
+import { withProgress } from '../../kit/progress';
 import { settings } from '../../kit/settings';
+import { SETTINGS } from '../../kit/settingsSchema';
 import { problemsToDiagnostics } from './problems';
 
 export const GRAPH_TASK_TYPE = 'graph';
 
-const TRUST_FIRST = 'Running the graph CLI runs code from this workspace: trust the workspace first';
+const TRUST_FIRST = 'Running the subgraph toolchain (graph CLI or gnd) runs code from this workspace: trust the workspace first';
 /** What a run in an untrusted workspace says instead of running (the warning's button says the way out). */
 export const UNTRUSTED = `${TRUST_FIRST} (Manage Workspace Trust).`;
 
@@ -42,7 +48,7 @@ export interface GraphTaskShape {
 }
 
 export interface RunOptions {
-  cli: string;
+  toolchain: Toolchain;
   /** The subgraph folder (the CLI's working directory); for init, the folder to create it in. */
   cwd: string;
   secrets?: SubgraphSecrets;
@@ -56,7 +62,13 @@ export class GraphToolchain implements vscode.Disposable {
   /** The files each subgraph folder's last run put diagnostics on, to clear on the next run. */
   private readonly reported = new Map<string, vscode.Uri[]>();
 
-  constructor(readonly isTrusted: () => boolean) {}
+  private installing: Promise<string> | undefined;
+
+  /** `storage`: the folder gnd is installed into (the extension's global storage). */
+  constructor(
+    readonly isTrusted: () => boolean,
+    private readonly storage?: string,
+  ) {}
 
   /** Whether the CLI may run; when not, says so with the way out (Manage Workspace Trust). */
   requireTrust(): boolean {
@@ -68,17 +80,37 @@ export class GraphToolchain implements vscode.Disposable {
   }
 
   /**
-   * The CLI for a subgraph in `folder`; when there is none, offers to install it (in the project
-   * as a dev dependency, or globally for init, whose project does not exist yet) and returns the
-   * one line a terminal or a message says instead.
+   * The toolchain for a subgraph in `folder`: graph-cli when found, else gnd (installed now if
+   * needed), as the setting allows. When none can run, returns the one line a terminal or a
+   * message says instead (and offers to install graph-cli when the setting asks for it; for init
+   * globally, since the project does not exist yet).
    */
-  findCli(folder: string, install: 'project' | 'global' = 'project'): { cli: string } | { missing: string } {
-    const cli = findGraphCli(folder);
-    if (cli) return { cli };
-    void offerInstall(folder, install);
-    return {
-      missing: `The graph CLI is not installed for this subgraph: no node_modules/@graphprotocol/graph-cli in ${folder} or above, and no graph on PATH. Install it in the project (npm install --save-dev @graphprotocol/graph-cli in ${projectFolder(folder)}), then run it again.`,
-    };
+  async resolve(folder: string, install: 'project' | 'global' = 'project'): Promise<{ toolchain: Toolchain } | { missing: string }> {
+    try {
+      return { toolchain: await chooseToolchain({ fromDir: folder, preference: settings.subgraphToolchain(), gnd: () => this.gnd() }) };
+    } catch (error) {
+      if (error instanceof ToolchainError) {
+        void offerInstall(folder, install);
+        return { missing: error.message };
+      }
+      return {
+        missing: `No graph CLI was found for this subgraph, and gnd ${GND_VERSION} could not be had: ${errorText(error)} Install the graph CLI in the project (npm install --save-dev @graphprotocol/graph-cli), or set ${SETTINGS.localGraphNodeGndPath.id} to a gnd binary.`,
+      };
+    }
+  }
+
+  /** gnd's binary: the setting's, on PATH, or the pinned one in the extension's storage, installed once (under a progress notification). */
+  gnd(): Promise<string> {
+    const cacheDir = this.storage;
+    if (!cacheDir) return Promise.reject(new Error('gnd has no storage folder to be installed into.'));
+    const source = { gndPath: settings.localGraphNodeGndPath(), cacheDir, env: process.env };
+    const present = source.gndPath || gndOnPath(process.env) || fs.existsSync(cachedGndPath(cacheDir));
+    if (present) return resolveGnd(source).then((resolved) => resolved.path);
+    // One install at a time, whoever asks meanwhile waits for it.
+    this.installing ??= withProgress(`Installing gnd ${GND_VERSION}, the subgraph toolchain for projects without the graph CLI`, (signal) => resolveGnd({ ...source, signal }))
+      .then((resolved) => resolved.path)
+      .finally(() => (this.installing = undefined));
+    return this.installing;
   }
 
   /**
@@ -90,8 +122,7 @@ export class GraphToolchain implements vscode.Disposable {
     if (!this.isTrusted()) return Promise.reject(new Error(UNTRUSTED));
     const noise = new CliNoiseFilter();
     const { out } = options;
-    return runGraph(command, {
-      cli: options.cli,
+    return runToolchain(options.toolchain, command, {
       cwd: options.cwd,
       secrets: options.secrets,
       node: nodeBinary(),

@@ -89,3 +89,36 @@ test('gnd: a failure without problems is summarised by its Error line', () => {
   const text = '→ Load subgraph from subgraph.yaml\nError: Could not locate `node_modules` in parent directories of subgraph manifest\n';
   assert.equal(judgeGraphRun('build', 1, text, ctx).summary, 'gnd build failed (exit code 1): Could not locate `node_modules` in parent directories of subgraph manifest');
 });
+
+test('remove: ok from the removed line; gnd’s failure says the name may be gone all the same', () => {
+  assert.deepEqual(judgeGraphRun('remove', 0, 'Removing subgraph from Graph node: http://127.0.0.1:8020\n✔ Removed subgraph: me/sg\n', { ...ctx, subgraphName: 'me/sg' }), {
+    ok: true,
+    summary: 'Removed subgraph me/sg.',
+    problems: [],
+  });
+  // What gnd 0.45.0 printed when a real graph-node had removed the name (test/integration/gnd.toolchain.test.ts).
+  const text = 'Removing subgraph from Graph node: http://127.0.0.1:46553\nError: Failed to remove subgraph\n';
+  assert.equal(
+    judgeGraphRun('remove', 1, text, { ...ctx, subgraphName: 'me/sg' }).summary,
+    'gnd remove failed: Failed to remove subgraph (gnd says this also when graph-node did remove it: check whether me/sg is still listed)',
+  );
+  assert.equal(
+    judgeGraphRun('remove', 1, '✖ Error removing the subgraph: no such name\n', { manifest: 'subgraph.yaml' }).summary,
+    'graph remove failed: Error removing the subgraph: no such name',
+  );
+});
+
+test('gnd: a failure’s advice on the indented lines below its Error line is kept, up to the blank line', () => {
+  const missing =
+    '→ Compile data source: ERC20\nError: AssemblyScript compiler (asc) not found. Install it with:\n  npm install -g assemblyscript@0.19.23\n  or locally:\n  npm install --save-dev assemblyscript@0.19.23\n';
+  assert.equal(
+    judgeGraphRun('build', 1, missing, ctx).summary,
+    'gnd build failed (exit code 1): AssemblyScript compiler (asc) not found. Install it with: npm install -g assemblyscript@0.19.23 or locally: npm install --save-dev assemblyscript@0.19.23',
+  );
+  const mismatch =
+    'Error: AssemblyScript compiler version mismatch: found 0.27.31, required 0.19.23.\n  Please install the correct version with:\n  npm install -g assemblyscript@0.19.23\n\n  If you know what you’re doing, use --skip-asc-version-check.\n';
+  assert.equal(
+    judgeGraphRun('build', 1, mismatch, ctx).summary,
+    'gnd build failed (exit code 1): AssemblyScript compiler version mismatch: found 0.27.31, required 0.19.23. Please install the correct version with: npm install -g assemblyscript@0.19.23',
+  );
+});

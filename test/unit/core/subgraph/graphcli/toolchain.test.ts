@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { graphBuildCommand, graphCodegenCommand, graphCreateCommand, graphDeployCommand, GraphInputError } from '../../../../../src/core/subgraph/graphcli/commands';
+import { graphBuildCommand, graphCodegenCommand, graphCreateCommand, graphDeployCommand, GraphInputError, graphRemoveCommand } from '../../../../../src/core/subgraph/graphcli/commands';
 import { chooseToolchain, displayToolchainCommand, findAscBin, gndArgs, gndProcess, gndTestArgs, ToolchainError } from '../../../../../src/core/subgraph/graphcli/toolchain';
 
 const DEPLOY_KEY = '0123456789abcdef0123456789abcdef';
@@ -58,6 +58,7 @@ test('gnd takes graph-cli command lines as they are, without a deploy key flag',
   const create = graphCreateCommand({ name: 'me/sg', deployUrl: 'http://127.0.0.1:8020', useDeployKey: true });
   assert.deepEqual(gndArgs(create), ['create', '--node', 'http://127.0.0.1:8020', 'me/sg']);
   assert.equal(displayToolchainCommand({ kind: 'gnd' }, create), 'gnd create --node http://127.0.0.1:8020 me/sg');
+  assert.deepEqual(gndArgs(graphRemoveCommand({ name: 'me/sg', deployUrl: 'http://127.0.0.1:8020', useDeployKey: true })), ['remove', '--node', 'http://127.0.0.1:8020', 'me/sg']);
   assert.equal(displayToolchainCommand({ kind: 'graph-cli' }, create), 'graph create --node http://127.0.0.1:8020 me/sg --access-token {deployKey}');
 });
 

@@ -1,0 +1,324 @@
+/**
+ * `captureTest`: a gnd test file for blocks from..to of a node. The range is indexed on a
+ * temporary local graph-node whose chain is the recording gateway (the chain ends at `to`), by a
+ * copy of the manifest whose data sources start at `from`; the test's blocks are what graph-node
+ * read (the logs its filters matched, template instances included, and the eth_calls its
+ * handlers made, with their answers), its assertions every entity as that node answers at `to`.
+ * The file is run once by gnd before it is written: what is written passes on the unchanged
+ * subgraph. Any failure is one line (CaptureError) and writes nothing.
+ */
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { Interface } from 'ethers';
+import { endpointFromUrl } from '../../nodes/endpoint';
+import { RpcClient } from '../../rpc/client';
+import { LocalGraphNode } from '../../localnode/supervisor';
+import { fetchStatuses } from '../../localnode/status';
+import { graphBuildCommand, type GraphCommand } from '../../subgraph/graphcli/commands';
+import { findGraphCli, runGraph } from '../../subgraph/graphcli/launch';
+import { deployToLocalNode } from '../../subgraph/graphcli/localDeploy';
+import { UnreplayableError } from './abiText';
+import { captureAssertions, TooManyEntitiesError } from './assertions';
+import { blockMocks, callBlock, capturedEvents, withFillers, type CapturedEvent, type GndBlock } from './blocks';
+import { startRecordingGateway, type RecordedCall, type RecordingGateway } from './gateway';
+import { CAPTURE_MANIFEST, ManifestError, type CaptureManifest, readCaptureManifest, writeCaptureManifest } from './manifest';
+import { verifyCapturedTest } from './verify';
+
+/** A capture that cannot be made: one line that says why and what to do; nothing was written. */
+export class CaptureError extends Error {}
+
+/** The widest range captured at once, and the most blocks a test holds (every block, with block handlers). */
+export const MAX_RANGE = 100_000;
+export const MAX_BLOCKS = 2_000;
+/** How long the range may take to index. */
+const INDEX_TIMEOUT_MS = 300_000;
+const DEPLOY_NAME = 'chaindeck-capture';
+
+export interface CaptureOptions {
+  manifest: string;
+  rpcUrl: string;
+  from: number;
+  to: number;
+  /** Default: tests/<first data source>-<from>-<to>.json beside the manifest. */
+  out?: string;
+  /** Overwrite an existing --out file. */
+  force?: boolean;
+  /** The gnd binary (runs the local graph-node and the check). */
+  gnd: string;
+  /** Where gnd would be installed (unused when `gnd` is given; the supervisor wants one). */
+  cacheDir?: string;
+  /** The toolchain's codegen+build of the manifest; default the project's graph CLI. */
+  build?: (signal: AbortSignal, out: (line: string) => void) => Promise<void>;
+  signal?: AbortSignal;
+  progress?: (message: string) => void;
+}
+
+export interface CaptureResult {
+  file: string;
+  blocks: number;
+  events: number;
+  ethCalls: number;
+  entities: number;
+  /** JSON-RPC requests graph-node sent through the gateway. */
+  roundTrips: number;
+}
+
+/** The default file: tests/<first data source>-<from>-<to>.json beside the manifest. */
+export function defaultOutFile(manifest: string, firstSource: string, from: number, to: number): string {
+  const safe = firstSource.replace(/[^A-Za-z0-9_.-]/g, '_') || 'subgraph';
+  return path.join(path.dirname(manifest), 'tests', `${safe}-${from}-${to}.json`);
+}
+
+/** Why `out` cannot be written (undefined: it can). */
+export function outProblem(out: string, force: boolean): string | undefined {
+  let stat;
+  try {
+    stat = lstatSync(out);
+  } catch {
+    return undefined;
+  }
+  if (stat.isDirectory()) return `${out} is a folder: give a file name for --out.`;
+  if (!stat.isFile()) return `${out} is not a regular file: give a file name for --out.`;
+  return force ? undefined : `${out} exists: pass --force to replace it, or give another --out.`;
+}
+
+/** Why the range cannot be captured (undefined: it can). */
+export function rangeProblem(from: number, to: number): string | undefined {
+  if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(to) || to < 0) return 'Blocks are whole numbers from 0.';
+  if (from > to) return `--from ${from} is after --to ${to}: the range must run forwards.`;
+  if (to - from >= MAX_RANGE) return `The range holds ${to - from + 1} blocks; at most ${MAX_RANGE.toLocaleString('en-US')} are captured at once: capture a shorter range.`;
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0];
+}
+
+interface BlockHeader {
+  hash: string;
+  timestamp: number;
+}
+
+/** Block headers by number (and by hash), read in batches of 100. */
+async function headers(client: RpcClient, numbers: readonly number[], signal?: AbortSignal): Promise<Map<number, BlockHeader>> {
+  const out = new Map<number, BlockHeader>();
+  for (let i = 0; i < numbers.length; i += 100) {
+    const chunk = numbers.slice(i, i + 100);
+    const items = await client.batch(
+      chunk.map((n) => ({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })),
+      { signal },
+    );
+    items.forEach((item, k) => {
+      const block = 'result' in item ? (item.result as { hash?: string; timestamp?: string } | null) : undefined;
+      if (!block?.hash || !block.timestamp) throw new CaptureError(`The node has no block ${chunk[k]}${'error' in item ? ` (${oneLine(item.error)})` : ''}.`);
+      out.set(chunk[k], { hash: block.hash.toLowerCase(), timestamp: Number(BigInt(block.timestamp)) });
+    });
+  }
+  return out;
+}
+
+const noEvents = (from: number, to: number) => `No event of the subgraph's data sources in blocks ${from}–${to}: nothing to capture (check the range and the manifest's addresses).`;
+
+/**
+ * Whether the range surely holds no event of the subgraph, asked of the node before a local
+ * graph-node is started: when every data source has an address and none has block handlers, no
+ * handler (so no template instance) can run without a log of theirs. Undefined (go on and see)
+ * when that cannot be told or the node refuses the query (a range too wide for it).
+ */
+async function noEventsAtAll(client: RpcClient, sources: CaptureManifest['sources'], from: number, to: number, signal?: AbortSignal): Promise<boolean> {
+  const own = sources.filter((s) => !s.template);
+  if (own.some((s) => !s.address || s.blockHandlers)) return false;
+  const hex = (n: number) => `0x${n.toString(16)}`;
+  try {
+    const logs = await client.call<unknown[]>(
+      'eth_getLogs',
+      [{ fromBlock: hex(from), toBlock: hex(to), address: own.map((s) => s.address), topics: [[...new Set(own.flatMap((s) => [...s.topics]))]] }],
+      { signal },
+    );
+    return Array.isArray(logs) && logs.length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the capture's deployment has indexed `to`; a fatal error on the way is the capture's failure. */
+async function waitIndexed(indexNode: string, deployment: string, to: number, signal?: AbortSignal): Promise<void> {
+  const deadline = Date.now() + INDEX_TIMEOUT_MS;
+  for (;;) {
+    if (signal?.aborted) throw new CaptureError('The capture was cancelled.');
+    const status = (await fetchStatuses(indexNode, signal).catch(() => []))?.find((s) => s.deployment === deployment);
+    if (status?.health === 'failed') {
+      const at = status.fatalError?.block !== undefined ? ` at block ${status.fatalError.block}` : '';
+      throw new CaptureError(`The subgraph failed${at} while the range was indexed: ${oneLine(status.fatalError?.message ?? 'no reason given')}`);
+    }
+    if (status && (status.indexed ?? -1) >= to) return;
+    if (Date.now() > deadline)
+      throw new CaptureError(`The local graph-node did not index up to block ${to} within ${INDEX_TIMEOUT_MS / 1000} s (indexed: ${status?.indexed ?? 'none'}): capture a shorter range.`);
+    await sleep(200);
+  }
+}
+
+/** The test's blocks: every block with a captured event (every block of the range when there are block handlers), with its mocks. */
+async function testBlocks(
+  client: RpcClient,
+  events: readonly CapturedEvent[],
+  records: readonly RecordedCall[],
+  range: { from: number; to: number; everyBlock: boolean },
+  abis: readonly Interface[],
+  signal?: AbortSignal,
+): Promise<GndBlock[]> {
+  const numbers = new Set(events.map((e) => e.block));
+  if (range.everyBlock) {
+    if (range.to - range.from + 1 > MAX_BLOCKS)
+      throw new CaptureError(`The subgraph has block handlers, so every block of the range is in the test: at most ${MAX_BLOCKS.toLocaleString('en-US')} blocks; capture a shorter range.`);
+    for (let n = range.from; n <= range.to; n++) numbers.add(n);
+  }
+  const byNumber = await headers(
+    client,
+    [...numbers].sort((a, b) => a - b),
+    signal,
+  );
+  const numberOfHash = new Map([...byNumber].map(([n, h]) => [h.hash, n]));
+  for (const e of events)
+    if (byNumber.get(e.block)?.hash !== e.blockHash)
+      throw new CaptureError(`Block ${e.block} changed while it was captured (a reorganisation): capture again, or a range further from the head.`);
+  const callsAt = new Map<number, RecordedCall[]>();
+  for (const r of records) {
+    if (r.method === 'eth_getLogs') continue;
+    const ref = callBlock(r);
+    const n = ref.number ?? (ref.hash ? numberOfHash.get(ref.hash) : undefined);
+    if (n === undefined || !byNumber.has(n)) continue;
+    callsAt.set(n, [...(callsAt.get(n) ?? []), r]);
+  }
+  return [...byNumber].map(([number, header]) => ({
+    number,
+    hash: header.hash,
+    timestamp: header.timestamp,
+    events: withFillers(events.filter((e) => e.block === number)),
+    ...blockMocks(callsAt.get(number) ?? [], abis),
+  }));
+}
+
+/**
+ * gnd test starts a manifest whose lowest data-source startBlock S is above 0 at block S-1 (its
+ * hash keccak256(S-1), gnd's default for a block without one) and skips the file's blocks up to
+ * that one; a file without it loses its first block. So a captured file begins with it.
+ */
+export function startPointer(sources: readonly { template: boolean; startBlock: number }[]): { number: number }[] {
+  const lowest = Math.min(...sources.filter((s) => !s.template).map((s) => s.startBlock));
+  return lowest > 0 ? [{ number: lowest - 1 }] : [];
+}
+
+/** Captures blocks from..to of the node at `rpcUrl` as a gnd test file, checks it passes, and writes it. */
+export async function captureTest(options: CaptureOptions): Promise<CaptureResult> {
+  const { from, to, signal } = options;
+  const progress = options.progress ?? (() => undefined);
+  const problem = rangeProblem(from, to);
+  if (problem) throw new CaptureError(problem);
+  const manifestFile = path.resolve(options.manifest);
+  let manifest;
+  try {
+    manifest = readCaptureManifest(manifestFile);
+  } catch (err) {
+    throw err instanceof ManifestError ? new CaptureError(err.message) : err;
+  }
+  const first = manifest.sources.find((s) => !s.template)!;
+  const out = path.resolve(options.out ?? defaultOutFile(manifestFile, first.name, from, to));
+  const outIssue = outProblem(out, options.force ?? false);
+  if (outIssue) throw new CaptureError(outIssue);
+  const cli = findGraphCli(manifest.dir);
+  if (!cli && !options.build) throw new CaptureError(`No graph CLI was found for ${manifest.dir}: install @graphprotocol/graph-cli in the project.`);
+  if (manifest.sources.some((s) => s.callHandlers)) throw new CaptureError('The subgraph has call handlers: gnd test feeds events and blocks only, so it cannot replay them.');
+
+  let client: RpcClient;
+  try {
+    client = new RpcClient(endpointFromUrl(options.rpcUrl), { timeoutMs: 30_000 });
+  } catch (err) {
+    throw new CaptureError(`The RPC URL cannot be used: ${oneLine(err)}`);
+  }
+  progress('reading the node');
+  let head: number;
+  try {
+    head = Number(BigInt((await client.call<string>('eth_blockNumber', [], { signal })) ?? '0x0'));
+  } catch (err) {
+    throw new CaptureError(`The node did not answer eth_blockNumber: ${oneLine(err)}`);
+  }
+  if (to > head) throw new CaptureError(`The node has no block ${to}: its latest block is ${head}.`);
+
+  if (await noEventsAtAll(client, manifest.sources, from, to, signal)) throw new CaptureError(noEvents(from, to));
+
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const scratch = await mkdtemp(path.join(tmpdir(), 'chaindeck-capture-'));
+  chmodSync(scratch, root ? 0o711 : 0o700);
+  let gateway: RecordingGateway | undefined;
+  let node: LocalGraphNode | undefined;
+  const copy = path.join(manifest.dir, CAPTURE_MANIFEST);
+  const runOut = (cmd: Parameters<typeof runGraph>[0]) => runGraph(cmd, { cli: cli!, cwd: manifest.dir, signal });
+  try {
+    gateway = await startRecordingGateway(client, to, signal);
+    progress('starting a local graph-node');
+    node = new LocalGraphNode({ rpcUrl: gateway.url, gndPath: options.gnd, cacheDir: options.cacheDir ?? scratch, dataDir: path.join(scratch, 'node') });
+    const urls = await node.start(signal);
+    progress(`indexing blocks ${from}–${to}`);
+    await writeCaptureManifest(manifestFile, from);
+    // The copy is built into the scratch folder: the project's build/ stays the manifest's own.
+    const buildDir = path.join(scratch, 'build');
+    const intoScratch = (cmd: GraphCommand): GraphCommand => (cmd.subcommand === 'build' || cmd.subcommand === 'deploy' ? { ...cmd, args: [...cmd.args, '--output-dir', buildDir] } : cmd);
+    const deployed = await deployToLocalNode({ manifest: CAPTURE_MANIFEST, name: DEPLOY_NAME, urls, run: (cmd) => runOut(intoScratch(cmd)) });
+    if (!deployed.ok || !deployed.deployment) throw new CaptureError(deployed.summary.replaceAll(CAPTURE_MANIFEST, path.basename(manifestFile)));
+    await waitIndexed(urls.indexNode, deployed.deployment, to, signal);
+    progress('reading the entities');
+    const { assertions, entities } = await captureAssertions(`${urls.graphql}/subgraphs/name/${DEPLOY_NAME}`, readFileSync(manifest.schemaFile, 'utf8'), to, signal);
+    await node.stop();
+    await gateway.close();
+    if (gateway.overflowed) throw new CaptureError('graph-node made more calls than a capture records: capture a shorter range.');
+
+    const watch = {
+      sources: new Map(manifest.sources.filter((s) => !s.template && s.address).map((s) => [s.address!, s.topics])),
+      templateTopics: new Set(manifest.sources.filter((s) => s.template || !s.address).flatMap((s) => [...s.topics])),
+    };
+    const events = capturedEvents(gateway.records, from, to, [...manifest.abis.values()], watch);
+    if (events.length === 0) throw new CaptureError(noEvents(from, to));
+    const everyBlock = manifest.sources.some((s) => s.blockHandlers);
+    const blocks = await testBlocks(client, events, gateway.records, { from, to, everyBlock }, [...manifest.abis.values()], signal);
+    const test = { name: `${first.name} blocks ${from}-${to}`, blocks: [...startPointer(manifest.sources), ...blocks], assertions };
+    const draft = path.join(scratch, path.basename(out));
+    await writeFile(draft, `${JSON.stringify(test, null, 2)}\n`);
+
+    progress('building the subgraph');
+    await build(options, manifestFile, runOut);
+    progress('running the captured test');
+    const failed = await verifyCapturedTest({ gnd: options.gnd, manifest: manifestFile, file: draft, scratch, signal });
+    if (failed) throw new CaptureError(`The captured test does not pass on the unchanged subgraph, so it was not written: ${failed}`);
+    mkdirSync(path.dirname(out), { recursive: true });
+    await writeFile(out, readFileSync(draft), { flag: options.force ? 'w' : 'wx' });
+    return {
+      file: out,
+      blocks: blocks.length,
+      events: events.length,
+      ethCalls: blocks.reduce((n, b) => n + (b.ethCalls?.length ?? 0), 0),
+      entities,
+      roundTrips: gateway.requests,
+    };
+  } catch (err) {
+    if (err instanceof UnreplayableError || err instanceof TooManyEntitiesError) throw new CaptureError(err.message);
+    throw err;
+  } finally {
+    await node?.stop().catch(() => undefined);
+    await gateway?.close().catch(() => undefined);
+    await rm(copy, { force: true }).catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** The manifest's own build: the toolchain's when given, else the graph CLI's. */
+async function build(options: CaptureOptions, manifest: string, run: (cmd: ReturnType<typeof graphBuildCommand>) => ReturnType<typeof runGraph>): Promise<void> {
+  if (options.build) return options.build(options.signal ?? new AbortController().signal, () => undefined);
+  const built = await run(graphBuildCommand(path.basename(manifest)));
+  if (!built.outcome.ok) throw new CaptureError(`The subgraph does not build: ${built.outcome.summary}`);
+}
