@@ -1,22 +1,16 @@
 /**
  * The build a test run or a capture needs first (codegen, then build), through the editor's
- * toolchain: the same CLI, trust check and cleaned output as the `graph` tasks.
+ * toolchain: graph-cli where the project has it, else gnd, as the `graph` tasks choose.
  */
 import * as path from 'node:path';
-import { graphBuildCommand, graphCodegenCommand } from '../../../core/subgraph/graphcli/commands';
-import type { GraphToolchain } from '../tasks/toolchain';
-import type { BuildStep } from './pending';
+import { buildStep as toolchainBuildStep } from '../../../core/subgraph/graphcli/toolchain';
+import { nodeBinary, type GraphToolchain } from '../tasks/toolchain';
 
-export function buildStep(toolchain: GraphToolchain, manifest: string): BuildStep {
-  return async (signal, out) => {
-    const cwd = path.dirname(manifest);
-    const found = toolchain.findCli(cwd);
-    if ('missing' in found) throw new Error(found.missing);
-    for (const command of [graphCodegenCommand(path.basename(manifest)), graphBuildCommand(path.basename(manifest))]) {
-      out(`> graph ${command.args.join(' ')}`);
-      const run = await toolchain.run(command, { cli: found.cli, cwd, signal, out: (text) => text.split(/\r?\n/).forEach((line) => line && out(line)) });
-      if (run.cancelled) throw Object.assign(new Error('The build was cancelled'), { cancelled: true });
-      if (!run.outcome.ok) throw new Error(`graph ${command.subcommand} failed: ${run.outcome.summary}`);
-    }
-  };
+export type BuildStep = (signal: AbortSignal, out: (line: string) => void) => Promise<void>;
+
+/** The build step for the manifest; rejects with the one line that says why no toolchain can build it. */
+export async function buildStep(toolchain: GraphToolchain, manifest: string): Promise<BuildStep> {
+  const found = await toolchain.resolve(path.dirname(manifest));
+  if ('missing' in found) throw new Error(found.missing);
+  return toolchainBuildStep(manifest, found.toolchain, { node: nodeBinary() });
 }

@@ -5,13 +5,12 @@
  * data source (the tree, a code lens), and a fatal indexing error (the failing block N..N: the
  * failing block becomes a regression test). The node's URL, key and all, goes to core only.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { inertText, oneLine } from '../../../core/inert';
-import { resolveGnd } from '../../../core/localnode/gnd';
 import type { NodeConfig } from '../../../core/nodes/model';
 import { withProgress } from '../../kit/progress';
-import type { Settings } from '../../kit/settings';
 import type { NodesFeature } from '../../nodes/feature';
 import { resolveNode } from '../../nodes/pickers';
 import { rpcUrlOf } from '../localnode/chain';
@@ -22,8 +21,8 @@ import type { SubgraphStore } from '../records/store';
 import type { GraphToolchain } from '../tasks/toolchain';
 import { buildStep } from './build';
 import type { SubgraphTestTree } from './controller';
-import { captureTest } from './pending';
-import { blockProblem, capturedFileName, parseBlock } from './captureText';
+import { captureTest, defaultOutFile, outProblem } from '../../../core/gndtest/capture/capture';
+import { blockProblem, parseBlock } from './captureText';
 
 /** What the command was invoked on, as far as it says: each part missing is asked for. */
 export interface CaptureTarget {
@@ -44,7 +43,6 @@ export interface CaptureDeps {
   local: LocalNode;
   toolchain: GraphToolchain;
   tree: SubgraphTestTree;
-  settings: Settings;
   globalStorage: vscode.Uri;
 }
 
@@ -115,21 +113,32 @@ export async function captureTestCommand(deps: CaptureDeps, arg: unknown): Promi
   });
   const to = toText === undefined ? undefined : parseBlock(toText);
   if (to === undefined) return undefined;
-  const name = capturedFileName(target.dataSource, from, to);
-  const out = name && path.join(path.dirname(manifest.fsPath), 'tests', name);
+  const summary = await deps.manifests.summary(manifest);
+  const dataSource = target.dataSource ?? summary.dataSources.find((ds) => !ds.template)?.name ?? 'subgraph';
+  const out = defaultOutFile(manifest.fsPath, dataSource, from, to);
+  let force = false;
+  const problem = outProblem(out, false);
+  if (problem && fs.existsSync(out) && fs.statSync(out).isFile()) {
+    const replace = await vscode.window.showWarningMessage(`${path.basename(out)} exists: replace it with the capture of blocks ${from}–${to}?`, { modal: true }, 'Replace');
+    if (!replace) return undefined;
+    force = true;
+  } else if (problem) throw new Error(problem);
 
   const written = await withProgress(`Capturing a test from blocks ${from}–${to} of ${oneLine(node.name, 80)}`, async (signal, report) => {
     const rpcUrl = await rpcUrlOf(deps.nodes, node);
-    report('finding gnd');
-    const gnd = await resolveGnd({ gndPath: deps.settings.localGraphNodeGndPath(), cacheDir: deps.globalStorage.fsPath, signal });
+    report('building');
+    const build = await buildStep(deps.toolchain, manifest.fsPath);
+    const gnd = await deps.toolchain.gnd();
     return captureTest({
       manifest: manifest.fsPath,
       rpcUrl,
       from,
       to,
       out,
-      gnd: gnd.path,
-      build: buildStep(deps.toolchain, manifest.fsPath),
+      force,
+      gnd,
+      cacheDir: deps.globalStorage.fsPath,
+      build,
       signal,
       progress: (message) => report(inertText(oneLine(message, 200))),
     });

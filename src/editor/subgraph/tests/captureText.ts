@@ -1,6 +1,6 @@
 /**
  * The text of "Capture Test from Blocks…" (no `vscode`, so a unit test pins it): the block range
- * checked as it is typed, the file it writes, and the data sources' lines its code lenses sit on.
+ * checked as it is typed, and the data sources' lines its code lenses sit on.
  */
 
 /** The largest block number taken: beyond it a number is a typo, not a block. */
@@ -20,13 +20,6 @@ export function blockProblem(text: string, from?: number): string | undefined {
   if (n === undefined) return `"${text.trim().slice(0, 40)}" is not a block number: give a whole number such as 18500000 (or 0x…).`;
   if (from !== undefined && n < from) return `The last block comes before the first (${from}): give ${from} or a later block.`;
   return undefined;
-}
-
-/** Where a captured test is written when the command names it: tests/<data source>-<from>-<to>.json beside the manifest. */
-export function capturedFileName(dataSource: string | undefined, from: number, to: number): string | undefined {
-  if (!dataSource) return undefined;
-  const safe = dataSource.replace(/[^\w.-]+/g, '_').slice(0, 64);
-  return `${safe}-${from}-${to}.json`;
 }
 
 /** The line of each data source's `name:`, in order (its first, before its ABIs' names). */

@@ -10,11 +10,12 @@ import { FILE_CAPS } from '../../../core/files';
 import { oneLine } from '../../../core/inert';
 import { readWorkspaceText } from '../../readFile';
 import { manifestLabel, type Manifests } from '../manifests';
-import { outlineTestFile } from './pending';
+import { DEFAULT_TEST_FOLDER, findTestFiles, parseTestFile, type ReadTestFile } from '../../../core/gndtest/testFile';
+import { isInside } from '../../../core/files';
 
 export const CONTROLLER_ID = 'chaindeckSubgraphTests';
 /** Test files anywhere a manifest may have them; which manifest a file belongs to is testFilesOf's rule. A watcher each: one glob of braces was not followed. */
-const TEST_FILE_GLOBS = ['**/tests/*.json', '**/*.test.json'];
+const TEST_FILE_GLOBS = ['**/tests/**/*.json', '**/*.test.json'];
 /** How much of a query an assertion's label shows. */
 const LABEL_CHARS = 80;
 /**
@@ -28,20 +29,30 @@ const SETTLE_MS = 150;
 export type TestNode =
   { kind: 'manifest'; manifest: vscode.Uri } | { kind: 'file'; manifest: vscode.Uri; file: vscode.Uri } | { kind: 'assertion'; file: vscode.Uri; index: number; query: string };
 
-/** The manifest's test files: tests/*.json and *.test.json in its folder, sorted. */
+/** Whether the file is in the folder gnd runs by default (tests/ beside the manifest). */
+export function isInDefaultFolder(manifest: string, file: string): boolean {
+  return isInside(file, path.join(path.dirname(manifest), DEFAULT_TEST_FOLDER));
+}
+
+/** The manifest's test files: what gnd runs by default (tests/, its subfolders too) and *.test.json beside the manifest, sorted. */
 export function testFilesOf(manifest: string): string[] {
   const folder = path.dirname(manifest);
-  const list = (dir: string, keep: (name: string) => boolean) => {
-    try {
-      return fs
-        .readdirSync(dir, { withFileTypes: true })
-        .filter((e) => e.isFile() && keep(e.name))
-        .map((e) => path.join(dir, e.name));
-    } catch {
-      return [];
-    }
-  };
-  return [...list(path.join(folder, 'tests'), (n) => n.endsWith('.json')), ...list(folder, (n) => n.endsWith('.test.json'))].sort();
+  let found: string[] = [];
+  try {
+    found = findTestFiles(manifest);
+  } catch {
+    // none there (or unreadable): the tree shows none
+  }
+  let beside: string[] = [];
+  try {
+    beside = fs
+      .readdirSync(folder, { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.test.json'))
+      .map((e) => path.join(folder, e.name));
+  } catch {
+    // the folder went away
+  }
+  return [...new Set([...found, ...beside])].sort();
 }
 
 export class SubgraphTestTree implements vscode.Disposable {
@@ -111,14 +122,21 @@ export class SubgraphTestTree implements vscode.Disposable {
       item.children.replace([]);
       return;
     }
-    let outline: ReturnType<typeof outlineTestFile>;
+    let read: ReadTestFile;
     try {
-      outline = outlineTestFile(text);
+      read = parseTestFile(vscode.workspace.asRelativePath(file), text);
     } catch (error) {
-      item.error = `Not a gnd test file: ${oneLine((error as Error).message, 200)}`;
+      item.error = oneLine((error as Error).message, 300);
       item.children.replace([]);
       return;
     }
+    const { test, locations } = read;
+    const span = (s: { offset: number; length: number }) => ({ start: s.offset, end: s.offset + s.length });
+    const outline = {
+      name: test.name,
+      nameAt: locations.name && span(locations.name),
+      assertions: (test.assertions ?? []).map((a, i) => ({ query: a.query, at: span(locations.assertions[i]?.span ?? { offset: 0, length: 0 }) })),
+    };
     item.error = undefined;
     const lines = new LineIndex(text);
     item.label = outline.name ? oneLine(outline.name, LABEL_CHARS) : path.basename(file.fsPath);

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { startTestDatabase, type TestDatabase } from './pending';
+import { startTestDatabase, type TestDatabase } from '../../../core/gndtest/database';
 
 const STOP_BOUND_MS = 8000;
 

@@ -26,7 +26,7 @@ export function stopSubgraphTests(): Promise<void> {
   return kept?.stop() ?? Promise.resolve();
 }
 
-export function registerSubgraphTests(deps: Omit<TestRunnerDeps, 'tree' | 'database'> & Omit<CaptureDeps, 'tree' | 'globalStorage'>, subscriptions: vscode.Disposable[]): SubgraphTests {
+export function registerSubgraphTests(deps: Omit<TestRunnerDeps, 'tree' | 'database'> & Omit<CaptureDeps, 'tree'>, subscriptions: vscode.Disposable[]): SubgraphTests {
   const tree = new SubgraphTestTree(deps.manifests);
   const database = new KeptTestDatabase(deps.globalStorage);
   kept = database;

@@ -4,7 +4,7 @@
  * folded), and the expected/actual texts a diff shows. Kept apart from the controller so a unit
  * test can pin it.
  */
-import type { AssertionResult, TestResult } from './pending';
+import type { AssertionResult, TestResult } from '../../../core/gndtest/results';
 
 /** A query as gnd prints it and as the file holds it compare equal: whitespace runs are one space. */
 export function sameQuery(a: string, b: string): boolean {

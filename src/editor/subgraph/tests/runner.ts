@@ -10,7 +10,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isCancellation } from '../../../core/cancel';
 import { inertText } from '../../../core/inert';
-import { resolveGnd } from '../../../core/localnode/gnd';
 import { isProjectSource } from '../../../core/subgraph/copies';
 import { errorText } from '../../kit/errors';
 import type { Settings } from '../../kit/settings';
@@ -18,9 +17,11 @@ import type { Log } from '../../log';
 import type { GraphToolchain } from '../tasks/toolchain';
 import { UNTRUSTED } from '../tasks/toolchain';
 import { buildStep } from './build';
+import { isInDefaultFolder } from './controller';
 import type { SubgraphTestTree } from './controller';
 import type { KeptTestDatabase } from './database';
-import { runSubgraphTests, type TestResult } from './pending';
+import { runSubgraphTests } from '../../../core/gndtest/run';
+import type { TestResult } from '../../../core/gndtest/results';
 import { diffSide, resultOfFile, resultsByAssertion, runSummary } from './results';
 
 /** How long after the last save a re-run starts (a "save all" is one run). */
@@ -32,8 +33,6 @@ export interface TestRunnerDeps {
   database: KeptTestDatabase;
   settings: Settings;
   log: Log;
-  /** Where gnd is installed when it is not on PATH or named by a setting. */
-  globalStorage: vscode.Uri;
 }
 
 export class SubgraphTestRunner implements vscode.Disposable {
@@ -124,21 +123,23 @@ export class SubgraphTestRunner implements vscode.Disposable {
     signal: AbortSignal,
     out: (line: string) => void,
   ): Promise<void> {
-    const { settings, database, toolchain, log } = this.deps;
-    const all = group.files.length === group.item.children.size;
+    const { database, toolchain, log } = this.deps;
+    // gnd runs tests/ when given no file; *.test.json beside the manifest only when named.
+    const all = group.files.length === group.item.children.size && group.files.every((f) => isInDefaultFolder(group.manifest.fsPath, f.uri!.fsPath));
     const started = Date.now();
     for (const file of group.files) run.started(file);
     let results: TestResult[];
     try {
       out(`Running the tests of ${vscode.workspace.asRelativePath(group.manifest)}`);
-      const gnd = await resolveGnd({ gndPath: settings.localGraphNodeGndPath(), cacheDir: this.deps.globalStorage.fsPath, signal });
+      const build = await buildStep(toolchain, group.manifest.fsPath);
+      const gnd = await toolchain.gnd();
       const db = await database.get(signal);
       results = await runSubgraphTests({
         manifest: group.manifest.fsPath,
         files: all ? undefined : group.files.map((f) => f.uri!.fsPath),
-        gnd: gnd.path,
+        gnd,
         postgresUrl: db.url,
-        build: buildStep(toolchain, group.manifest.fsPath),
+        build,
         signal,
         out,
       });

@@ -1,7 +1,7 @@
-/** What "Capture Test from Blocks…" accepts as a range, the file it names, and where its lenses sit. */
+/** What "Capture Test from Blocks…" accepts as a range, and where its lenses sit. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { blockProblem, capturedFileName, dataSourceLines, parseBlock } from '../../../../../src/editor/subgraph/tests/captureText';
+import { blockProblem, dataSourceLines, parseBlock } from '../../../../../src/editor/subgraph/tests/captureText';
 
 test('a block is a whole number, decimal or 0x hex, underscores allowed', () => {
   assert.equal(parseBlock('18500000'), 18_500_000);
@@ -17,13 +17,6 @@ test('the inline message says what is wrong, in one line; a last block before th
   assert.equal(blockProblem('11', 12), 'The last block comes before the first (12): give 12 or a later block.');
   assert.equal(blockProblem('12', 12), undefined);
   assert.ok(!blockProblem('x'.repeat(10_000))!.includes('x'.repeat(41)), 'the text quoted is cut');
-});
-
-test('the file is named by the data source and the range, with nothing a path could use', () => {
-  assert.equal(capturedFileName('Token', 5, 9), 'Token-5-9.json');
-  assert.equal(capturedFileName('a b/c', 1, 1), 'a_b_c-1-1.json');
-  assert.ok(!capturedFileName('../../etc/x', 1, 1)!.includes('/'));
-  assert.equal(capturedFileName(undefined, 1, 1), undefined);
 });
 
 test("a data source's lens goes on its own name line, not on its ABI's of the same name", () => {
