@@ -39,7 +39,7 @@ function workbenchTestEntries() {
 }
 
 // Loopback servers that extension-host tests start in-process, compiled beside them (out/test/support).
-const workbenchSupport = ['test/support/platformServer.ts', 'test/support/proxy.ts', 'test/support/until.ts', 'test/support/processes.ts'];
+const workbenchSupport = ['test/support/platformServer.ts', 'test/support/proxy.ts', 'test/support/until.ts', 'test/support/processes.ts', 'test/support/subgraphTests.ts'];
 // Helpers that drive core (the local graph-node, contracts on a chain): bundled with the core they
 // import, since out/test has no compiled src; solc and ethers load from node_modules at run time.
 const workbenchBundledSupport = [

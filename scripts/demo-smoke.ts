@@ -6,14 +6,15 @@
  * deployment answers every transfer was checked over HTTP before, by scripts/demo/workspace.ts.)
  * Before the browser: the workspace carries the compiler output (a Hardhat build-info) whose
  * deployed code is what anvil runs at DemoToken and at Points' implementation, and the Points
- * proxy's ERC-1967 implementation slot names that implementation.
+ * proxy's ERC-1967 implementation slot names that implementation. Then the Testing view lists the
+ * gnd test captured from the demo chain under the subgraph.
  * Exits 0, or 1 with what was missing (and a screenshot in test-results/demo-smoke-failure.png).
  *   node --import tsx scripts/demo-smoke.ts WORKBENCH_URL PREPARED_JSON
  */
 import { readFileSync } from 'node:fs';
 import { matchLayouts } from '../src/core/storage/deployedCode';
 import { parseHardhatBuildInfo } from '../src/core/storage/layout';
-import { launchBrowser, openContainer, openWorkbench, screenshotOnFailure } from '../test/workbench/ui/workbench';
+import { activityItem, launchBrowser, openContainer, openWorkbench, screenshotOnFailure } from '../test/workbench/ui/workbench';
 
 const TIMEOUT_MS = 240_000;
 const [url, preparedFile] = process.argv.slice(2);
@@ -30,6 +31,7 @@ const prepared = JSON.parse(readFileSync(preparedFile, 'utf8')) as {
   token: string;
   points: { proxy: string; implementation: string };
   buildInfo: string;
+  testFile: string;
 };
 
 /** ERC-1967's implementation slot: bytes32(uint256(keccak256('eip1967.proxy.implementation')) - 1). */
@@ -89,7 +91,16 @@ async function smoke(): Promise<string> {
       await deployment.waitFor({ timeout: 60_000 });
       const shown = ((await deployment.textContent()) ?? '').replace(/\s+/g, ' ').trim();
       const named = shown.includes(prepared.name) ? `named ${prepared.name}` : `not named ${prepared.name} in the tree`;
-      return `Local anvil shows "${latest}"; Local Graph Node ready with ${prepared.deployment} (${named}): "${shown}"`;
+
+      // The Testing view lists the test captured from the demo chain, by its name, under the subgraph.
+      const test = JSON.parse(readFileSync(prepared.testFile, 'utf8')) as { name: string };
+      await activityItem(page, 'Testing').click();
+      const testRow = (text: string) => page.locator('.part.sidebar .test-explorer [role="treeitem"]', { hasText: text }).first();
+      const manifest = testRow('subgraph/subgraph.yaml');
+      await manifest.waitFor({ timeout: 60_000 });
+      if ((await manifest.getAttribute('aria-expanded')) === 'false') await manifest.click();
+      await testRow(test.name).waitFor({ timeout: 30_000 });
+      return `Local anvil shows "${latest}"; Local Graph Node ready with ${prepared.deployment} (${named}): "${shown}"; the Testing view lists "${test.name}"`;
     });
   } finally {
     await browser.close();

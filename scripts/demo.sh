@@ -171,6 +171,7 @@ if [[ -n $SMOKE ]]; then
 fi
 say "Open $URL"
 say "First: right-click Local anvil in Chaindeck's Nodes view, Decode Contract Storage…, and paste the Points proxy $PROXY (its state, read through the proxy; README.md in the workspace says more)"
+say "Then the Testing view (the flask): the subgraph's test, captured from this chain; Run Test replays it through gnd"
 say "(the Chaindeck icon in the activity bar: Nodes, and the Local Graph Node in Subgraphs; the query file is open; logs in .demo/*.log; Ctrl+C to stop)"
 wait "${pids[-1]}" || true
 say "code-server exited"

@@ -14,6 +14,7 @@ import { registerStorage } from './editor/storage';
 import type { ContractStorageView } from './editor/storage/contractStorage';
 import { registerSubgraph } from './editor/subgraph';
 import { stopLocalGraphNode } from './editor/subgraph/localnode/commands';
+import { stopSubgraphTests } from './editor/subgraph/tests';
 import type { SubgraphsFeature } from './editor/subgraph/feature';
 
 /** What extension-host tests get from `activate`; other callers get nothing. */
@@ -47,5 +48,5 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 
 /** Stops what the extension started that outlives its disposables' synchronous end: the local graph-node (bounded). */
 export function deactivate(): Promise<void> {
-  return stopLocalGraphNode();
+  return Promise.all([stopLocalGraphNode(), stopSubgraphTests()]).then(() => undefined);
 }

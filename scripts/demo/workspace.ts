@@ -22,6 +22,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { captureTest } from '../../src/core/gndtest/capture/capture';
 import { processesUsing } from '../../test/support/processes';
 import { DEMO_CONTRACTS, demoBuildInfo, SOURCE_DIR, writeBuildInfo } from './build';
 import { setUpDemoChain, writeDemoSubgraph } from './chain';
@@ -144,7 +145,6 @@ async function prepare(rpcUrl: string, workspace: string): Promise<void> {
 
   cpSync(DEMO_CONTRACTS, path.join(workspace, SOURCE_DIR), { recursive: true, filter: (from) => from === DEMO_CONTRACTS || from.endsWith('.sol') });
   const buildInfo = writeBuildInfo(workspace, info);
-  writeFileSync(path.join(workspace, 'README.md'), workspaceReadme(rpcUrl, token.address, points));
   const subgraph = path.join(workspace, 'subgraph');
   writeDemoSubgraph(subgraph, token);
   // graph build finds graph-ts up the folders; a workspace outside the repository gets a link to its packages.
@@ -174,6 +174,18 @@ async function prepare(rpcUrl: string, workspace: string): Promise<void> {
     await node.stop();
   }
 
+  // A test of the subgraph, captured from the chain: every transfer of DemoToken replayed by gnd, the entities as the node wrote them.
+  say(`capturing a gnd test of blocks ${token.startBlock}–${token.lastBlock} (chaindeck subgraph capture-test)`);
+  const captured = await captureTest({
+    manifest: path.join(subgraph, 'subgraph.yaml'),
+    rpcUrl,
+    from: token.startBlock,
+    to: token.lastBlock,
+    gnd: counted.gnd,
+    progress: (message) => process.stderr.write(`  ${message}\n`),
+  });
+  say(`${path.relative(workspace, captured.file)}: ${captured.blocks} blocks, ${captured.events} events, ${captured.entities} entities`);
+
   const settings = {
     'chaindeck.nodes': [{ name: 'Local anvil', protocol: 'evm', url: rpcUrl }],
     'chaindeck.defaultNode': 'Local anvil',
@@ -185,6 +197,7 @@ async function prepare(rpcUrl: string, workspace: string): Promise<void> {
     // The node's data (gnd's own placeholder subgraph.yaml among it) and the link to the repository's packages are not the user's files.
     'files.exclude': { '.graph-node': true, node_modules: true },
   };
+  writeFileSync(path.join(workspace, 'README.md'), workspaceReadme(rpcUrl, token.address, points, path.relative(workspace, captured.file)));
   mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   writeFileSync(path.join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   writeFileSync(path.join(workspace, 'demo.jsonrpc'), '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}\n');
@@ -198,12 +211,13 @@ async function prepare(rpcUrl: string, workspace: string): Promise<void> {
       points: { proxy: points.proxy, implementation: points.implementation },
       buildInfo,
       queryFile: path.join(subgraph, 'transfers.graphql'),
+      testFile: captured.file,
     })}\n`,
   );
 }
 
 /** The workspace's README.md: what was deployed where, and what to open first. */
-function workspaceReadme(rpcUrl: string, token: string, points: DeployedPoints): string {
+function workspaceReadme(rpcUrl: string, token: string, points: DeployedPoints, testFile: string): string {
   return `# Chaindeck demo
 
 Deployed on the local anvil (the **Local anvil** node in Chaindeck's Nodes view):
@@ -231,6 +245,18 @@ node ${CLI} storage-decode --rpc ${rpcUrl} --address ${points.proxy} --layout ar
 **Then DemoToken** (\`${token}\`): its \`_allowances\` shows the two allowances its Approval events name,
 found among a million pairs of holders. **Browse Storage…** on the same menu shows the raw slots,
 each named by the variable it holds. The subgraph of DemoToken is in \`subgraph/\`, its query file open.
+
+**The subgraph's test.** \`${testFile}\` was captured from this chain ("Capture Test from Blocks…"
+on the deployment, or \`chaindeck subgraph capture-test\`): every block with a DemoToken event, its
+transfers, and the entities the subgraph wrote, as assertions. Open the **Testing** view (the flask
+in the activity bar): it lists the test under \`subgraph/subgraph.yaml\`, one item per assertion.
+Press **Run Test**: gnd replays the blocks through the real mapping and checks every assertion.
+Then break the handler (in \`subgraph/src/mapping.ts\`, write \`transfer.value = event.params.value.times(event.params.value)\`)
+and run it again: the assertion fails and its peek shows expected against actual. The same from a terminal:
+
+\`\`\`sh
+node ${CLI} subgraph test --manifest subgraph/subgraph.yaml
+\`\`\`
 `;
 }
 

@@ -80,6 +80,8 @@ export const COMMANDS = {
     build: 'chaindeck.subgraph.build',
     deploy: 'chaindeck.subgraph.deploy',
     revealFix: 'chaindeck.subgraph.revealFix',
+    /** Writes a `gnd test` file from a block range of a chain (core's captureTest). */
+    captureTest: 'chaindeck.subgraph.captureTest',
   },
   /** The local graph-node (gnd, Postgres, IPFS on this machine) and deploying to it. */
   localGraphNode: {

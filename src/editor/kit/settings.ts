@@ -144,6 +144,11 @@ export const settings = {
     return read<boolean>('localGraphNodeRedeployOnSave') === true;
   },
 
+  /** Run a subgraph's tests again when one of its files is saved. */
+  subgraphTestsRunOnSave(): boolean {
+    return read<boolean>('subgraphTestsRunOnSave') === true;
+  },
+
   /** Whether the change touches any of the settings named. */
   affects(event: vscode.ConfigurationChangeEvent, ...names: SettingName[]): boolean {
     return names.some((name) => event.affectsConfiguration(SETTINGS[name].id));

@@ -36,6 +36,7 @@ export const SETTINGS = {
   localGraphNodeGndPath: { id: 'chaindeck.localGraphNode.gndPath', type: 'string', default: '' },
   localGraphNodeChain: { id: 'chaindeck.localGraphNode.chain', type: 'string', default: '' },
   localGraphNodeRedeployOnSave: { id: 'chaindeck.localGraphNode.redeployOnSave', type: 'boolean', default: false },
+  subgraphTestsRunOnSave: { id: 'chaindeck.subgraph.tests.runOnSave', type: 'boolean', default: false },
 } as const satisfies Record<string, Schema>;
 
 export type SettingName = keyof typeof SETTINGS;

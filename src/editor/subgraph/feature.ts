@@ -11,6 +11,7 @@ import type { SubgraphStore } from './records/store';
 import type { SubgraphsTree } from './records/tree';
 import type { GraphTasks } from './tasks/graphTasks';
 import type { GraphToolchain } from './tasks/toolchain';
+import type { SubgraphTests } from './tests';
 
 /** The pieces of the Subgraphs feature that its commands work with (and extension-host tests use). */
 export interface SubgraphsFeature {
@@ -29,4 +30,6 @@ export interface SubgraphsFeature {
   localNode: LocalNode;
   localDeploy: LocalDeployer;
   localProblems: FatalErrorDiagnostics;
+  /** The Test Explorer's subgraph tests (gnd test) and their Postgres. */
+  tests: SubgraphTests;
 }

@@ -37,6 +37,7 @@ import { LocalNodeDataFolder } from './localnode/dataFolder';
 import { LocalDeployer } from './localnode/deploy';
 import { isLocalRecord, LocalNode } from './localnode/localNode';
 import { FatalErrorDiagnostics } from './localnode/problems';
+import { registerSubgraphTests } from './tests';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
 export function registerSubgraph({ extension, log, secrets, settings, nodes }: EditorContextWithNodes, isTrusted = () => vscode.workspace.isTrusted): SubgraphsFeature {
@@ -60,7 +61,8 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   const lenses = new ManifestLenses(store, isTrusted, dataFolder);
   const localProblems = new FatalErrorDiagnostics(localNode);
   const localDeploy = new LocalDeployer({ store, manifests, toolchain, local: localNode, settings });
-  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, toolchain, queries, results, lenses, localNode, localDeploy, localProblems };
+  const tests = registerSubgraphTests({ manifests, toolchain, settings, log, globalStorage: extension.globalStorageUri, nodes, store, local: localNode }, extension.subscriptions);
+  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, toolchain, queries, results, lenses, localNode, localDeploy, localProblems, tests };
 
   const records = { store, log };
   // What a command resolves with is for callers (tests, other features).

@@ -76,7 +76,7 @@ export async function resolveChain(nodes: ChainNodes, manifests: Manifests, conf
 }
 
 /** The URL gnd calls: the resolved one (secret end filled in), Basic credentials as userinfo, every piece registered as a secret. */
-async function rpcUrlOf(nodes: Pick<NodesFeature, 'store'>, node: NodeConfig): Promise<string> {
+export async function rpcUrlOf(nodes: Pick<NodesFeature, 'store'>, node: NodeConfig): Promise<string> {
   const endpoint = await nodes.store.resolve(node);
   for (const secret of endpoint.secrets) registerSecret(secret);
   return urlWithUserinfo(endpoint);
