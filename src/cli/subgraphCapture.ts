@@ -8,12 +8,11 @@ import * as path from 'node:path';
 import { inertLine } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
-import { endpointFromFlags, rpcFlag } from './endpointFlags';
+import { ENDPOINT_ENV, endpointFromFlags, nodeOptions, rpcFlag } from './endpointFlags';
 import { userCacheDir } from './graphNode';
 
 const options = {
-  rpc: { type: 'string', value: 'URL', help: 'the node the blocks are read from (http or https); a key in its path or query is never printed; --url is the same' },
-  url: { type: 'string', aliasOf: 'rpc' },
+  ...nodeOptions('the node the blocks are read from (http or https)'),
   from: { type: 'string', value: 'N', help: 'the first block of the range' },
   to: { type: 'string', value: 'M', help: 'the last block of the range (at most 100,000 blocks from N)' },
   manifest: { type: 'string', value: 'PATH', help: 'the subgraph manifest, or its folder (default ./subgraph.yaml)' },
@@ -44,7 +43,8 @@ function manifestPath(given: string): string {
 export const subgraphCaptureCommand = defineCommand({
   name: 'subgraph capture-test',
   summary: 'Write a gnd test file from blocks of a chain',
-  usage: ['--rpc URL --from N --to M [--manifest PATH] [--out FILE] [--force]'],
+  usage: ['--rpc URL [--user NAME] --from N --to M [--manifest PATH] [--out FILE] [--force]'],
+  environment: ENDPOINT_ENV,
   description:
     "Indexes blocks N..M on a temporary local graph-node whose chain ends at M, recording the logs and the eth_calls the subgraph's handlers read, and writes them as a gnd test: every block with an event of the data sources (templates' instances too), each event with its real transaction hash and log index, the eth_calls with their answers, and, as assertions, every entity the subgraph holds at block M. The file is run once by gnd first: what is written passes on the unchanged subgraph.",
   options,
@@ -58,11 +58,12 @@ export const subgraphCaptureCommand = defineCommand({
   check({ values, positionals }, io) {
     if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
     const rpc = rpcFlag(values.rpc);
-    endpointFromFlags(rpc, undefined, io.env);
+    // The node as the flags give it, --user's Basic credentials included (the URL may hold none).
+    const endpoint = endpointFromFlags(rpc, values.user, io.env);
     const from = blockFlag('from', values.from);
     const to = blockFlag('to', values.to);
     if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
-    return { rpc, from, to, manifest: manifestPath(values.manifest ?? 'subgraph.yaml'), out: values.out, force: values.force === true, gnd: values.gnd };
+    return { rpc, endpoint, from, to, manifest: manifestPath(values.manifest ?? 'subgraph.yaml'), out: values.out, force: values.force === true, gnd: values.gnd };
   },
 
   async work(args, io) {
@@ -79,6 +80,7 @@ export const subgraphCaptureCommand = defineCommand({
       const result = await captureTest({
         manifest: args.manifest,
         rpcUrl: args.rpc,
+        endpoint: args.endpoint,
         from: args.from,
         to: args.to,
         out: args.out,

@@ -13,7 +13,7 @@ import { chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Interface } from 'ethers';
-import { endpointFromUrl } from '../../nodes/endpoint';
+import { endpointFromUrl, type UrlEndpoint } from '../../nodes/endpoint';
 import { RpcClient } from '../../rpc/client';
 import { LocalGraphNode } from '../../localnode/supervisor';
 import { fetchStatuses } from '../../localnode/status';
@@ -40,6 +40,8 @@ const DEPLOY_NAME = 'chaindeck-capture';
 export interface CaptureOptions {
   manifest: string;
   rpcUrl: string;
+  /** The node as already read from `rpcUrl` with its credentials apart (HTTP Basic); default: rpcUrl read alone. */
+  endpoint?: UrlEndpoint;
   from: number;
   to: number;
   /** Default: tests/<first data source>-<from>-<to>.json beside the manifest. */
@@ -243,7 +245,7 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
 
   let client: RpcClient;
   try {
-    client = new RpcClient(endpointFromUrl(options.rpcUrl), { timeoutMs: 30_000 });
+    client = new RpcClient(options.endpoint ?? endpointFromUrl(options.rpcUrl), { timeoutMs: 30_000 });
   } catch (err) {
     throw new CaptureError(`The RPC URL cannot be used: ${oneLine(err)}`);
   }
