@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { outProblem, rangeProblem } from '../core/gndtest/capture/inputs';
 import { inertLine } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
@@ -63,6 +64,9 @@ export const subgraphCaptureCommand = defineCommand({
     const from = blockFlag('from', values.from);
     const to = blockFlag('to', values.to);
     if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
+    // Said before gnd is resolved (maybe installed) or the node is asked anything.
+    const problem = rangeProblem(from, to) ?? (values.out !== undefined ? outProblem(path.resolve(values.out), values.force === true) : undefined);
+    if (problem) throw new UsageError(problem);
     return { rpc, endpoint, from, to, manifest: manifestPath(values.manifest ?? 'subgraph.yaml'), out: values.out, force: values.force === true, gnd: values.gnd };
   },
 

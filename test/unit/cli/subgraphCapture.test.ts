@@ -1,5 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { runMain } from '../../support/cli';
 import { answerFrom, startScriptedNode, type ScriptedNode } from '../../support/rpcNode';
@@ -24,4 +26,27 @@ test('--user NAME with CHAINDECK_PASSWORD reaches a node behind HTTP Basic (the 
   assert.equal(run.code, 1, run.err);
   assert.match(run.err, /No event of the subgraph's data sources in blocks 1–5/);
   assert.doesNotMatch(run.err + run.out, /s3cr3t-pw/);
+});
+
+test('a range past the bound or an --out that cannot be written is a usage error (exit 2) said before gnd is resolved or the node is asked', async () => {
+  const node = await startScriptedNode();
+  nodes.push(node);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-cli-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'taken.json');
+  fs.writeFileSync(file, '{}');
+  const base = ['subgraph', 'capture-test', '--rpc', node.url, '--manifest', manifest, '--gnd', path.join(dir, 'no-gnd')];
+  const cases: [string[], RegExp][] = [
+    [['--from', '0', '--to', '10000000'], /The range holds 10,000,001 blocks; at most 100,000/],
+    [['--from', '1', '--to', '2', '--out', dir], /is a folder: give a file name for --out/],
+    [['--from', '1', '--to', '2', '--out', file], /exists: pass --force/],
+    [['--from', '1', '--to', '2', '--out', path.join(file, 'sub', 'x.json')], /taken\.json is not a folder/],
+  ];
+  for (const [extra, message] of cases) {
+    const run = await runMain([...base, ...extra]);
+    assert.equal(run.code, 2, `${extra.join(' ')}: ${run.err}`);
+    assert.match(run.err, message);
+  }
+  assert.equal(node.seen.length, 0);
+  assert.deepEqual(fs.readdirSync(dir), ['taken.json']);
 });

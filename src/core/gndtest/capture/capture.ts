@@ -7,7 +7,7 @@
  * The file is run once by gnd before it is written: what is written passes on the unchanged
  * subgraph. Any failure is one line (CaptureError) and writes nothing.
  */
-import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,12 +26,14 @@ import { blockMocks, callBlock, capturedEvents, withFillers, type CapturedEvent,
 import { startRecordingGateway, type RecordedCall, type RecordingGateway } from './gateway';
 import { CAPTURE_MANIFEST, ManifestError, type CaptureManifest, readCaptureManifest, writeCaptureManifest } from './manifest';
 import { verifyCapturedTest } from './verify';
+import { outProblem, rangeProblem } from './inputs';
+
+export { MAX_RANGE, outProblem, rangeProblem } from './inputs';
 
 /** A capture that cannot be made: one line that says why and what to do; nothing was written. */
 export class CaptureError extends Error {}
 
-/** The widest range captured at once, and the most blocks a test holds (every block, with block handlers). */
-export const MAX_RANGE = 100_000;
+/** The most blocks a test holds (every block of the range, with block handlers). */
 export const MAX_BLOCKS = 2_000;
 /** How long the range may take to index. */
 const INDEX_TIMEOUT_MS = 300_000;
@@ -74,27 +76,6 @@ export interface CaptureResult {
 export function defaultOutFile(manifest: string, firstSource: string, from: number, to: number): string {
   const safe = firstSource.replace(/[^A-Za-z0-9_.-]/g, '_') || 'subgraph';
   return path.join(path.dirname(manifest), 'tests', `${safe}-${from}-${to}.json`);
-}
-
-/** Why `out` cannot be written (undefined: it can). */
-export function outProblem(out: string, force: boolean): string | undefined {
-  let stat;
-  try {
-    stat = lstatSync(out);
-  } catch {
-    return undefined;
-  }
-  if (stat.isDirectory()) return `${out} is a folder: give a file name for --out.`;
-  if (!stat.isFile()) return `${out} is not a regular file: give a file name for --out.`;
-  return force ? undefined : `${out} exists: pass --force to replace it, or give another --out.`;
-}
-
-/** Why the range cannot be captured (undefined: it can). */
-export function rangeProblem(from: number, to: number): string | undefined {
-  if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(to) || to < 0) return 'Blocks are whole numbers from 0.';
-  if (from > to) return `--from ${from} is after --to ${to}: the range must run forwards.`;
-  if (to - from >= MAX_RANGE) return `The range holds ${to - from + 1} blocks; at most ${MAX_RANGE.toLocaleString('en-US')} are captured at once: capture a shorter range.`;
-  return undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
