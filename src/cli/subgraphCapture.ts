@@ -3,12 +3,12 @@
  * writes a gnd test file for blocks N..M of a node (core/gndtest/capture), checked to pass on the
  * unchanged subgraph before it is written. An action of `chaindeck subgraph`.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { outProblem, rangeProblem } from '../core/gndtest/capture/inputs';
 import { inertLine } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
+import { manifestArg } from './manifestArg';
 import { ENDPOINT_ENV, endpointFromFlags, nodeOptions, rpcFlag } from './endpointFlags';
 import { userCacheDir } from './graphNode';
 
@@ -26,19 +26,6 @@ function blockFlag(name: string, value: string | undefined): number {
   if (value === undefined) throw new UsageError(`--${name} is required`);
   if (!/^\d{1,15}$/.test(value.trim())) throw new UsageError(`--${name} takes a block number (whole, from 0), not '${value}'`);
   return Number(value.trim());
-}
-
-function manifestPath(given: string): string {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(given);
-  } catch {
-    throw new UsageError(`${given}: no such file${given === 'subgraph.yaml' ? ' (run in the subgraph folder, or give --manifest)' : ''}`);
-  }
-  if (!stat.isDirectory()) return given;
-  const inside = path.join(given, 'subgraph.yaml');
-  if (!fs.existsSync(inside)) throw new UsageError(`${given} is a folder without a subgraph.yaml`);
-  return inside;
 }
 
 export const subgraphCaptureCommand = defineCommand({
@@ -67,7 +54,7 @@ export const subgraphCaptureCommand = defineCommand({
     // Said before gnd is resolved (maybe installed) or the node is asked anything.
     const problem = rangeProblem(from, to) ?? (values.out !== undefined ? outProblem(path.resolve(values.out), values.force === true) : undefined);
     if (problem) throw new UsageError(problem);
-    return { rpc, endpoint, from, to, manifest: manifestPath(values.manifest ?? 'subgraph.yaml'), out: values.out, force: values.force === true, gnd: values.gnd };
+    return { rpc, endpoint, from, to, manifest: manifestArg(values.manifest ?? 'subgraph.yaml', 'give --manifest'), out: values.out, force: values.force === true, gnd: values.gnd };
   },
 
   async work(args, io) {

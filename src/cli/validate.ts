@@ -2,13 +2,13 @@
  * `chaindeck validate`: checks subgraph.yaml with its schema, ABIs and mapping files, printing
  * one line per finding in the `FILE:LINE:COL: severity: MESSAGE` form problem matchers read.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FILE_CAPS, fileErrorOf, FileReadError, readTextFile } from '../core/files';
+import { FILE_CAPS, FileReadError, readTextFile } from '../core/files';
 import { inertJson, inertLine } from '../core/inert';
 import type { Finding } from '../core/subgraph/types';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
+import { manifestArg } from './manifestArg';
 
 const options = {
   format: {
@@ -22,24 +22,6 @@ const options = {
 } satisfies OptionTable;
 
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
-
-/** The manifest file a PATH names (a folder means its subgraph.yaml). */
-function manifestPath(given: string): string {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(given);
-  } catch (err) {
-    const problem = fileErrorOf(given, err);
-    // A file that is there but cannot be read (a symlink loop, no permission): read in work, which names the cause (exit 1).
-    if (problem.kind !== 'missing') return given;
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(problem.message);
-    throw new UsageError(`${given}: no such file${given === 'subgraph.yaml' ? ' (run in the subgraph folder, or give the manifest path)' : ''}`);
-  }
-  if (!stat.isDirectory()) return given;
-  const inside = path.join(given, 'subgraph.yaml');
-  if (!fs.existsSync(inside)) throw new UsageError(`${given} is a folder without a subgraph.yaml`);
-  return inside;
-}
 
 interface Line {
   file: string;
@@ -71,7 +53,7 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
 
   check({ values, positionals }): { manifest: string; format: 'text' | 'json' } {
     if (positionals.length > 1) throw new UsageError(`give one manifest, not ${positionals.length}: ${positionals.join(' ')}`);
-    return { manifest: manifestPath(positionals[0] ?? 'subgraph.yaml'), format: values.format === 'json' ? 'json' : 'text' };
+    return { manifest: manifestArg(positionals[0] ?? 'subgraph.yaml', 'give the manifest path'), format: values.format === 'json' ? 'json' : 'text' };
   },
 
   async work({ manifest, format }, io) {

@@ -176,6 +176,8 @@ test('CLI text: the failed assertion named with its diff; usage errors exit 2; n
   const usage = await cli(['--format', 'yaml']);
   assert.equal(usage.code, 2);
   const elsewhere = path.join(scratch, 'empty', 'subgraph.yaml');
+  mkdirSync(path.dirname(elsewhere), { recursive: true });
+  writeFileSync(elsewhere, '');
   const none = await runCli(['subgraph', 'test', '--manifest', elsewhere, '--skip-build'], { TMPDIR: tmp });
   assert.equal(none.code, 1);
   assert.equal(none.stdout, '');

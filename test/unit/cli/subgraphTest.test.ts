@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { jsonResult, lineDiff, subgraphTestAction, textReport } from '../../../src/cli/subgraphTest';
 import { subgraphDispatcher } from '../../../src/cli/subgraph';
 import { defineCommand } from '../../../src/cli/command';
@@ -135,4 +138,20 @@ test('an action is one line: another one is listed, dispatched and has its own h
   let out = '';
   assert.equal(await dispatcher.run(['capture-test'], { out: (t) => (out += t), err: () => undefined, env: {} }), 0);
   assert.equal(out, 'captured\n');
+});
+
+test('--manifest: a folder means its subgraph.yaml (its tests/ beside it, as capture-test writes them); a missing one is a usage error, not "no tests" elsewhere', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subgraph-test-cli-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'sg', 'tests'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'sg', 'subgraph.yaml'), '');
+    const folder = await runMain(['subgraph', 'test', '--manifest', path.join(dir, 'sg'), '--skip-build', '--gnd', path.join(dir, 'no-gnd')]);
+    assert.equal(folder.code, 1);
+    assert.equal(folder.err, `chaindeck subgraph test: no test files (*.json) in ${path.join(dir, 'sg', 'tests')}\n`);
+    const missing = await runMain(['subgraph', 'test', '--manifest', path.join(dir, 'nope.yaml'), '--skip-build']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /^chaindeck subgraph test: .*nope\.yaml: no such file\n/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
