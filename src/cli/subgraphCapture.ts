@@ -48,6 +48,8 @@ export const subgraphCaptureCommand = defineCommand({
     const rpc = rpcFlag(values.rpc);
     // The node as the flags give it, --user's Basic credentials included (the URL may hold none).
     const endpoint = endpointFromFlags(rpc, values.user, io.env);
+    // The capture's gateway forwards graph-node's calls over HTTP: a ws:// URL would be called as http://.
+    if (endpoint.isWs) throw new UsageError("--rpc takes the node's http:// or https:// URL: capture-test does not read over WebSocket");
     const from = blockFlag('from', values.from);
     const to = blockFlag('to', values.to);
     if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);

@@ -50,3 +50,14 @@ test('a range past the bound or an --out that cannot be written is a usage error
   assert.equal(node.seen.length, 0);
   assert.deepEqual(fs.readdirSync(dir), ['taken.json']);
 });
+
+test('a ws:// or wss:// --rpc is a usage error (the capture reads over HTTP), not a call of the same address as http://', async () => {
+  const node = await startScriptedNode();
+  nodes.push(node);
+  for (const scheme of ['ws', 'wss']) {
+    const run = await runMain(['subgraph', 'capture-test', '--rpc', node.url.replace('http', scheme), '--from', '1', '--to', '2', '--manifest', manifest, '--gnd', '/bin/false']);
+    assert.equal(run.code, 2, run.err);
+    assert.match(run.err, /--rpc takes the node's http:\/\/ or https:\/\/ URL/);
+  }
+  assert.equal(node.seen.length, 0);
+});
