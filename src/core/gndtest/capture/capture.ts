@@ -272,7 +272,7 @@ export async function captureTest(options: CaptureOptions): Promise<CaptureResul
     const { assertions, entities } = await captureAssertions(`${urls.graphql}/subgraphs/name/${DEPLOY_NAME}`, readFileSync(manifest.schemaFile, 'utf8'), to, signal);
     await node.stop();
     await gateway.close();
-    if (gateway.overflowed) throw new CaptureError('graph-node made more calls than a capture records: capture a shorter range.');
+    if (gateway.overflowed) throw new CaptureError('graph-node read more from the node than a capture records (calls or bytes): capture a shorter range.');
 
     const watch = {
       sources: new Map(manifest.sources.filter((s) => !s.template && s.address).map((s) => [s.address!, s.topics])),

@@ -27,6 +27,8 @@ export interface RecordedCall {
 
 /** How much a capture may record before it stops (graph-node asks again on failure, so records repeat). */
 export const MAX_RECORDS = 200_000;
+/** And how many bytes of answers (as JSON) it may keep: a node that hands out huge logs again and again would otherwise fill the memory. */
+export const MAX_RECORDED_BYTES = 256 * 1024 * 1024;
 /** A request graph-node sends is small; a bigger one is refused unread. */
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
@@ -36,7 +38,7 @@ export interface RecordingGateway {
   /** http://127.0.0.1:PORT: no secret in it, fit for graph-node's command line and log. */
   readonly url: string;
   readonly records: RecordedCall[];
-  /** Set when more than MAX_RECORDS were made: the capture cannot be complete. */
+  /** Set when more than MAX_RECORDS calls or MAX_RECORDED_BYTES were to be recorded: the capture cannot be complete. */
   readonly overflowed: boolean;
   /** HTTP requests graph-node sent (a batch is one). */
   readonly requests: number;
@@ -112,12 +114,15 @@ function asRequest(v: unknown): Request | undefined {
 }
 
 /** Starts the gateway on 127.0.0.1 (a free port) in front of `upstream`, with the chain ending at `head`. */
-export async function startRecordingGateway(upstream: RpcClient, head: number, signal?: AbortSignal): Promise<RecordingGateway> {
+export async function startRecordingGateway(upstream: RpcClient, head: number, signal?: AbortSignal, maxRecordedBytes = MAX_RECORDED_BYTES): Promise<RecordingGateway> {
   const records: RecordedCall[] = [];
   let overflowed = false;
   let requests = 0;
+  let recordedBytes = 0;
   const record = (r: RecordedCall) => {
-    if (records.length >= MAX_RECORDS) overflowed = true;
+    if (overflowed) return;
+    recordedBytes += JSON.stringify(r.result ?? r.error ?? null).length;
+    if (records.length >= MAX_RECORDS || recordedBytes > maxRecordedBytes) overflowed = true;
     else records.push(r);
   };
 

@@ -93,3 +93,20 @@ test('a node that cannot be reached: graph-node gets an error, and nothing is re
     await down.close();
   }
 });
+
+test('a node that hands out huge logs again and again: recording stops at the byte bound and the gateway says it overflowed', async () => {
+  const log = { address: '0x1', topics: ['0x' + 'ab'.repeat(32)], data: '0x' + '00'.repeat(100_000), blockNumber: '0x1', blockHash: '0xaa', transactionHash: '0xbb', logIndex: '0x0' };
+  const big = await startRpcServer({ eth_getLogs: { result: [log, log, log, log, log] } });
+  const bounded = await startRecordingGateway(new RpcClient(endpointFromUrl(big.url), { retry: { retries: 0 } }), 7, undefined, 3_000_000);
+  try {
+    for (let id = 1; id <= 8; id++) {
+      const res = await fetch(bounded.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_getLogs', params: [{ fromBlock: '0x1', toBlock: '0x1' }] }) });
+      assert.equal(((await res.json()) as { result: unknown[] }).result.length, 5, 'graph-node still gets its answer');
+    }
+    assert.equal(bounded.overflowed, true);
+    assert.ok(bounded.records.length <= 3, `${bounded.records.length} records kept`);
+  } finally {
+    await bounded.close();
+    await big.close();
+  }
+});
