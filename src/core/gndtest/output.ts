@@ -31,7 +31,6 @@ const RUNNING = /^\S+ Running (.+)$/u;
 const TEST_LINE = /^ {2}([✔✘]) (.*)$/u;
 const ASSERTION_LINE = /^ {4}([✔✘]) (.*)$/u;
 const HANDLER_ERROR = /^ {4}Handler error: (.*)$/u;
-const FAILURE_HEAD = /^ {2}● (.*) →$/u;
 const SUMMARY = /^Tests: \d+ passed, \d+ failed$/;
 
 /** gnd's report (stdout) as results per file given in `known`; a file gnd did not report is not in the map. */
@@ -44,10 +43,10 @@ export function parseGndOutput(text: string, known: readonly KnownTest[]): Map<s
   let current: { test: KnownTest; result: ParsedTest; seenHead: boolean } | undefined;
 
   /** Whether the query's lines start at `i` (the first after `prefix`); returns how many lines it took, or 0. */
-  const queryAt = (i: number, prefix: string, query: string): number => {
-    const wanted = query.split('\n');
-    if (lines[i] !== prefix + wanted[0]) return 0;
-    for (let k = 1; k < wanted.length; k++) if (lines[i + k] !== wanted[k]) return 0;
+  // gnd prints a name or query as the file holds it; here both sides are read inert, so one with escapes or line breaks still matches.
+  const queryAt = (i: number, prefix: string, query: string, suffix = ''): number => {
+    const wanted = `${prefix}${inertText(query)}${suffix}`.split('\n');
+    for (let k = 0; k < wanted.length; k++) if (lines[i + k] !== wanted[k]) return 0;
     return wanted.length;
   };
 
@@ -73,7 +72,7 @@ export function parseGndOutput(text: string, known: readonly KnownTest[]): Map<s
       const rest = head[2];
       if (head[1] === '✔') result.passed = true;
       else if (rest.startsWith('Failed to parse: ')) result.error = `gnd could not read the file: ${rest.slice('Failed to parse: '.length)}`;
-      else if (rest.startsWith(`${test.name} - Error: `)) result.error = rest.slice(test.name.length + ' - Error: '.length);
+      else if (rest.startsWith(`${inertText(test.name)} - Error: `)) result.error = rest.slice(inertText(test.name).length + ' - Error: '.length);
       continue;
     }
     const handlerError = HANDLER_ERROR.exec(line);
@@ -98,16 +97,15 @@ export function parseGndOutput(text: string, known: readonly KnownTest[]): Map<s
   let next = 0;
   for (; i < lines.length; i++) {
     if (SUMMARY.test(lines[i])) break;
-    const head = FAILURE_HEAD.exec(lines[i]);
-    if (!head) continue;
-    // The same order as the ✘ lines; a name that does not match the next one is looked for further on.
+    if (!lines[i].startsWith('  ● ')) continue;
+    // The same order as the ✘ lines; a name that does not match the next one is looked for further on (a name may span lines).
     let at = next;
-    while (at < failures.length && failures[at].test.name !== head[1]) at++;
+    while (at < failures.length && !queryAt(i, '  ● ', failures[at].test.name, ' →')) at++;
     if (at >= failures.length) continue;
     next = at + 1;
     const { test, result, index } = failures[at];
     const query = test.assertions[index]?.query ?? '';
-    i++;
+    i += queryAt(i, '  ● ', test.name, ' →');
     const taken = queryAt(i, '    Query: ', query);
     i += Math.max(taken, 1);
     if (!lines[i]?.startsWith('    Diff: ')) {

@@ -89,3 +89,15 @@ test("the line that says why gnd ended: its Error line, else a panic's message, 
   assert.equal(gndFailureLine("thread 'main' panicked at store/postgres/src/connection_pool.rs:1:\ncould not find password\nnote: …"), 'gnd panicked: could not find password');
   assert.equal(gndFailureLine('\n\n'), undefined);
 });
+
+test('a name with escapes or a line break (printed by gnd as the file holds it) still gets its failed assertion and its diff', () => {
+  for (const name of ['Ping \x1b[2J\x1b]0;pwned\x07wrong n', 'Ping\nwrong n', 'Ping\r\nwrong\tn\x1b[31m']) {
+    const text = output('failures').replaceAll('Ping wrong n', name);
+    const fail = parseGndOutput(text, [{ ...known('fail'), name }, known('multi'), known('pass')]).get('tests/fail.json')!;
+    assert.equal(fail.passed, false, JSON.stringify(name));
+    assert.deepEqual(fail.assertions[0].actual, {
+      pings: [{ from: '0x1111111111111111111111111111111111111111', id: `0x${'a'.repeat(64)}-0`, n: '7', version: 'v1' }],
+    });
+    assert.deepEqual(parseGndOutput(text, [{ ...known('fail'), name }, known('multi'), known('pass')]).get('tests/multi.json')!.assertions[3].expected, { pings: [] });
+  }
+});
