@@ -3,13 +3,13 @@
  * writes a gnd test file for blocks N..M of a node (core/gndtest/capture), checked to pass on the
  * unchanged subgraph before it is written. An action of `chaindeck subgraph`.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inertLine } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
 import { endpointFromFlags, rpcFlag } from './endpointFlags';
 import { userCacheDir } from './graphNode';
+import { DEFAULT_MANIFEST, manifestPath } from './validate';
 
 const options = {
   rpc: { type: 'string', value: 'URL', help: 'the node the blocks are read from (http or https); a key in its path or query is never printed; --url is the same' },
@@ -26,19 +26,6 @@ function blockFlag(name: string, value: string | undefined): number {
   if (value === undefined) throw new UsageError(`--${name} is required`);
   if (!/^\d{1,15}$/.test(value.trim())) throw new UsageError(`--${name} takes a block number (whole, from 0), not '${value}'`);
   return Number(value.trim());
-}
-
-function manifestPath(given: string): string {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(given);
-  } catch {
-    throw new UsageError(`${given}: no such file${given === 'subgraph.yaml' ? ' (run in the subgraph folder, or give --manifest)' : ''}`);
-  }
-  if (!stat.isDirectory()) return given;
-  const inside = path.join(given, 'subgraph.yaml');
-  if (!fs.existsSync(inside)) throw new UsageError(`${given} is a folder without a subgraph.yaml`);
-  return inside;
 }
 
 export const subgraphCaptureCommand = defineCommand({
@@ -62,7 +49,7 @@ export const subgraphCaptureCommand = defineCommand({
     const from = blockFlag('from', values.from);
     const to = blockFlag('to', values.to);
     if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
-    return { rpc, from, to, manifest: manifestPath(values.manifest ?? 'subgraph.yaml'), out: values.out, force: values.force === true, gnd: values.gnd };
+    return { rpc, from, to, manifest: manifestPath(values.manifest ?? DEFAULT_MANIFEST, 'give --manifest'), out: values.out, force: values.force === true, gnd: values.gnd };
   },
 
   async work(args, io) {

@@ -9,11 +9,12 @@ import type { TestResult } from '../core/gndtest/results';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand, EXIT, printJson, reportFailure, type CliIO } from './command';
 import { userCacheDir } from './graphNode';
+import { DEFAULT_MANIFEST, manifestPath } from './validate';
 
 const FORMATS = ['text', 'json'] as const;
 
 const options = {
-  manifest: { type: 'string', value: 'PATH', help: 'the subgraph manifest (default subgraph.yaml)' },
+  manifest: { type: 'string', value: 'PATH', help: 'the subgraph manifest, or its folder (default ./subgraph.yaml)' },
   'skip-build': { type: 'boolean', help: 'run on the build/ folder as it is: no codegen and build first' },
   format: { type: 'string', value: 'FORMAT', help: 'text (default): a line per test and a diff per failed assertion; json: one JSON array on stdout' },
   gnd: { type: 'string', value: 'PATH', help: 'use this gnd binary as is (default: gnd on PATH, else the pinned gnd, installed once into the user cache)' },
@@ -201,9 +202,10 @@ export const subgraphTestAction = defineCommand({
     const format = values.format ?? 'text';
     if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes text or json, not '${format}'`);
     if (values.manifest === '') throw new UsageError("--manifest takes a path, not ''");
+    const manifest = manifestPath(values.manifest ?? DEFAULT_MANIFEST, 'give --manifest');
     if (values.gnd === '') throw new UsageError("--gnd takes a path, not ''");
     return {
-      manifest: values.manifest ?? 'subgraph.yaml',
+      manifest,
       files: positionals,
       skipBuild: values['skip-build'] === true,
       format: format as SubgraphTestArgs['format'],
