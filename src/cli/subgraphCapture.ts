@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { inertLine } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand } from './command';
+import { abortOnSignals, defineCommand, EXIT } from './command';
 import { endpointFromFlags, rpcFlag } from './endpointFlags';
 import { userCacheDir } from './graphNode';
 import { DEFAULT_MANIFEST, manifestPath } from './validate';
@@ -58,9 +58,7 @@ export const subgraphCaptureCommand = defineCommand({
     const cacheDir = userCacheDir(io.env);
     // Ctrl+C (or SIGTERM) cancels: the local graph-node, Postgres and gnd are stopped before the exit.
     const abort = new AbortController();
-    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    const cancel = () => abort.abort();
-    for (const sig of signals) process.on(sig, cancel);
+    const stopListening = abortOnSignals(abort);
     try {
       const gnd = await resolveGnd({ gndPath: args.gnd, cacheDir, env: io.env, signal: abort.signal });
       const result = await captureTest({
@@ -77,15 +75,15 @@ export const subgraphCaptureCommand = defineCommand({
       });
       const shown = path.relative(process.cwd(), result.file) || result.file;
       io.out(`${inertLine(shown)}: ${result.blocks} blocks, ${result.events} events, ${result.ethCalls} eth_calls, ${result.entities} entities asserted\n`);
-      return 0;
+      return EXIT.done;
     } catch (err) {
       if (err instanceof CaptureError) {
         io.err(`chaindeck subgraph capture-test: ${inertLine(err.message)}\n`);
-        return 1;
+        return EXIT.failed;
       }
       throw err;
     } finally {
-      for (const sig of signals) process.off(sig, cancel);
+      stopListening();
     }
   },
 });

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { inertLine, inertText } from '../core/inert';
 import type { TestResult } from '../core/gndtest/results';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, EXIT, printJson, reportFailure, type CliIO } from './command';
+import { abortOnSignals, defineCommand, EXIT, printJson, reportFailure, type CliIO } from './command';
 import { userCacheDir } from './graphNode';
 import { DEFAULT_MANIFEST, manifestPath } from './validate';
 
@@ -106,14 +106,6 @@ export function textReport(results: readonly TestResult[], cwd: string, totalMs?
   return `${lines.join('\n')}\n`;
 }
 
-/** Ctrl+C (or SIGTERM) cancels the run: gnd is interrupted and Postgres stopped before the exit. */
-function cancelOnSignal(abort: AbortController): () => void {
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  const handler = () => abort.abort();
-  for (const sig of signals) process.on(sig, handler);
-  return () => signals.forEach((sig) => process.off(sig, handler));
-}
-
 async function run(args: SubgraphTestArgs, io: CliIO): Promise<number> {
   // Loaded here: the help and the argument checks need none of it.
   const { resolveGnd } = await import('../core/localnode/gnd');
@@ -124,7 +116,8 @@ async function run(args: SubgraphTestArgs, io: CliIO): Promise<number> {
   const cwd = process.cwd();
   const say = (line: string) => io.err(`chaindeck subgraph test: ${inertLine(line)}\n`);
   const abort = new AbortController();
-  const stopListening = cancelOnSignal(abort);
+  // Ctrl+C cancels the run: gnd is interrupted and Postgres stopped before the exit.
+  const stopListening = abortOnSignals(abort);
   const started = performance.now();
   let database: Awaited<ReturnType<typeof startTestDatabase>> | undefined;
   try {

@@ -26,9 +26,10 @@ const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 export const DEFAULT_MANIFEST = 'subgraph.yaml';
 
 /**
- * The manifest file `given` names (shared by `validate`, `subgraph test` and `subgraph capture-test`); a UsageError when it is missing (`howToName` says how to give
- * another, shown when the default was missing) or a folder without subgraph.yaml. A file that
- * is there but cannot be read is returned: reading it names the cause (exit 1).
+ * The manifest file `given` names, a folder meaning its subgraph.yaml (shared by `validate`,
+ * `subgraph test` and `subgraph capture-test`); a UsageError when it is missing (`howToName` says
+ * how to give another, shown when the default was missing) or a folder without subgraph.yaml. A
+ * file that is there but cannot be read is returned: reading it names the cause (exit 1).
  */
 export function manifestPath(given: string, howToName: string): string {
   let stat: fs.Stats;
