@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { inertLine, inertText } from '../core/inert';
-import type { TestResult } from '../core/gndtest/results';
+import { diffJson, summaryLine, type TestResult } from '../core/gndtest/results';
 import { UsageError, type OptionTable } from './args';
 import { abortOnSignals, defineCommand, EXIT, printJson, reportFailure, type CliIO } from './command';
 import { userCacheDir } from './graphNode';
@@ -42,17 +42,6 @@ export function jsonResult(result: TestResult, cwd: string): Record<string, unkn
     })),
     ...(result.error !== undefined ? { error: result.error } : {}),
   };
-}
-
-/** The value with its objects' keys sorted: gnd prints the actual value so, and a diff of key order alone says nothing. */
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
-  );
 }
 
 /** Above this many line pairs the diff is not searched: both values are shown whole. */
@@ -97,12 +86,11 @@ export function textReport(results: readonly TestResult[], cwd: string, totalMs?
       const [first, ...rest] = inertText(a.query).split('\n');
       lines.push(`  Query: ${first}`, ...rest.map((l) => `         ${l}`));
       lines.push('  - expected', '  + actual');
-      const diff = lineDiff(JSON.stringify(sortedKeys(a.expected), null, 2) ?? 'null', JSON.stringify(sortedKeys(a.actual), null, 2) ?? 'null');
+      const diff = lineDiff(diffJson(a.expected), diffJson(a.actual));
       lines.push(...diff.map((l) => `  ${inertText(l)}`));
     }
   }
-  const passed = results.filter((r) => r.passed).length;
-  lines.push('', `Tests: ${passed} passed, ${results.length - passed} failed${totalMs === undefined ? '' : ` (${(totalMs / 1000).toFixed(1)} s)`}`);
+  lines.push('', summaryLine(results, totalMs));
   return `${lines.join('\n')}\n`;
 }
 
