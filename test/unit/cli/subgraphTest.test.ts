@@ -116,7 +116,7 @@ test("help: `subgraph --help` lists the actions, `subgraph test --help` is the a
   assert.equal(action.out, subgraphTestAction.usage);
   assert.match(action.out, /^Usage: chaindeck subgraph test \[--manifest PATH\] \[FILE…\] \[--skip-build\] \[--format text\|json\] \[--gnd PATH\]/);
   const top = await runMain(['--help']);
-  assert.match(top.out, /\n {2}subgraph +Work on a subgraph project \(test/);
+  assert.match(top.out, /\n {2}subgraph +Work on a subgraph project: /);
 });
 
 test('an action is one line: another one is listed, dispatched and has its own help', async () => {
