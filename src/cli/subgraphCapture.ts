@@ -3,13 +3,13 @@
  * writes a gnd test file for blocks N..M of a node (core/gndtest/capture), checked to pass on the
  * unchanged subgraph before it is written. An action of `chaindeck subgraph`.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inertLine } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand } from './command';
+import { abortOnSignals, defineCommand, EXIT } from './command';
 import { endpointFromFlags, rpcFlag } from './endpointFlags';
 import { userCacheDir } from './graphNode';
+import { DEFAULT_MANIFEST, manifestPath } from './validate';
 
 const options = {
   rpc: { type: 'string', value: 'URL', help: 'the node the blocks are read from (http or https); a key in its path or query is never printed; --url is the same' },
@@ -26,19 +26,6 @@ function blockFlag(name: string, value: string | undefined): number {
   if (value === undefined) throw new UsageError(`--${name} is required`);
   if (!/^\d{1,15}$/.test(value.trim())) throw new UsageError(`--${name} takes a block number (whole, from 0), not '${value}'`);
   return Number(value.trim());
-}
-
-function manifestPath(given: string): string {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(given);
-  } catch {
-    throw new UsageError(`${given}: no such file${given === 'subgraph.yaml' ? ' (run in the subgraph folder, or give --manifest)' : ''}`);
-  }
-  if (!stat.isDirectory()) return given;
-  const inside = path.join(given, 'subgraph.yaml');
-  if (!fs.existsSync(inside)) throw new UsageError(`${given} is a folder without a subgraph.yaml`);
-  return inside;
 }
 
 export const subgraphCaptureCommand = defineCommand({
@@ -62,7 +49,7 @@ export const subgraphCaptureCommand = defineCommand({
     const from = blockFlag('from', values.from);
     const to = blockFlag('to', values.to);
     if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
-    return { rpc, from, to, manifest: manifestPath(values.manifest ?? 'subgraph.yaml'), out: values.out, force: values.force === true, gnd: values.gnd };
+    return { rpc, from, to, manifest: manifestPath(values.manifest ?? DEFAULT_MANIFEST, 'give --manifest'), out: values.out, force: values.force === true, gnd: values.gnd };
   },
 
   async work(args, io) {
@@ -71,9 +58,7 @@ export const subgraphCaptureCommand = defineCommand({
     const cacheDir = userCacheDir(io.env);
     // Ctrl+C (or SIGTERM) cancels: the local graph-node, Postgres and gnd are stopped before the exit.
     const abort = new AbortController();
-    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    const cancel = () => abort.abort();
-    for (const sig of signals) process.on(sig, cancel);
+    const stopListening = abortOnSignals(abort);
     try {
       const gnd = await resolveGnd({ gndPath: args.gnd, cacheDir, env: io.env, signal: abort.signal });
       const result = await captureTest({
@@ -90,15 +75,15 @@ export const subgraphCaptureCommand = defineCommand({
       });
       const shown = path.relative(process.cwd(), result.file) || result.file;
       io.out(`${inertLine(shown)}: ${result.blocks} blocks, ${result.events} events, ${result.ethCalls} eth_calls, ${result.entities} entities asserted\n`);
-      return 0;
+      return EXIT.done;
     } catch (err) {
       if (err instanceof CaptureError) {
         io.err(`chaindeck subgraph capture-test: ${inertLine(err.message)}\n`);
-        return 1;
+        return EXIT.failed;
       }
       throw err;
     } finally {
-      for (const sig of signals) process.off(sig, cancel);
+      stopListening();
     }
   },
 });

@@ -23,21 +23,27 @@ const options = {
 
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 
-/** The manifest file a PATH names (a folder means its subgraph.yaml). */
-function manifestPath(given: string): string {
+export const DEFAULT_MANIFEST = 'subgraph.yaml';
+
+/**
+ * The manifest file `given` names, a folder meaning its subgraph.yaml (shared by `validate`,
+ * `subgraph test` and `subgraph capture-test`); a UsageError when it is missing (`howToName` says
+ * how to give another, shown when the default was missing) or a folder without subgraph.yaml. A
+ * file that is there but cannot be read is returned: reading it names the cause (exit 1).
+ */
+export function manifestPath(given: string, howToName: string): string {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(given);
   } catch (err) {
     const problem = fileErrorOf(given, err);
-    // A file that is there but cannot be read (a symlink loop, no permission): read in work, which names the cause (exit 1).
     if (problem.kind !== 'missing') return given;
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(problem.message);
-    throw new UsageError(`${given}: no such file${given === 'subgraph.yaml' ? ' (run in the subgraph folder, or give the manifest path)' : ''}`);
+    throw new UsageError(`${given}: no such file${given === DEFAULT_MANIFEST ? ` (run in the subgraph folder, or ${howToName})` : ''}`);
   }
   if (!stat.isDirectory()) return given;
-  const inside = path.join(given, 'subgraph.yaml');
-  if (!fs.existsSync(inside)) throw new UsageError(`${given} is a folder without a subgraph.yaml`);
+  const inside = path.join(given, DEFAULT_MANIFEST);
+  if (!fs.existsSync(inside)) throw new UsageError(`${given} is a folder without a ${DEFAULT_MANIFEST}`);
   return inside;
 }
 
@@ -71,7 +77,7 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
 
   check({ values, positionals }): { manifest: string; format: 'text' | 'json' } {
     if (positionals.length > 1) throw new UsageError(`give one manifest, not ${positionals.length}: ${positionals.join(' ')}`);
-    return { manifest: manifestPath(positionals[0] ?? 'subgraph.yaml'), format: values.format === 'json' ? 'json' : 'text' };
+    return { manifest: manifestPath(positionals[0] ?? DEFAULT_MANIFEST, 'give the manifest path'), format: values.format === 'json' ? 'json' : 'text' };
   },
 
   async work({ manifest, format }, io) {

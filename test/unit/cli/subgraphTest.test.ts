@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { jsonResult, lineDiff, subgraphTestAction, textReport } from '../../../src/cli/subgraphTest';
 import { subgraphDispatcher } from '../../../src/cli/subgraph';
 import { defineCommand } from '../../../src/cli/command';
@@ -135,4 +138,30 @@ test('an action is one line: another one is listed, dispatched and has its own h
   let out = '';
   assert.equal(await dispatcher.run(['capture-test'], { out: (t) => (out += t), err: () => undefined, env: {} }), 0);
   assert.equal(out, 'captured\n');
+});
+
+test('--manifest: a missing one is a usage error naming it; a folder means its subgraph.yaml, as capture-test and validate take it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaindeck-subgraph-test-'));
+  try {
+    const missing = await runMain(['subgraph', 'test', '--manifest', path.join(dir, 'nope.yaml')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /^chaindeck subgraph test: \S*nope\.yaml: no such file\n/);
+    const project = path.join(dir, 'project');
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, 'subgraph.yaml'), 'specVersion: 1.3.0\n');
+    // No tests/ yet: the line names the folder's own tests/, before anything is built or started.
+    const folder = await runMain(['subgraph', 'test', '--manifest', project]);
+    assert.equal(folder.code, 1);
+    assert.equal(
+      folder.err,
+      `chaindeck subgraph test: no tests: ${path.join(project, 'tests')} does not exist (write gnd test files there, *.json, or capture one with \`chaindeck subgraph capture-test\`)\n`,
+    );
+    const empty = path.join(dir, 'empty');
+    fs.mkdirSync(empty);
+    const noManifest = await runMain(['subgraph', 'test', '--manifest', empty]);
+    assert.equal(noManifest.code, 2);
+    assert.match(noManifest.err, /is a folder without a subgraph\.yaml\n/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
