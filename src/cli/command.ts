@@ -96,6 +96,17 @@ export function reportFailure(io: Pick<CliIO, 'err'>, name: string, err: unknown
   return exitCodeOf(err);
 }
 
+/**
+ * Aborts `abort` on Ctrl+C, SIGTERM or SIGHUP (the terminal closed), so a command that started
+ * programs stops them before it exits; returns the function that stops listening.
+ */
+export function abortOnSignals(abort: AbortController): () => void {
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const handler = () => abort.abort();
+  for (const sig of signals) process.on(sig, handler);
+  return () => signals.forEach((sig) => process.off(sig, handler));
+}
+
 /** One subcommand of the `chaindeck` command line, as main runs it. */
 export interface CliCommand {
   name: string;

@@ -35,7 +35,7 @@ export function subgraphDispatcher(actions: readonly CliCommand[]): CliCommand {
   const find = (name: string | undefined) => actions.find((a) => actionName(a) === name);
   return {
     name: 'subgraph',
-    summary: `Work on a subgraph project (${actions.map(actionName).join(', ')})`,
+    summary: 'Work on a subgraph project: its tests, run by graph-node',
     usage,
     usageOf: (args) => find(args[0])?.usage ?? usage,
     async run([name, ...rest], io) {

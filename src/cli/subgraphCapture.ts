@@ -7,10 +7,10 @@ import * as path from 'node:path';
 import { outProblem, rangeProblem } from '../core/gndtest/capture/inputs';
 import { inertLine } from '../core/inert';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand } from './command';
-import { manifestArg } from './manifestArg';
+import { abortOnSignals, defineCommand, EXIT } from './command';
 import { ENDPOINT_ENV, endpointFromFlags, nodeOptions, rpcFlag } from './endpointFlags';
 import { userCacheDir } from './graphNode';
+import { DEFAULT_MANIFEST, manifestPath } from './validate';
 
 const options = {
   ...nodeOptions('the node the blocks are read from (http or https)'),
@@ -56,7 +56,7 @@ export const subgraphCaptureCommand = defineCommand({
     // Said before gnd is resolved (maybe installed) or the node is asked anything.
     const problem = rangeProblem(from, to) ?? (values.out !== undefined ? outProblem(path.resolve(values.out), values.force === true) : undefined);
     if (problem) throw new UsageError(problem);
-    return { rpc, endpoint, from, to, manifest: manifestArg(values.manifest ?? 'subgraph.yaml', 'give --manifest'), out: values.out, force: values.force === true, gnd: values.gnd };
+    return { rpc, endpoint, from, to, manifest: manifestPath(values.manifest ?? DEFAULT_MANIFEST, 'give --manifest'), out: values.out, force: values.force === true, gnd: values.gnd };
   },
 
   async work(args, io) {
@@ -65,9 +65,7 @@ export const subgraphCaptureCommand = defineCommand({
     const cacheDir = userCacheDir(io.env);
     // Ctrl+C (or SIGTERM) cancels: the local graph-node, Postgres and gnd are stopped before the exit.
     const abort = new AbortController();
-    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-    const cancel = () => abort.abort();
-    for (const sig of signals) process.on(sig, cancel);
+    const stopListening = abortOnSignals(abort);
     try {
       const gnd = await resolveGnd({ gndPath: args.gnd, cacheDir, env: io.env, signal: abort.signal });
       const result = await captureTest({
@@ -85,15 +83,15 @@ export const subgraphCaptureCommand = defineCommand({
       });
       const shown = path.relative(process.cwd(), result.file) || result.file;
       io.out(`${inertLine(shown)}: ${result.blocks} blocks, ${result.events} events, ${result.ethCalls} eth_calls, ${result.entities} entities asserted\n`);
-      return 0;
+      return EXIT.done;
     } catch (err) {
       if (err instanceof CaptureError) {
         io.err(`chaindeck subgraph capture-test: ${inertLine(err.message)}\n`);
-        return 1;
+        return EXIT.failed;
       }
       throw err;
     } finally {
-      for (const sig of signals) process.off(sig, cancel);
+      stopListening();
     }
   },
 });

@@ -5,11 +5,11 @@
  */
 import * as path from 'node:path';
 import { inertLine, inertText } from '../core/inert';
-import type { TestResult } from '../core/gndtest/results';
+import { diffJson, summaryLine, type TestResult } from '../core/gndtest/results';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, EXIT, printJson, reportFailure, type CliIO } from './command';
-import { manifestArg } from './manifestArg';
+import { abortOnSignals, defineCommand, EXIT, printJson, reportFailure, type CliIO } from './command';
 import { userCacheDir } from './graphNode';
+import { DEFAULT_MANIFEST, manifestPath } from './validate';
 
 const FORMATS = ['text', 'json'] as const;
 
@@ -42,17 +42,6 @@ export function jsonResult(result: TestResult, cwd: string): Record<string, unkn
     })),
     ...(result.error !== undefined ? { error: result.error } : {}),
   };
-}
-
-/** The value with its objects' keys sorted: gnd prints the actual value so, and a diff of key order alone says nothing. */
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
-  );
 }
 
 /** Above this many line pairs the diff is not searched: both values are shown whole. */
@@ -97,21 +86,12 @@ export function textReport(results: readonly TestResult[], cwd: string, totalMs?
       const [first, ...rest] = inertText(a.query).split('\n');
       lines.push(`  Query: ${first}`, ...rest.map((l) => `         ${l}`));
       lines.push('  - expected', '  + actual');
-      const diff = lineDiff(JSON.stringify(sortedKeys(a.expected), null, 2) ?? 'null', JSON.stringify(sortedKeys(a.actual), null, 2) ?? 'null');
+      const diff = lineDiff(diffJson(a.expected), diffJson(a.actual));
       lines.push(...diff.map((l) => `  ${inertText(l)}`));
     }
   }
-  const passed = results.filter((r) => r.passed).length;
-  lines.push('', `Tests: ${passed} passed, ${results.length - passed} failed${totalMs === undefined ? '' : ` (${(totalMs / 1000).toFixed(1)} s)`}`);
+  lines.push('', summaryLine(results, totalMs));
   return `${lines.join('\n')}\n`;
-}
-
-/** Ctrl+C (or SIGTERM) cancels the run: gnd is interrupted and Postgres stopped before the exit. */
-function cancelOnSignal(abort: AbortController): () => void {
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  const handler = () => abort.abort();
-  for (const sig of signals) process.on(sig, handler);
-  return () => signals.forEach((sig) => process.off(sig, handler));
 }
 
 async function run(args: SubgraphTestArgs, io: CliIO): Promise<number> {
@@ -124,7 +104,8 @@ async function run(args: SubgraphTestArgs, io: CliIO): Promise<number> {
   const cwd = process.cwd();
   const say = (line: string) => io.err(`chaindeck subgraph test: ${inertLine(line)}\n`);
   const abort = new AbortController();
-  const stopListening = cancelOnSignal(abort);
+  // Ctrl+C cancels the run: gnd is interrupted and Postgres stopped before the exit.
+  const stopListening = abortOnSignals(abort);
   const started = performance.now();
   let database: Awaited<ReturnType<typeof startTestDatabase>> | undefined;
   try {
@@ -202,7 +183,7 @@ export const subgraphTestAction = defineCommand({
     const format = values.format ?? 'text';
     if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format takes text or json, not '${format}'`);
     if (values.manifest === '') throw new UsageError("--manifest takes a path, not ''");
-    const manifest = manifestArg(values.manifest ?? 'subgraph.yaml', 'give --manifest');
+    const manifest = manifestPath(values.manifest ?? DEFAULT_MANIFEST, 'give --manifest');
     if (values.gnd === '') throw new UsageError("--gnd takes a path, not ''");
     return {
       manifest,

@@ -2,13 +2,13 @@
  * `chaindeck validate`: checks subgraph.yaml with its schema, ABIs and mapping files, printing
  * one line per finding in the `FILE:LINE:COL: severity: MESSAGE` form problem matchers read.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FILE_CAPS, FileReadError, readTextFile } from '../core/files';
+import { FILE_CAPS, fileErrorOf, FileReadError, readTextFile } from '../core/files';
 import { inertJson, inertLine } from '../core/inert';
 import type { Finding } from '../core/subgraph/types';
 import { UsageError, type OptionTable } from './args';
 import { defineCommand } from './command';
-import { manifestArg } from './manifestArg';
 
 const options = {
   format: {
@@ -22,6 +22,30 @@ const options = {
 } satisfies OptionTable;
 
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+
+export const DEFAULT_MANIFEST = 'subgraph.yaml';
+
+/**
+ * The manifest file `given` names, a folder meaning its subgraph.yaml (shared by `validate`,
+ * `subgraph test` and `subgraph capture-test`); a UsageError when it is missing (`howToName` says
+ * how to give another, shown when the default was missing) or a folder without subgraph.yaml. A
+ * file that is there but cannot be read is returned: reading it names the cause (exit 1).
+ */
+export function manifestPath(given: string, howToName: string): string {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(given);
+  } catch (err) {
+    const problem = fileErrorOf(given, err);
+    if (problem.kind !== 'missing') return given;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(problem.message);
+    throw new UsageError(`${given}: no such file${given === DEFAULT_MANIFEST ? ` (run in the subgraph folder, or ${howToName})` : ''}`);
+  }
+  if (!stat.isDirectory()) return given;
+  const inside = path.join(given, DEFAULT_MANIFEST);
+  if (!fs.existsSync(inside)) throw new UsageError(`${given} is a folder without a ${DEFAULT_MANIFEST}`);
+  return inside;
+}
 
 interface Line {
   file: string;
@@ -53,7 +77,7 @@ Only regular files are read (not folders, pipes or devices), each up to a cap: $
 
   check({ values, positionals }): { manifest: string; format: 'text' | 'json' } {
     if (positionals.length > 1) throw new UsageError(`give one manifest, not ${positionals.length}: ${positionals.join(' ')}`);
-    return { manifest: manifestArg(positionals[0] ?? 'subgraph.yaml', 'give the manifest path'), format: values.format === 'json' ? 'json' : 'text' };
+    return { manifest: manifestPath(positionals[0] ?? DEFAULT_MANIFEST, 'give the manifest path'), format: values.format === 'json' ? 'json' : 'text' };
   },
 
   async work({ manifest, format }, io) {

@@ -164,7 +164,7 @@ test('CLI --format json: one array, exactly the agreed keys; exit 1 when any fai
   await assertNothingLeft(scratch);
 });
 
-test('CLI text: the failed assertion named with its diff; usage errors exit 2; no tests folder exits 1 in one line', async () => {
+test('CLI text: the failed assertion named with its diff; usage errors (a missing manifest too) exit 2; no tests folder exits 1 in one line', async () => {
   const run = await cli(['--skip-build', test_('fail')]);
   assert.equal(run.code, 1, run.stderr);
   assert.match(run.stdout, /^✘ Ping wrong n {2}/);
@@ -176,9 +176,12 @@ test('CLI text: the failed assertion named with its diff; usage errors exit 2; n
   const usage = await cli(['--format', 'yaml']);
   assert.equal(usage.code, 2);
   const elsewhere = path.join(scratch, 'empty', 'subgraph.yaml');
-  mkdirSync(path.dirname(elsewhere), { recursive: true });
-  writeFileSync(elsewhere, '');
-  const none = await runCli(['subgraph', 'test', '--manifest', elsewhere, '--skip-build'], { TMPDIR: tmp });
+  const missing = await runCli(['subgraph', 'test', '--manifest', elsewhere, '--skip-build'], { TMPDIR: tmp });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^chaindeck subgraph test: .*empty\/subgraph\.yaml: no such file\n/);
+  mkdirSync(path.dirname(elsewhere));
+  writeFileSync(elsewhere, readFileSync(manifest));
+  const none = await runCli(['subgraph', 'test', '--manifest', path.dirname(elsewhere), '--skip-build'], { TMPDIR: tmp });
   assert.equal(none.code, 1);
   assert.equal(none.stdout, '');
   assert.match(none.stderr, /^chaindeck subgraph test: no tests: .*empty\/tests does not exist .*\n$/);

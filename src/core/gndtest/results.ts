@@ -23,3 +23,28 @@ export interface TestResult {
   error?: string;
   durationMs?: number;
 }
+
+/**
+ * One side of an assertion's diff: pretty JSON with every object's keys sorted. gnd prints the
+ * actual value so, and a difference of key order alone is none (the CLI's diff and the Test
+ * Explorer's both show this).
+ */
+export function diffJson(value: unknown): string {
+  return JSON.stringify(sortedKeys(value), null, 2) ?? 'null';
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
+  );
+}
+
+/** The line a run ends with, as Jest's and Foundry's do: `Tests: N passed, M failed (T s)`. */
+export function summaryLine(results: readonly TestResult[], ms?: number): string {
+  const passed = results.filter((r) => r.passed).length;
+  return `Tests: ${passed} passed, ${results.length - passed} failed${ms === undefined ? '' : ` (${(ms / 1000).toFixed(1)} s)`}`;
+}

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UsageError } from '../../../src/cli/args';
-import { defineCommand, errorLine, EXIT, exitCodeOf, failureLine, renderTable, reportFailure, type CliIO } from '../../../src/cli/command';
+import { abortOnSignals, defineCommand, errorLine, EXIT, exitCodeOf, failureLine, renderTable, reportFailure, type CliIO } from '../../../src/cli/command';
 import { PlatformError } from '../../../src/core/platform/errors';
 import { registerSecret } from '../../../src/core/redact';
 import { RpcFailure } from '../../../src/core/rpc/failure';
@@ -160,4 +160,17 @@ test('a table of 300,000 rows: aligned all the same (the widths are not a spread
   assert.equal(lines.length, 300_002);
   assert.equal(lines[1], 'v0       0');
   assert.equal(lines[300_000], 'v299999  299999');
+});
+
+test('abortOnSignals: SIGINT, SIGTERM or SIGHUP aborts the command; once it stops listening, its handlers are gone', () => {
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const before = process.listenerCount(sig);
+    const abort = new AbortController();
+    const stop = abortOnSignals(abort);
+    assert.equal(process.listenerCount(sig), before + 1);
+    process.emit(sig, sig);
+    assert.equal(abort.signal.aborted, true, sig);
+    stop();
+    assert.equal(process.listenerCount(sig), before);
+  }
 });

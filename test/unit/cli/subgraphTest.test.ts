@@ -116,7 +116,7 @@ test("help: `subgraph --help` lists the actions, `subgraph test --help` is the a
   assert.equal(action.out, subgraphTestAction.usage);
   assert.match(action.out, /^Usage: chaindeck subgraph test \[--manifest PATH\] \[FILE…\] \[--skip-build\] \[--format text\|json\] \[--gnd PATH\]/);
   const top = await runMain(['--help']);
-  assert.match(top.out, /\n {2}subgraph +Work on a subgraph project \(test/);
+  assert.match(top.out, /\n {2}subgraph +Work on a subgraph project: /);
 });
 
 test('an action is one line: another one is listed, dispatched and has its own help', async () => {
@@ -140,17 +140,27 @@ test('an action is one line: another one is listed, dispatched and has its own h
   assert.equal(out, 'captured\n');
 });
 
-test('--manifest: a folder means its subgraph.yaml (its tests/ beside it, as capture-test writes them); a missing one is a usage error, not "no tests" elsewhere', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'subgraph-test-cli-'));
+test('--manifest: a missing one is a usage error naming it; a folder means its subgraph.yaml, as capture-test and validate take it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaindeck-subgraph-test-'));
   try {
-    fs.mkdirSync(path.join(dir, 'sg', 'tests'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'sg', 'subgraph.yaml'), '');
-    const folder = await runMain(['subgraph', 'test', '--manifest', path.join(dir, 'sg'), '--skip-build', '--gnd', path.join(dir, 'no-gnd')]);
-    assert.equal(folder.code, 1);
-    assert.equal(folder.err, `chaindeck subgraph test: no test files (*.json) in ${path.join(dir, 'sg', 'tests')}\n`);
-    const missing = await runMain(['subgraph', 'test', '--manifest', path.join(dir, 'nope.yaml'), '--skip-build']);
+    const missing = await runMain(['subgraph', 'test', '--manifest', path.join(dir, 'nope.yaml')]);
     assert.equal(missing.code, 2);
-    assert.match(missing.err, /^chaindeck subgraph test: .*nope\.yaml: no such file\n/);
+    assert.match(missing.err, /^chaindeck subgraph test: \S*nope\.yaml: no such file\n/);
+    const project = path.join(dir, 'project');
+    fs.mkdirSync(project);
+    fs.writeFileSync(path.join(project, 'subgraph.yaml'), 'specVersion: 1.3.0\n');
+    // No tests/ yet: the line names the folder's own tests/, before anything is built or started.
+    const folder = await runMain(['subgraph', 'test', '--manifest', project]);
+    assert.equal(folder.code, 1);
+    assert.equal(
+      folder.err,
+      `chaindeck subgraph test: no tests: ${path.join(project, 'tests')} does not exist (write gnd test files there, *.json, or capture one with \`chaindeck subgraph capture-test\`)\n`,
+    );
+    const empty = path.join(dir, 'empty');
+    fs.mkdirSync(empty);
+    const noManifest = await runMain(['subgraph', 'test', '--manifest', empty]);
+    assert.equal(noManifest.code, 2);
+    assert.match(noManifest.err, /is a folder without a subgraph\.yaml\n/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

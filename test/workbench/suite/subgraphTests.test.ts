@@ -94,6 +94,9 @@ describe('subgraphTests', function () {
   });
 
   after(async () => {
+    // The tests' Postgres, stopped; its folder goes with the workbench's, or (as root) from the temporary folder.
+    await t?.database.stop();
+    if (t && path.basename(path.dirname(t.database.dataDir)).startsWith('chaindeck-gnd-test-')) fs.rmSync(path.dirname(t.database.dataDir), { recursive: true, force: true });
     await config().update('localGraphNode.gndPath', undefined, vscode.ConfigurationTarget.Workspace);
     await config().update('subgraph.tests.runOnSave', undefined, vscode.ConfigurationTarget.Workspace);
     if (dir) {

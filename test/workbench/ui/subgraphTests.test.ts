@@ -6,9 +6,11 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { processesUsing } from '../../support/processes';
 import { TEST_FILES, writeTestedSubgraph } from '../../support/subgraphTests';
 import { activityItem, env, screenshot, screenshotOnFailure, startWorkbench } from './workbench';
 
@@ -20,6 +22,7 @@ let page: Page;
 let workspace: string;
 let folder: string;
 let settingsBefore: string;
+const started = Date.now();
 
 const settingsFile = () => path.join(workspace, '.vscode', 'settings.json');
 const testRow = (text: string | RegExp) => page.locator('.part.sidebar .test-explorer [role="treeitem"]', { hasText: text });
@@ -48,6 +51,14 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
+  // As root, the tests' Postgres lives in a folder of the temporary folder (the workbench's storage is private):
+  // the one this test made goes once its cluster stopped (the extension stops it on deactivate).
+  for (const name of fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('chaindeck-gnd-test-'))) {
+    const dir = path.join(os.tmpdir(), name);
+    if (fs.statSync(dir).mtimeMs < started) continue;
+    for (let i = 0; i < 100 && processesUsing(dir).length; i++) await new Promise((r) => setTimeout(r, 100));
+    if (!processesUsing(dir).length) fs.rmSync(dir, { recursive: true, force: true });
+  }
   if (settingsBefore) fs.writeFileSync(settingsFile(), settingsBefore);
   if (folder) {
     fs.rmSync(path.join(folder, 'node_modules'), { force: true });

@@ -7,9 +7,8 @@
  * The file is run once by gnd before it is written: what is written passes on the unchanged
  * subgraph. Any failure is one line (CaptureError) and writes nothing.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Interface } from 'ethers';
@@ -20,6 +19,7 @@ import { fetchStatuses } from '../../localnode/status';
 import type { GraphCommand } from '../../subgraph/graphcli/commands';
 import { deployToLocalNode } from '../../subgraph/graphcli/localDeploy';
 import { buildStep, chooseToolchain, runToolchain, ToolchainError, type Toolchain } from '../../subgraph/graphcli/toolchain';
+import { DEFAULT_TEST_FOLDER } from '../testFile';
 import { UnreplayableError } from './abiText';
 import { captureAssertions, TooManyEntitiesError } from './assertions';
 import { blockMocks, callBlock, capturedEvents, withFillers, type CapturedEvent, type GndBlock } from './blocks';
@@ -72,10 +72,11 @@ export interface CaptureResult {
   roundTrips: number;
 }
 
-/** The default file: tests/<first data source>-<from>-<to>.json beside the manifest. */
+/** The default file: tests/<first data source>-<from>-<to>.json beside the manifest (the folder `subgraph test` runs by default). */
 export function defaultOutFile(manifest: string, firstSource: string, from: number, to: number): string {
-  const safe = firstSource.replace(/[^A-Za-z0-9_.-]/g, '_') || 'subgraph';
-  return path.join(path.dirname(manifest), 'tests', `${safe}-${from}-${to}.json`);
+  // Starting with a letter or digit: gnd skips any other file of a tests folder.
+  const safe = firstSource.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[^A-Za-z0-9]+/, '') || 'subgraph';
+  return path.join(path.dirname(manifest), DEFAULT_TEST_FOLDER, `${safe}-${from}-${to}.json`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

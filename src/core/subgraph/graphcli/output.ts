@@ -111,19 +111,7 @@ export function extractProblems(output: string, manifest: string, schemaFile = '
   problems.push(...ascProblems(output));
   problems.push(...manifestBlocks(output));
   const missing = MISSING_HANDLERS.exec(output);
-  if (missing) {
-    for (const handler of missing[1]
-      .split(',')
-      .map((h) => h.trim())
-      .filter(Boolean)) {
-      problems.push({
-        severity: 'error',
-        message: `Missing handlers in WASM: ${handler}. The mapping file does not export a function '${handler}' (export it, or fix the handler name in the manifest).`,
-        file: manifest,
-        value: handler,
-      });
-    }
-  }
+  if (missing) problems.push(...missingHandlers(missing[1], manifest, (handler) => `Missing handlers in WASM: ${handler}`));
   problems.push(...gndBlocks(output, manifest, schemaFile));
   const unparsed = GND_UNPARSED.exec(output);
   if (unparsed) {
@@ -220,6 +208,20 @@ function gndValue(message: string): string | undefined {
   );
 }
 
+/** One problem per handler of a comma-separated list the WASM lacks (graph-cli and gnd each print such a list), `said` the toolchain's words for one. */
+function missingHandlers(list: string, file: string, said: (handler: string) => string): GraphProblem[] {
+  return list
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean)
+    .map((handler) => ({
+      severity: 'error',
+      file,
+      value: handler,
+      message: `${said(handler)}. The mapping file does not export a function '${handler}' (export it, or fix the handler name in the manifest).`,
+    }));
+}
+
 /** gnd's validation blocks: one problem per `- ` line (a missing-handlers line: one per handler). */
 function gndBlocks(output: string, manifest: string, schemaFile: string): GraphProblem[] {
   const problems: GraphProblem[] = [];
@@ -232,17 +234,7 @@ function gndBlocks(output: string, manifest: string, schemaFile: string): GraphP
       const message = lines[i].replace(/^\s+- /, '').trim();
       const missing = /missing WASM handlers: (.+)$/.exec(message);
       if (missing) {
-        for (const handler of missing[1]
-          .split(',')
-          .map((h) => h.trim())
-          .filter(Boolean)) {
-          problems.push({
-            severity: 'error',
-            file,
-            value: handler,
-            message: `${message.replace(missing[1], handler)}. The mapping file does not export a function '${handler}' (export it, or fix the handler name in the manifest).`,
-          });
-        }
+        problems.push(...missingHandlers(missing[1], file, (handler) => message.replace(missing[1], handler)));
       } else {
         problems.push({ severity: 'error', file, message, value: gndValue(message) });
       }

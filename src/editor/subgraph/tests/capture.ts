@@ -3,13 +3,14 @@
  * a `gnd test` file beside the manifest, opened, and shown in the Test Explorer. From the palette,
  * a deployment (the local graph-node's: its chain; a hosted record: its manifest), a manifest or a
  * data source (the tree, a code lens), and a fatal indexing error (the failing block N..N: the
- * failing block becomes a regression test). The node's URL, key and all, goes to core only.
+ * failing block becomes a regression test once the handler is fixed). The node's URL, key and all, goes to core only.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { inertText, oneLine } from '../../../core/inert';
 import type { NodeConfig } from '../../../core/nodes/model';
+import { errorText } from '../../kit/errors';
 import { withProgress } from '../../kit/progress';
 import type { NodesFeature } from '../../nodes/feature';
 import { resolveNode } from '../../nodes/pickers';
@@ -124,7 +125,7 @@ export async function captureTestCommand(deps: CaptureDeps, arg: unknown): Promi
     force = true;
   } else if (problem) throw new Error(problem);
 
-  const written = await withProgress(`Capturing a test from blocks ${from}–${to} of ${oneLine(node.name, 80)}`, async (signal, report) => {
+  const capturing = withProgress(`Capturing a test from blocks ${from}–${to} of ${oneLine(node.name, 80)}`, async (signal, report) => {
     const rpcUrl = await rpcUrlOf(deps.nodes, node);
     report('building');
     const build = await buildStep(deps.toolchain, manifest.fsPath);
@@ -143,13 +144,22 @@ export async function captureTestCommand(deps: CaptureDeps, arg: unknown): Promi
       progress: (message) => report(inertText(oneLine(message, 200))),
     });
   });
+  // A failing block is captured with the handler as it is now: once fixed, the capture passes and
+  // pins the fix; still broken, it fails at the block as the deployment did, and says so.
+  const written = await capturing.catch((error: unknown) => {
+    if (target.fatalError && /failed at block/.test(errorText(error)))
+      throw new Error(
+        `Block ${from} still fails to index with the handler as it is now (${oneLine(errorText(error), 300)}). Fix the handler, then capture the block again: the test then pins the fix.`,
+      );
+    throw error;
+  });
   const file = vscode.Uri.file(written.file);
   await deps.tree.discover();
   await vscode.window.showTextDocument(file);
   const counts = `${written.blocks} blocks, ${written.events} events, ${written.ethCalls} eth_calls, ${written.entities} entities`;
   void vscode.window.showInformationMessage(
     target.fatalError
-      ? `Captured block ${from} as a test (${counts}). It replays the block that failed to index, so it fails until the handler is fixed: run it from the Test Explorer.`
+      ? `Captured block ${from}, which failed to index on the deployment, as a regression test (${counts}): it passes with the handler as it is now, and fails if the fix is undone.`
       : `Captured ${path.basename(written.file)} (${counts}): run it from the Test Explorer.`,
   );
   return file;

@@ -1,21 +1,19 @@
 /**
  * The Test Explorer's "Subgraph Tests": each subgraph.yaml of the workspace with its `gnd test`
- * files (tests/*.json and *.test.json beside it), each file one test labelled by its "name", with
+ * files (what `gnd test` and `chaindeck subgraph test` run: tests/ beside it), each file one test labelled by its "name", with
  * a child per assertion; kept current by file watchers. Runs go through runner.ts.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FILE_CAPS } from '../../../core/files';
 import { oneLine } from '../../../core/inert';
 import { readWorkspaceText } from '../../readFile';
 import { manifestLabel, type Manifests } from '../manifests';
-import { DEFAULT_TEST_FOLDER, findTestFiles, parseTestFile, type ReadTestFile } from '../../../core/gndtest/testFile';
-import { isInside } from '../../../core/files';
+import { findTestFiles, parseTestFile, type ReadTestFile } from '../../../core/gndtest/testFile';
 
 export const CONTROLLER_ID = 'chaindeckSubgraphTests';
 /** Test files anywhere a manifest may have them; which manifest a file belongs to is testFilesOf's rule. A watcher each: one glob of braces was not followed. */
-const TEST_FILE_GLOBS = ['**/tests/**/*.json', '**/*.test.json'];
+const TEST_FILE_GLOBS = ['**/tests/**/*.json'];
 /** How much of a query an assertion's label shows. */
 const LABEL_CHARS = 80;
 /**
@@ -29,30 +27,13 @@ const SETTLE_MS = 150;
 export type TestNode =
   { kind: 'manifest'; manifest: vscode.Uri } | { kind: 'file'; manifest: vscode.Uri; file: vscode.Uri } | { kind: 'assertion'; file: vscode.Uri; index: number; query: string };
 
-/** Whether the file is in the folder gnd runs by default (tests/ beside the manifest). */
-export function isInDefaultFolder(manifest: string, file: string): boolean {
-  return isInside(file, path.join(path.dirname(manifest), DEFAULT_TEST_FOLDER));
-}
-
-/** The manifest's test files: what gnd runs by default (tests/, its subfolders too) and *.test.json beside the manifest, sorted. */
+/** The manifest's test files: what gnd and the CLI run by default (tests/, its subfolders too), sorted. */
 export function testFilesOf(manifest: string): string[] {
-  const folder = path.dirname(manifest);
-  let found: string[] = [];
   try {
-    found = findTestFiles(manifest);
+    return findTestFiles(manifest);
   } catch {
-    // none there (or unreadable): the tree shows none
+    return []; // none there (or unreadable): the tree shows none
   }
-  let beside: string[] = [];
-  try {
-    beside = fs
-      .readdirSync(folder, { withFileTypes: true })
-      .filter((e) => e.isFile() && e.name.endsWith('.test.json'))
-      .map((e) => path.join(folder, e.name));
-  } catch {
-    // the folder went away
-  }
-  return [...new Set([...found, ...beside])].sort();
 }
 
 export class SubgraphTestTree implements vscode.Disposable {

@@ -4,7 +4,7 @@
  * folded), and the expected/actual texts a diff shows. Kept apart from the controller so a unit
  * test can pin it.
  */
-import type { AssertionResult, TestResult } from '../../../core/gndtest/results';
+import { diffJson, summaryLine, type AssertionResult, type TestResult } from '../../../core/gndtest/results';
 
 /** A query as gnd prints it and as the file holds it compare equal: whitespace runs are one space. */
 export function sameQuery(a: string, b: string): boolean {
@@ -34,9 +34,9 @@ export function resultsByAssertion(queries: readonly string[], results: readonly
   });
 }
 
-/** The JSON a diff shows for one side: pretty, keys as they came (gnd compares arrays as sets, but shows them as given). */
+/** The JSON a diff shows for one side (core's diffJson: keys sorted, arrays as given); empty where gnd gave none. */
 export function diffSide(value: unknown): string {
-  return value === undefined ? '' : (JSON.stringify(value, null, 2) ?? String(value));
+  return value === undefined ? '' : diffJson(value);
 }
 
 /** The result of a file among a run's results: the one whose file is this path. */
@@ -44,8 +44,7 @@ export function resultOfFile(results: readonly TestResult[], file: string): Test
   return results.find((r) => r.file === file);
 }
 
-/** The summary line a run's output ends with, as Jest and Foundry end theirs. */
+/** The summary line a run's output ends with (core's, as the CLI prints it). */
 export function runSummary(results: readonly TestResult[], ms: number): string {
-  const passed = results.filter((r) => r.passed).length;
-  return `Tests: ${passed} passed, ${results.length - passed} failed (${(ms / 1000).toFixed(1)} s)`;
+  return summaryLine(results, ms);
 }

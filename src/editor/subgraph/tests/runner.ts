@@ -17,7 +17,6 @@ import type { Log } from '../../log';
 import type { GraphToolchain } from '../tasks/toolchain';
 import { UNTRUSTED } from '../tasks/toolchain';
 import { buildStep } from './build';
-import { isInDefaultFolder } from './controller';
 import type { SubgraphTestTree } from './controller';
 import type { KeptTestDatabase } from './database';
 import { runSubgraphTests } from '../../../core/gndtest/run';
@@ -124,8 +123,8 @@ export class SubgraphTestRunner implements vscode.Disposable {
     out: (line: string) => void,
   ): Promise<void> {
     const { database, toolchain, log } = this.deps;
-    // gnd runs tests/ when given no file; *.test.json beside the manifest only when named.
-    const all = group.files.length === group.item.children.size && group.files.every((f) => isInDefaultFolder(group.manifest.fsPath, f.uri!.fsPath));
+    // Every file of the manifest: the runner finds them itself, as gnd does (tests/).
+    const all = group.files.length === group.item.children.size;
     const started = Date.now();
     for (const file of group.files) run.started(file);
     let results: TestResult[];

@@ -15,6 +15,7 @@ import { assertedEntities, pageQuery } from '../../../../../src/core/gndtest/cap
 import { defaultOutFile, MAX_RANGE, outProblem, rangeProblem, startPointer } from '../../../../../src/core/gndtest/capture/capture';
 import { captureManifestText, eventTopic } from '../../../../../src/core/gndtest/capture/manifest';
 import { failureLine, firstDifference } from '../../../../../src/core/gndtest/capture/verify';
+import { findTestFiles } from '../../../../../src/core/gndtest/testFile';
 
 let tmp: string;
 before(() => {
@@ -44,9 +45,23 @@ test('--out: a folder, a FIFO, or an existing file without --force is refused; a
   assert.equal(outProblem(path.join(tmp, 'new.json'), false), undefined);
 });
 
-test('the default file: tests/<first data source>-<N>-<M>.json beside the manifest', () => {
+test('the default file: tests/<first data source>-<N>-<M>.json beside the manifest, a name `subgraph test` runs', () => {
   assert.equal(defaultOutFile('/p/sub/subgraph.yaml', 'DemoToken', 3, 9), '/p/sub/tests/DemoToken-3-9.json');
-  assert.equal(defaultOutFile('/p/subgraph.yaml', '../evil name', 1, 2), '/p/tests/.._evil_name-1-2.json');
+  assert.equal(defaultOutFile('/p/subgraph.yaml', '../evil name', 1, 2), '/p/tests/evil_name-1-2.json');
+  // gnd (and findTestFiles) skip a file in tests/ whose name does not start with a letter or digit.
+  const tmp = mkdtempSync(path.join(tmpdir(), 'chaindeck-capture-out-'));
+  try {
+    const manifest = path.join(tmp, 'subgraph.yaml');
+    for (const name of ['_Token', '.hidden', '-x', '日本']) {
+      const file = defaultOutFile(manifest, name, 1, 2);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, '{}');
+      assert.deepEqual(findTestFiles(manifest), [file], name);
+      rmSync(file);
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test('the copy of the manifest starts every data source at the range (a later start kept), templates untouched', () => {

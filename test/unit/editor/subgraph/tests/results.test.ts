@@ -39,6 +39,13 @@ test('the diff shows pretty JSON; a side gnd did not give is empty', () => {
   assert.equal(diffSide(null), 'null');
 });
 
+test("the diff's sides have their keys in one order, as the CLI's diff: key order alone is no difference", () => {
+  const expected = { pings: [{ n: '8', id: 'a', from: { z: 1, a: 2 } }] };
+  const actual = { pings: [{ from: { a: 2, z: 1 }, id: 'a', n: '8' }] };
+  assert.equal(diffSide(expected), diffSide(actual));
+  assert.match(diffSide(expected), /"from": \{\n\s+"a": 2,\n\s+"z": 1\n\s+\},\n\s+"id": "a",\n\s+"n": "8"/);
+});
+
 test('a file result is found by its path; the summary counts passed and failed', () => {
   const results = [
     { file: '/p/tests/a.json', name: 'a', passed: true, assertions: [] },
