@@ -1,18 +1,18 @@
 /**
  * `chaindeck subgraph <action>`: the subgraph's actions, each a command of its own module
- * (defineCommand, named `subgraph <action>`). A new action is one line in ACTIONS.
+ * (defineCommand, named `subgraph <action>`). A new action is one line in SUBGRAPH_ACTIONS.
  */
 import { renderRows } from './help';
 import { errorLine, EXIT, type CliCommand } from './command';
 import { subgraphCaptureCommand } from './subgraphCapture';
 import { subgraphTestAction } from './subgraphTest';
 
-const ACTIONS: readonly CliCommand[] = [subgraphTestAction, subgraphCaptureCommand];
+export const SUBGRAPH_ACTIONS: readonly CliCommand[] = [subgraphTestAction, subgraphCaptureCommand];
 
 const actionName = (action: CliCommand) => action.name.slice('subgraph '.length);
 
 /** The list of actions, as `chaindeck subgraph --help` prints it. */
-export function subgraphUsage(actions: readonly CliCommand[] = ACTIONS): string {
+export function subgraphUsage(actions: readonly CliCommand[] = SUBGRAPH_ACTIONS): string {
   return [
     'Usage: chaindeck subgraph <action> [options]',
     '',
@@ -49,4 +49,4 @@ export function subgraphDispatcher(actions: readonly CliCommand[]): CliCommand {
   };
 }
 
-export const subgraphCommand = subgraphDispatcher(ACTIONS);
+export const subgraphCommand = subgraphDispatcher(SUBGRAPH_ACTIONS);

@@ -167,10 +167,10 @@ async function run(args: SubgraphTestArgs, io: CliIO): Promise<number> {
 
 export const subgraphTestAction = defineCommand({
   name: 'subgraph test',
-  summary: "Run the subgraph's gnd test files (blocks, events and mocked calls fed to graph-node, GraphQL assertions checked)",
+  summary: "Run the subgraph's gnd test files",
   usage: ['[--manifest PATH] [FILE…] [--skip-build] [--format text|json] [--gnd PATH]'],
   description:
-    "The subgraph is built first (codegen, build: with the graph CLI the project has, else with gnd) unless --skip-build. Each test file runs in graph-node's own test runner, `gnd test`, with a private Postgres started for the run on 127.0.0.1 and stopped after it.",
+    "Each file's blocks, events and mocked calls are fed to graph-node and its GraphQL assertions checked. The subgraph is built first (codegen, build: with the graph CLI the project has, else with gnd) unless --skip-build. Each test file runs in graph-node's own test runner, `gnd test`, with a private Postgres started for the run on 127.0.0.1 and stopped after it.",
   arguments: [['FILE…', 'test files or folders (default: every *.json in tests/ beside the manifest, subfolders too)']],
   options,
   notes:
