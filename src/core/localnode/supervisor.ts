@@ -161,6 +161,8 @@ const STOP_GRACE_MS = 5000;
 const POSTGRES_END_GRACE_MS = 1000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a stop waits for the killed watchdog to end (it ends at once; the bound is for a stuck system). */
+const WATCHDOG_EXIT_WAIT_MS = 2000;
 
 /** Sends SIGINT (gnd ignores SIGTERM; it is Postgres's fast shutdown too), then SIGKILL after `graceMs`; resolves once the pid is gone. */
 async function interruptPid(pid: number, graceMs: number): Promise<void> {
@@ -543,8 +545,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       this.postgres = undefined;
     }
     process.off('exit', this.exitGuard);
-    this.watchdog?.kill('SIGKILL');
-    this.watchdog = undefined;
+    await this.stopWatchdog();
     if (this.dataDir) {
       if (this.temporary) await rm(this.dataDir, { recursive: true, force: true }).catch(() => undefined);
       else if (this.lockOwned && existsSync(this.dataDir)) removeLock(this.dataDir);
@@ -553,6 +554,21 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     this.lock = undefined;
     this.dataDir = undefined;
     this.temporary = false;
+  }
+
+  /** Kills the watchdog and waits (briefly) for it to be gone: a stop or failure reported while it lives would leave a process naming the data folder. */
+  private async stopWatchdog(): Promise<void> {
+    const watchdog = this.watchdog;
+    this.watchdog = undefined;
+    if (!watchdog || watchdog.exitCode !== null || watchdog.signalCode !== null) return;
+    let timer: NodeJS.Timeout | undefined;
+    const gone = new Promise<void>((resolve) => {
+      watchdog.once('exit', () => resolve());
+      timer = setTimeout(resolve, WATCHDOG_EXIT_WAIT_MS);
+    });
+    watchdog.kill('SIGKILL');
+    await gone;
+    clearTimeout(timer);
   }
 
   /** The process is exiting with the node still up: kill what runs now (no time to wait), so nothing is left behind. */
