@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { FILE_CAPS } from '../../../core/files';
 import { oneLine } from '../../../core/inert';
 import { readWorkspaceText } from '../../readFile';
+import { LineIndex } from '../../../core/subgraph/text';
+import { toRange } from '../convert';
 import { manifestLabel, type Manifests } from '../manifests';
 import { findTestFiles, parseTestFile, type ReadTestFile } from '../../../core/gndtest/testFile';
 
@@ -122,11 +124,11 @@ export class SubgraphTestTree implements vscode.Disposable {
     const lines = new LineIndex(text);
     item.label = outline.name ? oneLine(outline.name, LABEL_CHARS) : path.basename(file.fsPath);
     item.description = outline.name ? path.basename(file.fsPath) : undefined;
-    item.range = outline.nameAt ? lines.range(outline.nameAt) : new vscode.Range(0, 0, 0, 0);
+    item.range = outline.nameAt ? toRange(lines.range(outline.nameAt.start, outline.nameAt.end)) : new vscode.Range(0, 0, 0, 0);
     item.children.replace(
       outline.assertions.map((a, index) => {
         const child = this.controller.createTestItem(`${file.toString()}#${index}`, oneLine(a.query.replace(/\s+/g, ' ').trim(), LABEL_CHARS) || `assertion ${index + 1}`, file);
-        child.range = lines.range(a.at);
+        child.range = toRange(lines.range(a.at.start, a.at.end));
         this.nodes.set(child, { kind: 'assertion', file, index, query: a.query });
         return child;
       }),
@@ -137,26 +139,5 @@ export class SubgraphTestTree implements vscode.Disposable {
     clearTimeout(this.timer);
     for (const s of this.subscriptions) s.dispose();
     this.controller.dispose();
-  }
-}
-
-/** Offsets of a text as positions. */
-class LineIndex {
-  private readonly starts: number[] = [0];
-  constructor(text: string) {
-    for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.starts.push(i + 1);
-  }
-  position(offset: number): vscode.Position {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return new vscode.Position(lo, offset - this.starts[lo]);
-  }
-  range(span: { start: number; end: number }): vscode.Range {
-    return new vscode.Range(this.position(span.start), this.position(span.end));
   }
 }
