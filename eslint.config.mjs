@@ -17,6 +17,7 @@ const parts = {
   subgraph: ['src/core/subgraph/**'],
   localnode: ['src/core/localnode/**'],
   gndtest: ['src/core/gndtest/**'],
+  indexing: ['src/core/indexing/**'],
   cli: ['src/cli/**', 'src/cli.ts'],
   editor: ['src/editor/**', 'src/extension.ts'],
   webview: ['src/webview/**/!(protocol).ts'],
@@ -40,10 +41,12 @@ const arrows = {
   localnode: ['rpc', 'nodes', 'coreFiles'],
   // Subgraph tests run by gnd: a subgraph (its manifest, build, ABIs) is indexed on a local graph-node and its tests run against a private Postgres.
   gndtest: ['subgraph', 'localnode', 'rpc', 'nodes', 'coreFiles'],
+  // Seeing inside indexing: a deployment's logs, speed and handler profile, the replay of a failing block and two endpoints compared read a graph-node (local or not) and the chain it indexes.
+  indexing: ['subgraph', 'localnode', 'gndtest', 'rpc', 'nodes', 'coreFiles'],
   // The command line is a thin shell over the core.
-  cli: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode', 'gndtest'],
+  cli: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode', 'gndtest', 'indexing'],
   // The editor adapts the core to VS Code and hosts the panels, whose messages it shares as types.
-  editor: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode', 'gndtest', 'webviewProtocol'],
+  editor: ['coreFiles', 'rpc', 'nodes', 'storage', 'platform', 'subgraph', 'localnode', 'gndtest', 'indexing', 'webviewProtocol'],
   // The panels' browser code renders what the host posts, in the messages both sides share.
   webview: ['webviewProtocol'],
   // The messages are plain types; the tables they carry are core's, taken as types only.

@@ -4,7 +4,7 @@ import { graphNodeCommand } from './graphNode';
 import { platformCommand } from './platform';
 import { proxyHistoryCommand } from './proxyHistory';
 import { rpcCommand } from './rpc';
-import { subgraphCommand } from './subgraph';
+import { subgraphCommand } from './subgraph/subgraph';
 import { storageCompatCommand } from './storageCompat';
 import { storageDecodeCommand } from './storageDecode';
 import { storageDiffCommand } from './storageDiff';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readArgs, UsageError, type ArgRules, type OptionTable } from '../../../src/cli/args';
 import { commands } from '../../../src/cli/commands';
-import { SUBGRAPH_ACTIONS } from '../../../src/cli/subgraph';
+import { SUBGRAPH_ACTIONS } from '../../../src/cli/subgraph/subgraph';
 
 const options = {
   url: { type: 'string', help: 'u' },

@@ -4,13 +4,13 @@
  * unchanged subgraph before it is written. An action of `chaindeck subgraph`.
  */
 import * as path from 'node:path';
-import { outProblem, rangeProblem } from '../core/gndtest/capture/inputs';
-import { inertLine } from '../core/inert';
-import { UsageError, type OptionTable } from './args';
-import { abortOnSignals, defineCommand, EXIT } from './command';
-import { ENDPOINT_ENV, endpointFromFlags, nodeOptions, rpcFlag } from './endpointFlags';
-import { userCacheDir } from './graphNode';
-import { DEFAULT_MANIFEST, manifestPath } from './validate';
+import { outProblem, rangeProblem } from '../../core/gndtest/capture/inputs';
+import { inertLine } from '../../core/inert';
+import { UsageError, type OptionTable } from '../args';
+import { abortOnSignals, defineCommand, EXIT } from '../command';
+import { ENDPOINT_ENV, endpointFromFlags, nodeOptions, rpcFlag } from '../endpointFlags';
+import { userCacheDir } from '../graphNode';
+import { DEFAULT_MANIFEST, manifestPath } from '../validate';
 
 const options = {
   ...nodeOptions('the node the blocks are read from (http or https)'),
@@ -61,7 +61,7 @@ export const subgraphCaptureCommand = defineCommand({
 
   async work(args, io) {
     // Loaded here: only this action needs the capture and the local graph-node.
-    const [{ captureTest, CaptureError }, { resolveGnd }] = await Promise.all([import('../core/gndtest/capture/capture'), import('../core/localnode/gnd')]);
+    const [{ captureTest, CaptureError }, { resolveGnd }] = await Promise.all([import('../../core/gndtest/capture/capture'), import('../../core/localnode/gnd')]);
     const cacheDir = userCacheDir(io.env);
     // Ctrl+C (or SIGTERM) cancels: the local graph-node, Postgres and gnd are stopped before the exit.
     const abort = new AbortController();

@@ -2,10 +2,10 @@
  * `chaindeck subgraph <action>`: the subgraph's actions, each a command of its own module
  * (defineCommand, named `subgraph <action>`). A new action is one line in SUBGRAPH_ACTIONS.
  */
-import { renderRows } from './help';
-import { errorLine, EXIT, type CliCommand } from './command';
-import { subgraphCaptureCommand } from './subgraphCapture';
-import { subgraphTestAction } from './subgraphTest';
+import { renderRows } from '../help';
+import { errorLine, EXIT, type CliCommand } from '../command';
+import { subgraphCaptureCommand } from './capture';
+import { subgraphTestAction } from './test';
 
 export const SUBGRAPH_ACTIONS: readonly CliCommand[] = [subgraphTestAction, subgraphCaptureCommand];
 

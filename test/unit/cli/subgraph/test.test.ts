@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { jsonResult, lineDiff, subgraphTestAction, textReport } from '../../../src/cli/subgraphTest';
-import { subgraphDispatcher } from '../../../src/cli/subgraph';
-import { defineCommand } from '../../../src/cli/command';
-import type { TestResult } from '../../../src/core/gndtest/results';
-import { runMain } from '../../support/cli';
+import { jsonResult, lineDiff, subgraphTestAction, textReport } from '../../../../src/cli/subgraph/test';
+import { subgraphDispatcher } from '../../../../src/cli/subgraph/subgraph';
+import { defineCommand } from '../../../../src/cli/command';
+import type { TestResult } from '../../../../src/core/gndtest/results';
+import { runMain } from '../../../support/cli';
 
 const failed: TestResult = {
   file: '/p/tests/fail.json',

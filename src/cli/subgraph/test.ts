@@ -4,12 +4,12 @@
  * diff per failed assertion; or, with --format json, one JSON array on stdout.
  */
 import * as path from 'node:path';
-import { inertLine, inertText } from '../core/inert';
-import { diffJson, summaryLine, type TestResult } from '../core/gndtest/results';
-import { UsageError, type OptionTable } from './args';
-import { abortOnSignals, defineCommand, EXIT, printJson, reportFailure, type CliIO } from './command';
-import { userCacheDir } from './graphNode';
-import { DEFAULT_MANIFEST, manifestPath } from './validate';
+import { inertLine, inertText } from '../../core/inert';
+import { diffJson, summaryLine, type TestResult } from '../../core/gndtest/results';
+import { UsageError, type OptionTable } from '../args';
+import { abortOnSignals, defineCommand, EXIT, printJson, reportFailure, type CliIO } from '../command';
+import { userCacheDir } from '../graphNode';
+import { DEFAULT_MANIFEST, manifestPath } from '../validate';
 
 const FORMATS = ['text', 'json'] as const;
 
@@ -96,11 +96,11 @@ export function textReport(results: readonly TestResult[], cwd: string, totalMs?
 
 async function run(args: SubgraphTestArgs, io: CliIO): Promise<number> {
   // Loaded here: the help and the argument checks need none of it.
-  const { resolveGnd } = await import('../core/localnode/gnd');
-  const { startTestDatabase } = await import('../core/gndtest/database');
-  const { runSubgraphTests } = await import('../core/gndtest/run');
-  const { findTestFiles } = await import('../core/gndtest/testFile');
-  const { buildStep, chooseToolchain, toolchainName } = await import('../core/subgraph/graphcli/toolchain');
+  const { resolveGnd } = await import('../../core/localnode/gnd');
+  const { startTestDatabase } = await import('../../core/gndtest/database');
+  const { runSubgraphTests } = await import('../../core/gndtest/run');
+  const { findTestFiles } = await import('../../core/gndtest/testFile');
+  const { buildStep, chooseToolchain, toolchainName } = await import('../../core/subgraph/graphcli/toolchain');
   const cwd = process.cwd();
   const say = (line: string) => io.err(`chaindeck subgraph test: ${inertLine(line)}\n`);
   const abort = new AbortController();

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runMain } from '../../support/cli';
-import { answerFrom, startScriptedNode, type ScriptedNode } from '../../support/rpcNode';
+import { runMain } from '../../../support/cli';
+import { answerFrom, startScriptedNode, type ScriptedNode } from '../../../support/rpcNode';
 
-const manifest = path.resolve(__dirname, '../../fixtures/subgraphs/emitter/subgraph.yaml');
+const manifest = path.resolve(__dirname, '../../../fixtures/subgraphs/emitter/subgraph.yaml');
 const nodes: ScriptedNode[] = [];
 after(() => Promise.all(nodes.map((n) => n.close())));
 
