@@ -117,19 +117,19 @@ async function run(args: CompareArgs, io: CliIO): Promise<number> {
     });
     for (const side of ['a', 'b'] as const) {
       const failure = result[side].failure;
-      if (failure) io.err(`${errorLine('subgraph compare', `${side.toUpperCase()} (${result[side].shown}): ${failure}`)}\n`);
+      if (failure) io.err(errorLine('subgraph compare', `${side.toUpperCase()} (${result[side].shown}): ${failure}`));
     }
     if (args.format === 'json') printJson(io, jsonResult(result));
     else io.out(textReport(result));
     return result.equal ? EXIT.done : EXIT.failed;
   } catch (err) {
     if (abort.signal.aborted) {
-      io.err(`${errorLine('subgraph compare', 'cancelled')}\n`);
+      io.err(errorLine('subgraph compare', 'cancelled'));
       return EXIT.failed;
     }
     // A query that cannot be compared is the command line's fault: the file given.
     if (err instanceof CompareQueryError) {
-      io.err(`${errorLine('subgraph compare', `${err.message} (--query)`)}\n`);
+      io.err(errorLine('subgraph compare', `${err.message} (--query)`));
       return EXIT.usage;
     }
     return reportFailure(io, 'subgraph compare', err);

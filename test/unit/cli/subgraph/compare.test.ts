@@ -60,8 +60,8 @@ test('an endpoint that fails: exit 1, its one line on stderr naming it (redacted
   const [a, b] = await urls(store(6, pings(3)), { ...store(6, []), raw: { status: 401, body: 'bad key' } });
   const run = await runMain(['subgraph', 'compare', '--query', queryFile, '--a', a, '--b', b], {}, true);
   assert.equal(run.code, 1);
-  const lines = run.err.trim().split('\n');
-  assert.equal(lines.length, 1, run.err);
+  const lines = run.err.split('\n');
+  assert.deepEqual([lines.length, lines[1]], [2, ''], `one line: ${run.err}`);
   assert.match(lines[0], /^chaindeck subgraph compare: B \(http:\/\/127\.0\.0\.1:\d+\/\*\*\*.*\): The query endpoint refused the request \(HTTP 401/);
   assert.match(run.out, /Not compared: an endpoint failed\./);
   assert.doesNotMatch(run.err + run.out, new RegExp(KEY));
