@@ -56,6 +56,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     onDidChangeRecords: localNode.onDidChangeRecords,
   });
   const results = new QueryResults(extension.extensionUri, store, log);
+  const comparePanel = new ComparePanel(extension.extensionUri, log);
   const toolchain = new GraphToolchain(isTrusted, extension.globalStorageUri.fsPath);
   const tasks = new GraphTasks({ store, manifests, log, toolchain, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
   const tree = new SubgraphsTree(store, manifests, localNode);
@@ -64,9 +65,24 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   const localProblems = new FatalErrorDiagnostics(localNode);
   const localDeploy = new LocalDeployer({ store, manifests, toolchain, local: localNode, settings });
   const tests = registerSubgraphTests({ manifests, toolchain, settings, log, globalStorage: extension.globalStorageUri, nodes, store, local: localNode }, extension.subscriptions);
-  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, toolchain, queries, results, lenses, localNode, localDeploy, localProblems, tests };
+  const f: SubgraphsFeature = {
+    extensionUri: extension.extensionUri,
+    log,
+    store,
+    manifests,
+    tree,
+    tasks,
+    toolchain,
+    queries,
+    results,
+    compare: comparePanel,
+    lenses,
+    localNode,
+    localDeploy,
+    localProblems,
+    tests,
+  };
 
-  const comparePanel = new ComparePanel(extension.extensionUri, log);
   const compareWith = new CompareWith({ store, local: localNode, manifests, secrets, settings, panel: comparePanel });
   const records = { store, log };
   // What a command resolves with is for callers (tests, other features).

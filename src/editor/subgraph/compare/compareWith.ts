@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { compareEndpoints, type CompareEndpoint } from '../../../core/indexing/compare/compare';
 import { entitiesQuery } from '../../../core/indexing/compare/rows';
-import { EndpointError, endpointFromUrl, registerUrlEndpoint } from '../../../core/nodes/endpoint';
+import { EndpointError, endpointFromUrl } from '../../../core/nodes/endpoint';
 import { redactUrl } from '../../../core/redact';
 import { subgraphSecretValues, withKey, type SubgraphRecord } from '../../../core/subgraph/graphnode/records';
 import { operationAt, operationText, parseQueryFile } from '../../../core/subgraph/query/file';
@@ -46,11 +46,14 @@ const deploymentOf = (arg: unknown) =>
   (arg as { kind?: string; deployment?: LocalDeployment } | undefined)?.kind === 'localDeployment' ? (arg as { deployment: LocalDeployment }).deployment : undefined;
 const deploymentLabel = (d: LocalDeployment) => (d.names.length ? `${d.names.join(', ')} (${d.id.slice(0, 10)}…)` : d.id);
 
-/** A query URL given by hand, as an endpoint: its key registered for masking; refused when it is not one. */
+/**
+ * A query URL given by hand, as an endpoint: its secrets travel with it (core masks them in what it
+ * says), not registered for the whole session: a path's words (`subgraphs`, a name) would be masked
+ * everywhere after. Refused when it is not a URL to query.
+ */
 export function typedEndpoint(url: string): CompareSide {
   const endpoint = endpointFromUrl(url.trim());
   if (endpoint.isWs) throw new EndpointError('Give the query URL over http(s), not a WebSocket URL.');
-  registerUrlEndpoint({ ...endpoint, wholeSecrets: [] });
   return { label: redactUrl(url.trim(), endpoint.secrets), endpoint: { url: endpoint.httpUrl, headers: endpoint.headers, secrets: endpoint.secrets } };
 }
 
