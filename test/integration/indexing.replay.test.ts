@@ -89,12 +89,13 @@ after(async () => {
   if (scratch) removeScratch(scratch);
 });
 
-test('a fixed mapping replayed by graft from N−1 writes at N the entity eth_getLogs names, and the block is decoded', async () => {
+test('a fixed mapping replayed by graft from N−1 writes at N the entity eth_getLogs names, and the block is decoded', async (t) => {
   const p = await plan(true);
   assert.deepEqual(p.start, { kind: 'graft', base: failed, block: boomBlock - 1 }, p.reason);
   assert.equal(p.name, `${NAME}-debug`);
   setHandleBoom(FIXED_BOOM);
   const run = await runReplay({ plan: p, node: graph.urls, changed: 'mapping', fullBuild });
+  t.diagnostic(`timings ${JSON.stringify(run.timings)}`);
   assert.equal(run.outcome.kind, 'indexed', JSON.stringify(run.outcome));
   if (run.outcome.kind !== 'indexed') return;
   const expected = await boomLogIds(boomBlock);
@@ -116,20 +117,21 @@ test('a fixed mapping replayed by graft from N−1 writes at N the entity eth_ge
   assert.equal(view.transactions[0].to?.toLowerCase(), emitter.address.toLowerCase());
 });
 
-test('a mapping that aborts elsewhere fails at N and names its own line', async () => {
+test('a mapping that aborts elsewhere fails at N and names its own line', async (t) => {
   setHandleBoom(`export function handleBoom(event: Boom): void {\n  const n = event.params.n;\n  assert(n.isZero(), 'still wrong');\n}`);
   const line =
     readFileSync(path.join(project, 'src', 'mapping.ts'), 'utf8')
       .split('\n')
       .findIndex((l) => l.includes('still wrong')) + 1;
   const run = await runReplay({ plan: await plan(true), node: graph.urls, changed: 'mapping', fullBuild });
+  t.diagnostic(`timings ${JSON.stringify(run.timings)}`);
   assert.equal(run.outcome.kind, 'failed', JSON.stringify(run.outcome));
   if (run.outcome.kind !== 'failed') return;
   assert.equal(run.outcome.block, boomBlock);
   assert.deepEqual(run.outcome.location && [run.outcome.location.file, run.outcome.location.line, run.outcome.location.message], ['src/mapping.ts', line, 'still wrong']);
 });
 
-test('a schema graph-node cannot graft replays from N under the debug name', async () => {
+test('a schema graph-node cannot graft replays from N under the debug name', async (t) => {
   setHandleBoom(FIXED_BOOM.replace('ping.save();', "ping.note = 'new field';\n  ping.save();"));
   const schemaFile = path.join(project, 'schema.graphql');
   writeFileSync(schemaFile, readFileSync(schemaFile, 'utf8').replace('version: String!', 'version: String!\n  note: String!'));
@@ -137,6 +139,7 @@ test('a schema graph-node cannot graft replays from N under the debug name', asy
   assert.deepEqual(p.start, { kind: 'startBlock', block: boomBlock }, p.reason);
   assert.match(p.reason, /Ping\.note is non-nullable/);
   const run = await runReplay({ plan: p, node: graph.urls, changed: 'all', fullBuild });
+  t.diagnostic(`timings ${JSON.stringify(run.timings)}`);
   assert.equal(run.outcome.kind, 'indexed', JSON.stringify(run.outcome));
   if (run.outcome.kind !== 'indexed') return;
   const expected = await boomLogIds(boomBlock);

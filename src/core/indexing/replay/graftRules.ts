@@ -18,7 +18,8 @@ export function graftProblems(baseSchema: string, projectSchema: string): string
   for (const table of project.tables.values()) {
     const source = base.tables.get(table.entity);
     if (!source) continue;
-    if (source.immutable !== table.immutable) problems.push(`${table.entity} is ${table.immutable ? '' : 'not '}immutable now, and was ${source.immutable ? '' : 'not '}in the base`);
+    if (source.immutable !== table.immutable)
+      problems.push(`${table.entity} is ${table.immutable ? '' : 'not '}immutable now, and was ${source.immutable ? 'immutable' : 'mutable'} in the base`);
     for (const column of table.columns.values()) {
       const from = source.columns.get(column.name);
       const at = `${table.entity}.${column.name}`;
