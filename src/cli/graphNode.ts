@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { inertJson } from '../core/inert';
 import { urlWithUserinfo } from '../core/nodes/endpoint';
 import { redactUrl } from '../core/redact';
+import { gndLogLevel } from '../core/localnode/gndLog';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION } from '../core/localnode/gndVersion';
 import type { LocalGraphNode, LocalNodePorts } from '../core/localnode/supervisor';
 import { UsageError, type OptionTable } from './args';
@@ -114,7 +115,8 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
     env: io.env,
   });
   progressLine(node, io);
-  node.on('log', (line) => io.err(`${line}\n`));
+  // gnd's debug lines (one per handler run) stay in the data folder's log: `chaindeck graph-node logs` reads them.
+  node.on('log', (line) => gndLogLevel(line) !== 'debug' && io.err(`${line}\n`));
   const signal = untilSignal(io);
   const abort = new AbortController();
   let starting = true;
