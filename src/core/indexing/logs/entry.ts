@@ -16,6 +16,8 @@ export interface SourceLocation {
 }
 
 export interface LogEntry {
+  /** The node's own id for it (`_logs`), which tells an entry seen before. */
+  id?: string;
   /** ISO 8601, in UTC. */
   time: string;
   level: EntryLevel;

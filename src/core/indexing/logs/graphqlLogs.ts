@@ -17,14 +17,16 @@ export class LogsNotEnabled extends Error {}
 /** The node answered something that is no page of `_logs`. */
 export class LogsQueryError extends Error {}
 
-const QUERY = `query Logs($first: Int!, $skip: Int!, $search: String) {
-  _logs(first: $first, skip: $skip, search: $search, orderDirection: asc) { id timestamp level text arguments { key value } meta { module line column } }
+const QUERY = `query Logs($first: Int!, $skip: Int!, $search: String, $from: String) {
+  _logs(first: $first, skip: $skip, search: $search, from: $from, orderDirection: asc) { id timestamp level text arguments { key value } meta { module line column } }
 }`;
 
 export interface LogsPageRequest {
   first: number;
   skip: number;
   search?: string;
+  /** From this time on (ISO 8601): how a follow asks only for what is new. */
+  from?: string;
 }
 
 /** The query URL of a deployment by id (Qm…) or by name, under a node's GraphQL URL. */
@@ -51,7 +53,7 @@ export function entryOfLogItem(item: unknown, deployment: string): LogEntry | un
     }
   const stamp = asString(o.timestamp) ?? '';
   const time = Number.isNaN(Date.parse(stamp)) ? stamp : new Date(stamp).toISOString();
-  const entry: LogEntry = { time, level: level as EntryLevel, message: text, deployment, origin: args.has('data_source') ? 'mapping' : 'graph-node' };
+  const entry: LogEntry = { ...(asString(o.id) ? { id: asString(o.id) } : {}), time, level: level as EntryLevel, message: text, deployment, origin: args.has('data_source') ? 'mapping' : 'graph-node' };
   const handler = args.get('handler') ?? handlerIn(text);
   const block = args.get('block_number') ?? args.get('block');
   const tx = args.get('transaction') ?? args.get('tx');
@@ -71,7 +73,7 @@ export function entryOfLogItem(item: unknown, deployment: string): LogEntry | un
 export async function fetchLogsPage(queryUrl: string, deployment: string, page: LogsPageRequest, options: GraphqlCallOptions): Promise<LogEntry[]> {
   const first = Math.max(1, Math.min(LOGS_MAX_FIRST, Math.floor(page.first)));
   const skip = Math.max(0, Math.min(LOGS_MAX_SKIP, Math.floor(page.skip)));
-  const answer = await postGraphql(queryUrl, { query: QUERY, variables: { first, skip, ...(page.search ? { search: page.search } : {}) } }, options);
+  const answer = await postGraphql(queryUrl, { query: QUERY, variables: { first, skip, ...(page.search ? { search: page.search } : {}), ...(page.from ? { from: page.from } : {}) } }, options);
   if (answer.errors?.length) {
     const said = errorMessages(answer.errors).join('; ');
     if (/`?_logs`? query is not enabled/i.test(said)) throw new LogsNotEnabled('This graph-node keeps no subgraph logs: it answered that the `_logs` query is not enabled on this indexer.');

@@ -82,6 +82,7 @@ test('a page is asked within graph-node’s bounds and mapped; what is no entry 
   assert.deepEqual(bodies.at(-1)!.body.variables, { first: 1000, skip: 10_000 });
   assert.deepEqual(entries, [
     {
+      id: '1',
       time: '2026-11-29T07:25:50.178Z',
       level: 'warning',
       message: 'warn ping 1',
