@@ -53,7 +53,14 @@ export function entryOfLogItem(item: unknown, deployment: string): LogEntry | un
     }
   const stamp = asString(o.timestamp) ?? '';
   const time = Number.isNaN(Date.parse(stamp)) ? stamp : new Date(stamp).toISOString();
-  const entry: LogEntry = { ...(asString(o.id) ? { id: asString(o.id) } : {}), time, level: level as EntryLevel, message: text, deployment, origin: args.has('data_source') ? 'mapping' : 'graph-node' };
+  const entry: LogEntry = {
+    ...(asString(o.id) ? { id: asString(o.id) } : {}),
+    time,
+    level: level as EntryLevel,
+    message: text,
+    deployment,
+    origin: args.has('data_source') ? 'mapping' : 'graph-node',
+  };
   const handler = args.get('handler') ?? handlerIn(text);
   const block = args.get('block_number') ?? args.get('block');
   const tx = args.get('transaction') ?? args.get('tx');
@@ -73,7 +80,11 @@ export function entryOfLogItem(item: unknown, deployment: string): LogEntry | un
 export async function fetchLogsPage(queryUrl: string, deployment: string, page: LogsPageRequest, options: GraphqlCallOptions): Promise<LogEntry[]> {
   const first = Math.max(1, Math.min(LOGS_MAX_FIRST, Math.floor(page.first)));
   const skip = Math.max(0, Math.min(LOGS_MAX_SKIP, Math.floor(page.skip)));
-  const answer = await postGraphql(queryUrl, { query: QUERY, variables: { first, skip, ...(page.search ? { search: page.search } : {}), ...(page.from ? { from: page.from } : {}) } }, options);
+  const answer = await postGraphql(
+    queryUrl,
+    { query: QUERY, variables: { first, skip, ...(page.search ? { search: page.search } : {}), ...(page.from ? { from: page.from } : {}) } },
+    options,
+  );
   if (answer.errors?.length) {
     const said = errorMessages(answer.errors).join('; ');
     if (/`?_logs`? query is not enabled/i.test(said)) throw new LogsNotEnabled('This graph-node keeps no subgraph logs: it answered that the `_logs` query is not enabled on this indexer.');
