@@ -72,6 +72,7 @@ export const COMMANDS = {
     runQuery: 'chaindeck.subgraphs.runQuery',
     chooseForQuery: 'chaindeck.subgraphs.chooseForQuery',
     openHandler: 'chaindeck.subgraphs.openHandler',
+    compareWith: 'chaindeck.subgraphs.compareWith',
   },
   /** The graph CLI on a manifest, and the manifest's quick fixes. */
   subgraph: {
@@ -141,6 +142,7 @@ export const PANEL_TYPES = {
   storage: 'chaindeck.storage',
   queryResults: 'chaindeck.queryResults',
   profile: 'chaindeck.indexingProfile',
+  compare: 'chaindeck.compare',
 } as const;
 
 /** The command VS Code adds for every view, revealing it. */
