@@ -91,6 +91,8 @@ export const COMMANDS = {
     deploy: 'chaindeck.localGraphNode.deploy',
     openGraphiql: 'chaindeck.localGraphNode.openGraphiql',
     showLog: 'chaindeck.localGraphNode.showLog',
+    /** A deployment's handler times, eth_call share and the `calls:` hint (src/editor/subgraph/speed). */
+    showProfile: 'chaindeck.localGraphNode.showProfile',
   },
 } as const;
 
@@ -138,6 +140,7 @@ export const WALKTHROUGH = {
 export const PANEL_TYPES = {
   storage: 'chaindeck.storage',
   queryResults: 'chaindeck.queryResults',
+  profile: 'chaindeck.indexingProfile',
 } as const;
 
 /** The command VS Code adds for every view, revealing it. */

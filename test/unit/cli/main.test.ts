@@ -29,7 +29,7 @@ Commands:
   proxy-history   Print a proxy's implementation history from its upgrade events
   validate        Check subgraph.yaml, its schema, ABIs and mappings
   graph-node      Run a real graph-node here (gnd, Postgres, IPFS), or print a deployment's log
-  subgraph        Work on a subgraph project: its tests, run by graph-node
+  subgraph        Work on a subgraph project: its tests, run by graph-node; its endpoints compared
 
 Run \`chaindeck <command> --help\` for the options of one command.
 
