@@ -94,6 +94,8 @@ export const COMMANDS = {
     showLog: 'chaindeck.localGraphNode.showLog',
     /** A deployment's handler times, eth_call share and the `calls:` hint (src/editor/subgraph/speed). */
     showProfile: 'chaindeck.localGraphNode.showProfile',
+    /** A deployment's log entries, filtered and followed (src/editor/subgraph/logs). */
+    showLogs: 'chaindeck.localGraphNode.showLogs',
   },
 } as const;
 
@@ -143,6 +145,7 @@ export const PANEL_TYPES = {
   queryResults: 'chaindeck.queryResults',
   profile: 'chaindeck.indexingProfile',
   compare: 'chaindeck.compare',
+  subgraphLogs: 'chaindeck.subgraphLogs',
 } as const;
 
 /** The command VS Code adds for every view, revealing it. */

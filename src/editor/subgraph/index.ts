@@ -40,6 +40,7 @@ import { LocalDeployer } from './localnode/deploy';
 import { isLocalRecord, LocalNode } from './localnode/localNode';
 import { FatalErrorDiagnostics } from './localnode/problems';
 import { registerSubgraphTests } from './tests';
+import { registerSubgraphLogs } from './logs';
 import { registerIndexingSpeed } from './speed';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
@@ -108,6 +109,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     lenses,
     subgraphsView,
     ...registerIndexingSpeed(extension.extensionUri, log, localNode, tree, subgraphsView),
+    ...registerSubgraphLogs(extension.extensionUri, log, localNode),
     vscode.tasks.registerTaskProvider(GRAPH_TASK_TYPE, tasks),
     vscode.languages.registerCodeLensProvider(MANIFEST_SELECTOR, lenses),
     vscode.languages.registerCodeLensProvider({ language: QUERY_LANGUAGE }, queries),
