@@ -44,7 +44,8 @@ export class SpeedSampler {
     private readonly source: SpeedSource,
     options: SamplerOptions = {},
   ) {
-    this.tracker = options.tracker ?? new SpeedTracker();
+    // The index-node status moves in batches: a longer window smooths its jumps.
+    this.tracker = options.tracker ?? new SpeedTracker({ windowMs: source.kind === 'status' ? 30_000 : 10_000 });
     this.intervalMs = options.intervalMs ?? SPEED_SAMPLE_INTERVAL_MS;
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.now = options.now ?? Date.now;

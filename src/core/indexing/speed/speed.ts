@@ -2,7 +2,9 @@
  * Indexing speed over time, per deployment: blocks/s and triggers/s over a sliding window of
  * samples, and the time left to the chain head at that pace. graph-node writes in batches (its
  * index-node status may stand still for seconds, then jump), so a rate between two neighbouring
- * samples swings; one over the last half minute reads as Ponder's and Envio's counters do.
+ * samples swings; one over a window of seconds reads as Ponder's and Envio's counters do. The
+ * metrics' block moves with every block processed: 10 s follows a change of pace (cheap blocks,
+ * then eth_call-heavy ones) within seconds; the status, which jumps, is read over 30 s.
  * Samples come from the metrics endpoint (local node: block, triggers) or, for other
  * graph-nodes, from the index-node status (latest block and chain head only: no triggers).
  */
@@ -31,7 +33,7 @@ export interface Speed {
 }
 
 export interface SpeedOptions {
-  /** How far back the rates look (default 30 s). */
+  /** How far back the rates look (default 10 s). */
   windowMs?: number;
   /** The most samples kept per deployment (default 120). */
   maxSamples?: number;
@@ -46,7 +48,7 @@ export class SpeedTracker {
   private readonly minSpanMs: number;
 
   constructor(options: SpeedOptions = {}) {
-    this.windowMs = options.windowMs ?? 30_000;
+    this.windowMs = options.windowMs ?? 10_000;
     this.maxSamples = options.maxSamples ?? 120;
     this.minSpanMs = options.minSpanMs ?? 1000;
   }
