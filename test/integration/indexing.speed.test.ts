@@ -88,11 +88,17 @@ test('speed while a few hundred blocks index, then the profile names the slow ha
   assert.ok(last.speed.etaSeconds! <= left + 10 && last.speed.etaSeconds! >= 0, `ETA ${last.speed.etaSeconds} s with ${left} s actually left`);
   assert.equal(speedSummary(sampler.tracker.speed(deployment)), 'synced');
   assert.equal(fromStatus.problem, undefined);
+  await graph.waitSynced(deployment, head);
+  await fromStatus.sample();
+  // gnd moves the status's block only when it writes a batch (here: at the end), so while it
+  // indexes the status says how far behind it is, never a false stall, and never triggers.
+  const viaStatus = statusSpeeds.map((sp) => speedSummary(sp));
+  assert.ok(statusSpeeds.length > 0 && statusSpeeds.every((sp) => sp.triggersPerSecond === undefined && sp.blocksPerSecond !== 0), viaStatus.join(' | '));
   assert.ok(
-    statusSpeeds.some((sp) => sp.blocksPerSecond! > 0 && sp.etaSeconds !== undefined),
-    `blocks/s and an ETA from the status: ${statusSpeeds.map((sp) => speedSummary(sp)).join(' | ')}`,
+    viaStatus.some((t) => /^[\d,]+ blocks behind$|blocks\/s · ETA/.test(t ?? '')),
+    viaStatus.join(' | '),
   );
-  assert.ok(statusSpeeds.every((sp) => sp.triggersPerSecond === undefined));
+  assert.equal(speedSummary(fromStatus.tracker.speed(deployment)), 'synced');
 
   // Every trigger counted is an event on the chain (read again a moment later: the handler histogram is observed after the block's triggers).
   await sleep(1000);
