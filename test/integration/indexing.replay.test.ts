@@ -1,0 +1,150 @@
+/**
+ * Replay of a failing block on the real local graph-node (gnd, Postgres, the IPFS endpoint) and
+ * anvil: the emitter subgraph fails at the block of boom(); a fixed mapping replayed from there
+ * (grafted onto the failed deployment at N−1) writes the entity eth_getLogs says it should; a
+ * mapping that aborts elsewhere names its own line; a schema graph-node cannot graft makes the
+ * replay start at N under the debug name and still writes the entity.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { id } from 'ethers';
+import { readCaptureManifest } from '../../src/core/gndtest/capture/manifest';
+import { endpointFromUrl } from '../../src/core/nodes/endpoint';
+import { RpcClient } from '../../src/core/rpc/client';
+import { readBlock } from '../../src/core/indexing/replay/block';
+import { deployedSchema, planReplay, runReplay, type ReplayPlan } from '../../src/core/indexing/replay/replay';
+import { startDevnet, type Devnet } from '../support/devnets';
+import { deployEmitter, emitterProject, type Emitter } from '../support/emitter';
+import { graphCli, removeScratch, scratchFolder, startLocalGraph, type LocalGraph } from '../support/localGraph';
+
+const NAME = 'test/replay';
+
+let anvil: Devnet;
+let scratch: string;
+let graph: LocalGraph;
+let emitter: Emitter;
+let project: string;
+let failed: string;
+let boomBlock: number;
+
+/** The handler that aborted, fixed: it stores the Boom as a Ping of version "fixed". */
+const FIXED_BOOM = `export function handleBoom(event: Boom): void {
+  const ping = new Ping(event.transaction.hash.toHexString() + '-' + event.logIndex.toString());
+  ping.n = event.params.n;
+  ping.from = event.transaction.from;
+  ping.blockNumber = event.block.number;
+  ping.version = 'fixed';
+  ping.save();
+}`;
+
+function setHandleBoom(body: string): void {
+  const file = path.join(project, 'src', 'mapping.ts');
+  const text = readFileSync(file, 'utf8');
+  writeFileSync(file, text.replace(/export function handleBoom[\s\S]*$/, `${body}\n`));
+}
+
+/** The Boom logs of block `n` as eth_getLogs returns them: the ids the fixed mapping must write. */
+async function boomLogIds(n: number): Promise<string[]> {
+  const logs = await emitter.provider.getLogs({ address: emitter.address, topics: [id('Boom(uint256)')], fromBlock: n, toBlock: n });
+  return logs.map((l) => `${l.transactionHash}-${l.index}`);
+}
+
+function plan(base: boolean): Promise<ReplayPlan> {
+  return (async () =>
+    planReplay({
+      projectDir: project,
+      manifest: path.join(project, 'subgraph.yaml'),
+      block: boomBlock,
+      name: NAME,
+      schema: readFileSync(path.join(project, 'schema.graphql'), 'utf8'),
+      base: base ? { deployment: failed, schema: await deployedSchema(graph.urls.ipfs, failed), queryUrl: `${graph.urls.graphql}/subgraphs/id/${failed}` } : undefined,
+    }))();
+}
+
+const fullBuild = async () => {
+  await graphCli(['codegen'], project);
+  await graphCli(['build'], project);
+};
+
+before(async () => {
+  anvil = await startDevnet('anvil');
+  scratch = scratchFolder('chaindeck-replay-');
+  graph = await startLocalGraph(anvil.url, { dataDir: path.join(scratch, 'data') });
+  emitter = await deployEmitter(anvil.url);
+  await emitter.ping(2);
+  boomBlock = await emitter.boom();
+  await emitter.ping(1);
+  project = emitterProject(scratch, emitter.address, emitter.block);
+  ({ deployment: failed } = await graph.deploy(project, NAME));
+  const status = await graph.waitStatus(failed, 'failed', (s) => s.health === 'failed');
+  assert.equal(status.fatalError?.block, boomBlock, 'the emitter fails at the block of boom()');
+});
+
+after(async () => {
+  emitter?.close();
+  await graph?.stop();
+  await anvil?.stop();
+  if (scratch) removeScratch(scratch);
+});
+
+test('a fixed mapping replayed by graft from N−1 writes at N the entity eth_getLogs names, and the block is decoded', async (t) => {
+  const p = await plan(true);
+  assert.deepEqual(p.start, { kind: 'graft', base: failed, block: boomBlock - 1 }, p.reason);
+  assert.equal(p.name, `${NAME}-debug`);
+  setHandleBoom(FIXED_BOOM);
+  const run = await runReplay({ plan: p, node: graph.urls, changed: 'mapping', fullBuild });
+  t.diagnostic(`timings ${JSON.stringify(run.timings)}`);
+  assert.equal(run.outcome.kind, 'indexed', JSON.stringify(run.outcome));
+  if (run.outcome.kind !== 'indexed') return;
+  const expected = await boomLogIds(boomBlock);
+  assert.equal(expected.length, 1);
+  assert.deepEqual(
+    run.outcome.changes.changes.map((c) => [c.entity, c.id, c.kind, c.after.version, c.after.n]),
+    [['Ping', expected[0], 'created', 'fixed', '2']],
+  );
+  // The grafted deployment kept the Pings before N, and the name serves it.
+  const { pings } = await graph.query<{ pings: { version: string }[] }>(`${NAME}-debug`, `{ pings(block: { number: ${boomBlock} }) { version } }`);
+  assert.deepEqual(pings.map((x) => x.version).sort(), ['fixed', 'v1', 'v1']);
+
+  const view = await readBlock(new RpcClient(endpointFromUrl(anvil.url)), readCaptureManifest(path.join(project, 'subgraph.yaml')), boomBlock);
+  assert.deepEqual(
+    view.events.map((e) => [e.signature, e.args.map((a) => `${a.name}=${a.value}`).join(',')]),
+    [['Boom(uint256)', 'n=2']],
+  );
+  assert.equal(view.transactions[0].call?.signature, 'boom()');
+  assert.equal(view.transactions[0].to?.toLowerCase(), emitter.address.toLowerCase());
+});
+
+test('a mapping that aborts elsewhere fails at N and names its own line', async (t) => {
+  setHandleBoom(`export function handleBoom(event: Boom): void {\n  const n = event.params.n;\n  assert(n.isZero(), 'still wrong');\n}`);
+  const line =
+    readFileSync(path.join(project, 'src', 'mapping.ts'), 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('still wrong')) + 1;
+  const run = await runReplay({ plan: await plan(true), node: graph.urls, changed: 'mapping', fullBuild });
+  t.diagnostic(`timings ${JSON.stringify(run.timings)}`);
+  assert.equal(run.outcome.kind, 'failed', JSON.stringify(run.outcome));
+  if (run.outcome.kind !== 'failed') return;
+  assert.equal(run.outcome.block, boomBlock);
+  assert.deepEqual(run.outcome.location && [run.outcome.location.file, run.outcome.location.line, run.outcome.location.message], ['src/mapping.ts', line, 'still wrong']);
+});
+
+test('a schema graph-node cannot graft replays from N under the debug name', async (t) => {
+  setHandleBoom(FIXED_BOOM.replace('ping.save();', "ping.note = 'new field';\n  ping.save();"));
+  const schemaFile = path.join(project, 'schema.graphql');
+  writeFileSync(schemaFile, readFileSync(schemaFile, 'utf8').replace('version: String!', 'version: String!\n  note: String!'));
+  const p = await plan(true);
+  assert.deepEqual(p.start, { kind: 'startBlock', block: boomBlock }, p.reason);
+  assert.match(p.reason, /Ping\.note is non-nullable/);
+  const run = await runReplay({ plan: p, node: graph.urls, changed: 'all', fullBuild });
+  t.diagnostic(`timings ${JSON.stringify(run.timings)}`);
+  assert.equal(run.outcome.kind, 'indexed', JSON.stringify(run.outcome));
+  if (run.outcome.kind !== 'indexed') return;
+  const expected = await boomLogIds(boomBlock);
+  assert.deepEqual(
+    run.outcome.changes.changes.map((c) => [c.id, c.kind, c.after.note]),
+    [[expected[0], 'created', 'new field']],
+  );
+});
