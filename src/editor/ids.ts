@@ -91,6 +91,8 @@ export const COMMANDS = {
     deploy: 'chaindeck.localGraphNode.deploy',
     openGraphiql: 'chaindeck.localGraphNode.openGraphiql',
     showLog: 'chaindeck.localGraphNode.showLog',
+    /** Replays the block a local deployment failed at, as a debug version (src/editor/subgraph/replay/). */
+    replayBlock: 'chaindeck.localGraphNode.replayBlock',
   },
 } as const;
 

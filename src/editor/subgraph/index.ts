@@ -37,6 +37,7 @@ import { LocalNodeDataFolder } from './localnode/dataFolder';
 import { LocalDeployer } from './localnode/deploy';
 import { isLocalRecord, LocalNode } from './localnode/localNode';
 import { FatalErrorDiagnostics } from './localnode/problems';
+import { Replays } from './replay/feature';
 import { registerSubgraphTests } from './tests';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
@@ -62,7 +63,24 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   const localProblems = new FatalErrorDiagnostics(localNode);
   const localDeploy = new LocalDeployer({ store, manifests, toolchain, local: localNode, settings });
   const tests = registerSubgraphTests({ manifests, toolchain, settings, log, globalStorage: extension.globalStorageUri, nodes, store, local: localNode }, extension.subscriptions);
-  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, toolchain, queries, results, lenses, localNode, localDeploy, localProblems, tests };
+  const replays = new Replays({ extensionUri: extension.extensionUri, log, local: localNode, manifests, toolchain });
+  const f: SubgraphsFeature = {
+    extensionUri: extension.extensionUri,
+    log,
+    store,
+    manifests,
+    tree,
+    tasks,
+    toolchain,
+    queries,
+    results,
+    lenses,
+    localNode,
+    localDeploy,
+    localProblems,
+    replays,
+    tests,
+  };
 
   const records = { store, log };
   // What a command resolves with is for callers (tests, other features).
@@ -109,6 +127,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     vscode.workspace.onDidGrantWorkspaceTrust(() => manifests.refresh()),
     // After the store and the tree (disposed in order): the node stops last.
     localProblems,
+    replays,
     localDeploy,
     localNode,
     ...registerLocalNodeCommands(log, localNode, localDeploy),

@@ -8,6 +8,7 @@ import { GND_BINDS_ALL_INTERFACES } from '../../../core/localnode/gnd';
 import { deploymentSummary } from '../../../core/localnode/status';
 import { redactText } from '../../../core/redact';
 import { failedHandler } from '../../../core/subgraph/graphnode/fatalError';
+import { COMMANDS } from '../../ids';
 import { manifestLabel } from '../manifests';
 import type { SubgraphsElement } from '../records/element';
 import { stateText, type LocalDeployment, type LocalNode } from './localNode';
@@ -48,7 +49,9 @@ export function deploymentItem(d: LocalDeployment): vscode.TreeItem {
   const label = [...d.names, ...d.pendingNames.map((n) => `${n} (pending)`)].join(', ');
   const item = new vscode.TreeItem(label || d.id, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `localDeployment:${d.id}`;
-  item.contextValue = named ? 'localDeployment.named' : 'localDeployment';
+  // `.failed` (a block to replay) is a suffix of its own: menus match the rest by regex.
+  const replayable = d.status.health === 'failed' && d.status.fatalError?.block !== undefined;
+  item.contextValue = `${named ? 'localDeployment.named' : 'localDeployment'}${replayable ? '.failed' : ''}`;
   // State and block first, where a narrow side bar still shows them; the deployment id is in the tooltip and the details.
   item.description = deploymentSummary(d.status);
   const failed = d.status.health !== 'healthy';
@@ -69,7 +72,16 @@ export function deploymentDetails(d: LocalDeployment): SubgraphsElement[] {
     ...detail('blocks', 'Indexed', s.indexed === undefined ? 'no block yet' : `${s.indexed} of ${s.chainHead ?? '?'} (${s.synced ? 'synced' : 'syncing'})`, 'layers'),
     ...detail('health', 'Health', s.health, s.health === 'healthy' ? 'pass' : 'error'),
     ...detail('entities', 'Entities', s.entityCount?.toString(), 'database'),
-    ...detail('error', 'Fatal error', error && [failedHandler(error), error.block !== undefined ? `block ${error.block}` : undefined, error.message].filter(Boolean).join(' · '), 'error'),
+    ...detail(
+      'error',
+      'Fatal error',
+      error && [failedHandler(error), error.block !== undefined ? `block ${error.block}` : undefined, error.message].filter(Boolean).join(' · '),
+      'error',
+      // The row replays the failing block (its panel says how, before anything is deployed twice).
+      error?.block !== undefined && s.health === 'failed'
+        ? { command: COMMANDS.localGraphNode.replayBlock, title: `Replay Block ${error.block}`, arguments: [{ deployment: d.id }] }
+        : undefined,
+    ),
     ...detail('manifest', 'Deployed from', d.manifest && manifestLabel(d.manifest), 'file-code', d.manifest && { command: 'vscode.open', title: 'Open', arguments: [d.manifest] }),
   ];
 }

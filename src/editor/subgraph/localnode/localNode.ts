@@ -104,6 +104,11 @@ export class LocalNode implements vscode.Disposable {
     return this.chain?.node.name;
   }
 
+  /** The URL of the chain it indexes, secret and all: only for core's RPC client (a replay reads the failing block). */
+  get chainRpcUrl(): string | undefined {
+    return this.chain?.rpcUrl;
+  }
+
   /**
    * Whether its names (the records it serves) are not known yet because it is coming up: a start
    * under way (the chain being chosen included), or ready with its names not read yet. A query
