@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fetchStatuses, type DeploymentStatus } from '../../localnode/status';
-import { compileMappings, CompileError } from './compile';
+import { compileMappings, CompileError, type AscRun } from './compile';
 import { entityChanges, type EntityChanges } from './entities';
 import { mappingLocation, type MappingLocation } from './errorLine';
 import { graftProblems } from './graftRules';
@@ -113,6 +113,8 @@ export interface RunOptions {
   changed: 'mapping' | 'all';
   /** codegen + build through the project's toolchain; rejects with its first failure. */
   fullBuild(signal?: AbortSignal): Promise<void>;
+  /** A warm compiler (AscWorker's compile) for the mappings; absent: the project's asc runs as a process each time. */
+  asc?: AscRun;
   /** How long block N may take to be indexed (default 60 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -144,7 +146,7 @@ export async function runReplay(options: RunOptions): Promise<ReplayRun> {
   const builtManifest = path.join(plan.projectDir, 'build', 'subgraph.yaml');
   try {
     if (options.changed === 'all' || !existsSync(builtManifest)) await options.fullBuild(signal);
-    else await compileMappings(plan.projectDir, await readFile(plan.manifest, 'utf8'), await readFile(builtManifest, 'utf8'), signal);
+    else await compileMappings(plan.projectDir, await readFile(plan.manifest, 'utf8'), await readFile(builtManifest, 'utf8'), signal, options.asc);
   } catch (err) {
     lap('build', t0);
     lap('total', t0);
