@@ -9,10 +9,12 @@ import * as path from 'node:path';
 import { inertJson } from '../core/inert';
 import { urlWithUserinfo } from '../core/nodes/endpoint';
 import { redactUrl } from '../core/redact';
+import { gndLogLevel } from '../core/localnode/gndLog';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION } from '../core/localnode/gndVersion';
 import type { LocalGraphNode, LocalNodePorts } from '../core/localnode/supervisor';
 import { UsageError, type OptionTable } from './args';
-import { defineCommand, reportFailure, type CliIO } from './command';
+import { defineCommand, reportFailure, type CliCommand, type CliIO } from './command';
+import { graphNodeLogsCommand } from './graphNodeLogs';
 import { ENDPOINT_ENV, endpointFromFlags, nodeOptions, REFUSED_PASSWORD } from './endpointFlags';
 
 const POSTGRES_URL_ENV = 'CHAINDECK_POSTGRES_URL';
@@ -114,7 +116,8 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
     env: io.env,
   });
   progressLine(node, io);
-  node.on('log', (line) => io.err(`${line}\n`));
+  // gnd's debug lines (one per handler run) stay in the data folder's log: `chaindeck graph-node logs` reads them.
+  node.on('log', (line) => gndLogLevel(line) !== 'debug' && io.err(`${line}\n`));
   const signal = untilSignal(io);
   const abort = new AbortController();
   let starting = true;
@@ -175,13 +178,19 @@ async function start(args: GraphNodeArgs, io: CliIO): Promise<number> {
   }
 }
 
-export const graphNodeCommand = defineCommand({
+const graphNodeStartCommand = defineCommand({
   name: 'graph-node',
-  summary: 'Run a real graph-node here (gnd, Postgres, a local IPFS endpoint) until Ctrl+C',
-  usage: ['start --rpc URL [--user NAME] [--network NAME] [--data DIR] [--json]\n[--gnd PATH] [--http-port PORT] [--admin-port PORT] [--index-port PORT] [--ipfs-port PORT]'],
+  summary: "Run a real graph-node here (gnd, Postgres, IPFS), or print a deployment's log",
+  usage: [
+    'start --rpc URL [--user NAME] [--network NAME] [--data DIR] [--json]\n[--gnd PATH] [--http-port PORT] [--admin-port PORT] [--index-port PORT] [--ipfs-port PORT]',
+    'logs --graphql URL --deployment ID|NAME [--level L] [--follow] [--format text|json]',
+  ],
   description:
     'Deploy to it with the graph CLI: `graph create --node <admin> NAME`, then `graph deploy --node <admin> --ipfs <ipfs> NAME`; query <graphql>/subgraphs/name/NAME. It runs in the foreground; SIGINT (Ctrl+C) or SIGTERM stops gnd, Postgres and the IPFS endpoint. A start with a --data DIR whose previous run was killed first stops what that run left running.',
-  arguments: [['start', 'start the node (the only action)']],
+  arguments: [
+    ['start', 'start the node (the options below)'],
+    ['logs', "print a deployment's log, of this node or another graph-node (its options: chaindeck graph-node logs --help)"],
+  ],
   options,
   refused: REFUSED_PASSWORD,
   noOptionAsValue: true,
@@ -200,7 +209,7 @@ export const graphNodeCommand = defineCommand({
 
   check({ values, positionals }, io): GraphNodeArgs {
     const [action, ...extra] = positionals;
-    if (action !== 'start') throw new UsageError(action === undefined ? 'name the action: start' : `unknown action '${action}': the action is start`);
+    if (action !== 'start') throw new UsageError(action === undefined ? 'name the action: start or logs' : `unknown action '${action}': the actions are start and logs`);
     if (extra.length) throw new UsageError(`too many arguments: ${extra.join(' ')}`);
     if (!values.rpc) throw new UsageError('--rpc URL is required: the JSON-RPC URL of the chain to index');
     if (!/^https?:\/\//i.test(values.rpc)) throw new UsageError(`--rpc takes an http or https URL, not '${redactUrl(values.rpc)}'`);
@@ -224,3 +233,10 @@ export const graphNodeCommand = defineCommand({
 
   work: start,
 });
+
+/** `chaindeck graph-node start|logs`: start is the options of this module, logs those of graphNodeLogs.ts. */
+export const graphNodeCommand: CliCommand = {
+  ...graphNodeStartCommand,
+  usageOf: (args) => (args[0] === 'logs' ? graphNodeLogsCommand.usage : graphNodeStartCommand.usage),
+  run: ([action, ...rest], io) => (action === 'logs' ? graphNodeLogsCommand.run(rest, io) : graphNodeStartCommand.run(action === undefined ? [] : [action, ...rest], io)),
+};

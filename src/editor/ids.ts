@@ -93,6 +93,8 @@ export const COMMANDS = {
     showLog: 'chaindeck.localGraphNode.showLog',
     /** Replays the block a local deployment failed at, as a debug version (src/editor/subgraph/replay/). */
     replayBlock: 'chaindeck.localGraphNode.replayBlock',
+    /** A deployment's handler times, eth_call share and the `calls:` hint (src/editor/subgraph/speed). */
+    showProfile: 'chaindeck.localGraphNode.showProfile',
   },
 } as const;
 
@@ -140,6 +142,7 @@ export const WALKTHROUGH = {
 export const PANEL_TYPES = {
   storage: 'chaindeck.storage',
   queryResults: 'chaindeck.queryResults',
+  profile: 'chaindeck.indexingProfile',
 } as const;
 
 /** The command VS Code adds for every view, revealing it. */

@@ -2,6 +2,7 @@
 // @ts-nocheck: AssemblyScript for `graph build`, not part of this repository's TypeScript.
 import { Approval as ApprovalEvent, Transfer as TransferEvent } from '../generated/DemoToken/DemoToken';
 import { Approval, Transfer } from '../generated/schema';
+import { log } from '@graphprotocol/graph-ts';
 
 // One immutable record per event, nothing loaded: an airdrop of 10,000 Transfers indexes at
 // about twice the speed of a mapping that also keeps balances (a load and a save per account).
@@ -26,4 +27,6 @@ export function handleApproval(event: ApprovalEvent): void {
   approval.blockNumber = event.block.number;
   approval.transactionHash = event.transaction.hash;
   approval.save();
+  // Shown in the deployment's Subgraph Logs with its handler, block and transaction.
+  log.info('{} allows {} to spend {}', [approval.owner.toHexString(), approval.spender.toHexString(), approval.value.toString()]);
 }

@@ -5,9 +5,10 @@
 import { renderRows } from '../help';
 import { errorLine, EXIT, type CliCommand } from '../command';
 import { subgraphCaptureCommand } from './capture';
+import { subgraphCompareCommand } from './compare';
 import { subgraphTestAction } from './test';
 
-export const SUBGRAPH_ACTIONS: readonly CliCommand[] = [subgraphTestAction, subgraphCaptureCommand];
+export const SUBGRAPH_ACTIONS: readonly CliCommand[] = [subgraphTestAction, subgraphCaptureCommand, subgraphCompareCommand];
 
 const actionName = (action: CliCommand) => action.name.slice('subgraph '.length);
 
@@ -16,7 +17,7 @@ export function subgraphUsage(actions: readonly CliCommand[] = SUBGRAPH_ACTIONS)
   return [
     'Usage: chaindeck subgraph <action> [options]',
     '',
-    'Work on a subgraph project: its tests, run by graph-node.',
+    'Work on a subgraph project: its tests, run by graph-node; its endpoints compared.',
     '',
     'Actions:',
     renderRows(
@@ -35,7 +36,7 @@ export function subgraphDispatcher(actions: readonly CliCommand[]): CliCommand {
   const find = (name: string | undefined) => actions.find((a) => actionName(a) === name);
   return {
     name: 'subgraph',
-    summary: 'Work on a subgraph project: its tests, run by graph-node',
+    summary: 'Work on a subgraph project: its tests, run by graph-node; its endpoints compared',
     usage,
     usageOf: (args) => find(args[0])?.usage ?? usage,
     async run([name, ...rest], io) {

@@ -7,7 +7,14 @@
  * frame. Never several lines.
  */
 
-export type LogLevel = 'error' | 'warning' | 'info';
+export type LogLevel = 'error' | 'warning' | 'info' | 'debug';
+
+/**
+ * GRAPH_LOG for gnd: info, and debug for graph-node's wasm runtime only, whose "Done processing
+ * trigger" line after each handler names it and its transaction (and which writes the mappings'
+ * log.debug): one line per trigger more, what attributes each mapping line to its handler.
+ */
+export const GND_LOG_FILTER = 'info,graph_runtime_wasm=debug';
 
 // Colour codes are dropped first (gnd writes none to a pipe, but a TTY wrapper might).
 // eslint-disable-next-line no-control-regex
@@ -22,10 +29,28 @@ const MAX_LENGTH = 300;
 const clean = (line: string) => line.replace(ANSI, '').replace(/\s+$/, '');
 const bounded = (line: string) => (line.length > MAX_LENGTH ? `${line.slice(0, MAX_LENGTH - 1)}…` : line);
 
-/** ERRO and CRIT are errors, WARN a warning, anything else (other levels, lines without one) info. */
+/** ERRO and CRIT are errors, WARN a warning, DEBG and TRCE debug, anything else (INFO, lines without a level) info. */
 export function gndLogLevel(line: string): LogLevel {
   const level = LEVELED.exec(clean(line.slice(0, 200)))?.[1];
-  return level === 'ERRO' || level === 'CRIT' ? 'error' : level === 'WARN' ? 'warning' : 'info';
+  return level === 'ERRO' || level === 'CRIT' ? 'error' : level === 'WARN' ? 'warning' : level === 'DEBG' || level === 'TRCE' ? 'debug' : 'info';
+}
+
+/** gnd dev's own manifest, deployed as subgraph-0 from the data folder's dev/build (see placeholder.ts). */
+const PLACEHOLDER = /(?:^|[\s:=])\S*[/\\]dev[/\\]build[/\\]subgraph\.yaml\b|\bname: subgraph-0\b/;
+export const PLACEHOLDER_LABEL = "[gnd dev's placeholder subgraph, harmless]";
+
+/**
+ * A line of gnd's for a log channel that stamps its own time and level: gnd's stamp and level
+ * left out (the level is the channel's), and a line about gnd dev's placeholder subgraph (its
+ * restart failures included) labelled as such and never an error or a warning.
+ */
+export function gndChannelLine(line: string): { level: LogLevel; text: string } {
+  const text = clean(line);
+  const leveled = LEVELED.exec(text);
+  const level = gndLogLevel(line);
+  const body = leveled ? leveled[2] : text;
+  if (leveled && PLACEHOLDER.test(body)) return { level: level === 'debug' ? 'debug' : 'info', text: `${PLACEHOLDER_LABEL} ${body}` };
+  return { level, text: body };
 }
 
 /** Whether `line` starts a Rust panic report (its message is on the next line). */

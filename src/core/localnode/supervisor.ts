@@ -19,9 +19,10 @@ import { EndpointError, endpointFromUrl, registerUrlEndpoint } from '../nodes/en
 import { RpcClient } from '../rpc/client';
 import { registerSecret } from '../redact';
 import { resolveGnd, type InstallProgress } from './gnd';
-import { failureLine, isPanicStart } from './gndLog';
+import { failureLine, GND_LOG_FILTER, isPanicStart } from './gndLog';
 import { startIpfsEndpoint, type IpfsEndpoint } from './ipfs';
 import { prepareDataFolder } from './dataFolder';
+import { GndLogFile } from './gndLogFile';
 import { acquireLock, isAlive, processesWithArgument, processStart, removeLock, SYSTEM_PROCESSES, writeLock, type LockedProcess, type LockRecord, type ProcessControl } from './lock';
 import { checkPostgresUrl, findPsql, postgresEnv, readSubgraphNames, type SubgraphName } from './names';
 import { placeholderManifest, writePlaceholder } from './placeholder';
@@ -206,6 +207,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
   private readonly exitGuard = () => this.killNow();
   /** Cleans up after this process if it dies without stopping the node (see watchdog.ts). */
   private watchdog?: ChildProcess;
+  /** gnd's output in the data folder, for `chaindeck graph-node logs` in another process. */
+  private logFile?: GndLogFile;
 
   constructor(readonly options: LocalNodeOptions) {
     super();
@@ -346,6 +349,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     this.lock = record;
     this.lockOwned = true;
     this.watchdog = startWatchdog(dataDir, { temporary: this.temporary, graceMs: STOP_GRACE_MS });
+    this.logFile = new GndLogFile(dataDir);
     // With the lock ours, a Postgres still running on the cluster is a leftover, also one whose pid no lock learnt (killed during pg_ctl).
     // So is a gnd on the folder's own manifest (killed between spawning it and writing the lock), stopped first.
     const leftovers: LockedProcess[] = processesWithArgument(placeholderManifest(dataDir)).map((pid) => ({ role: 'gnd', pid }));
@@ -414,7 +418,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     args.push('--http-port', String(ports.graphql), '--admin-port', String(ports.admin), '--index-node-port', String(ports.indexNode), '--metrics-port', String(ports.metrics));
     // The RPC URL (which may hold a key) and the Postgres URL (a password) go by gnd's environment variables, not the command line other users can read.
     // A devnet on this machine answers at once: poll it for new blocks every 200 ms, not graph-node's 500 ms, so a new block's records are there sooner.
-    const gndEnv = { GRAPH_LOG: 'info', ETHEREUM_POLLING_INTERVAL: '200', ...env, POSTGRES_URL: postgresUrl!, ETHEREUM_RPC: `${network}:${o.rpcUrl}` };
+    // graph-node's wasm runtime at debug adds, after each handler ran, the line naming it and its transaction (and the mappings' log.debug): what attributes a mapping's lines.
+    const gndEnv = { GRAPH_LOG: GND_LOG_FILTER, ETHEREUM_POLLING_INTERVAL: '200', ...env, POSTGRES_URL: postgresUrl!, ETHEREUM_RPC: `${network}:${o.rpcUrl}` };
     const child = spawn(gnd.path, args, { cwd: filesDir, env: gndEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     this.gnd = child;
     this.gndExit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -425,6 +430,7 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
         if (this.current.kind === 'starting' && !this.panicked && this.tail.length && isPanicStart(this.tail[this.tail.length - 1]))
           this.panicked = failureLine(this.tail.slice(-1).concat(line));
         this.tail.push(line);
+        this.logFile?.write(line);
         if (this.tail.length > 200) this.tail.shift();
         // What gnd prints while it shuts down (a panic trace on every SIGINT) is not news.
         if (!this.interrupted) this.emit('log', line);
@@ -536,6 +542,8 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
       clearTimeout(killer);
     }
     this.gnd = undefined;
+    this.logFile?.close();
+    this.logFile = undefined;
     await this.ipfs?.close().catch(() => undefined);
     this.ipfs = undefined;
     if (this.postgres) {

@@ -39,6 +39,7 @@ import { isLocalRecord, LocalNode } from './localnode/localNode';
 import { FatalErrorDiagnostics } from './localnode/problems';
 import { Replays } from './replay/feature';
 import { registerSubgraphTests } from './tests';
+import { registerIndexingSpeed } from './speed';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
 export function registerSubgraph({ extension, log, secrets, settings, nodes }: EditorContextWithNodes, isTrusted = () => vscode.workspace.isTrusted): SubgraphsFeature {
@@ -64,6 +65,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   const localDeploy = new LocalDeployer({ store, manifests, toolchain, local: localNode, settings });
   const tests = registerSubgraphTests({ manifests, toolchain, settings, log, globalStorage: extension.globalStorageUri, nodes, store, local: localNode }, extension.subscriptions);
   const replays = new Replays({ extensionUri: extension.extensionUri, log, local: localNode, manifests, toolchain });
+  const subgraphsView = vscode.window.createTreeView(VIEWS.subgraphs, { treeDataProvider: tree, showCollapseAll: true });
   const f: SubgraphsFeature = {
     extensionUri: extension.extensionUri,
     log,
@@ -102,7 +104,8 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     tree,
     queries,
     lenses,
-    vscode.window.createTreeView(VIEWS.subgraphs, { treeDataProvider: tree, showCollapseAll: true }),
+    subgraphsView,
+    ...registerIndexingSpeed(extension.extensionUri, log, localNode, tree, subgraphsView),
     vscode.tasks.registerTaskProvider(GRAPH_TASK_TYPE, tasks),
     vscode.languages.registerCodeLensProvider(MANIFEST_SELECTOR, lenses),
     vscode.languages.registerCodeLensProvider({ language: QUERY_LANGUAGE }, queries),

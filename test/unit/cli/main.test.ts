@@ -28,8 +28,8 @@ Commands:
   storage-compat  Check that an upgrade keeps the storage layout, by OpenZeppelin's rules
   proxy-history   Print a proxy's implementation history from its upgrade events
   validate        Check subgraph.yaml, its schema, ABIs and mappings
-  graph-node      Run a real graph-node here (gnd, Postgres, a local IPFS endpoint) until Ctrl+C
-  subgraph        Work on a subgraph project: its tests, run by graph-node
+  graph-node      Run a real graph-node here (gnd, Postgres, IPFS), or print a deployment's log
+  subgraph        Work on a subgraph project: its tests, run by graph-node; its endpoints compared
 
 Run \`chaindeck <command> --help\` for the options of one command.
 

@@ -5,10 +5,11 @@
  */
 import * as vscode from 'vscode';
 import { GND_BINDS_ALL_INTERFACES } from '../../../core/localnode/gnd';
+import { speedSummary, type Speed } from '../../../core/indexing/speed/speed';
 import { deploymentSummary } from '../../../core/localnode/status';
 import { redactText } from '../../../core/redact';
-import { failedHandler } from '../../../core/subgraph/graphnode/fatalError';
 import { COMMANDS } from '../../ids';
+import { failedHandler } from '../../../core/subgraph/graphnode/fatalError';
 import { manifestLabel } from '../manifests';
 import type { SubgraphsElement } from '../records/element';
 import { stateText, type LocalDeployment, type LocalNode } from './localNode';
@@ -43,7 +44,8 @@ export function localNodeItem(local: LocalNode): vscode.TreeItem {
   return item;
 }
 
-export function deploymentItem(d: LocalDeployment): vscode.TreeItem {
+/** `speed`: how fast it indexes (src/editor/subgraph/speed), shown while it is behind. */
+export function deploymentItem(d: LocalDeployment, speed?: Speed): vscode.TreeItem {
   const named = d.names.length > 0;
   // A new version not current yet goes by its name too, marked pending.
   const label = [...d.names, ...d.pendingNames.map((n) => `${n} (pending)`)].join(', ');
@@ -53,16 +55,24 @@ export function deploymentItem(d: LocalDeployment): vscode.TreeItem {
   const replayable = d.status.health === 'failed' && d.status.fatalError?.block !== undefined;
   item.contextValue = `${named ? 'localDeployment.named' : 'localDeployment'}${replayable ? '.failed' : ''}`;
   // State and block first, where a narrow side bar still shows them; the deployment id is in the tooltip and the details.
-  item.description = deploymentSummary(d.status);
+  const pace = indexingPace(d, speed);
+  item.description = [deploymentSummary(d.status), pace].filter(Boolean).join(' · ');
   const failed = d.status.health !== 'healthy';
   item.iconPath = new vscode.ThemeIcon(failed ? 'error' : d.status.synced ? 'database' : 'sync', failed ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined);
-  item.tooltip = [label || '(no name serves it now)', `Deployment ${d.id}`, deploymentSummary(d.status), `Health: ${d.status.health}`, d.status.fatalError?.message]
+  item.tooltip = [
+    label || '(no name serves it now)',
+    `Deployment ${d.id}`,
+    deploymentSummary(d.status),
+    pace && speedTooltip(pace, speed!),
+    `Health: ${d.status.health}`,
+    d.status.fatalError?.message,
+  ]
     .filter(Boolean)
     .join('\n');
   return item;
 }
 
-export function deploymentDetails(d: LocalDeployment): SubgraphsElement[] {
+export function deploymentDetails(d: LocalDeployment, speed?: Speed): SubgraphsElement[] {
   const s = d.status;
   const detail = (key: string, label: string, description: string | undefined, icon: string, command?: vscode.Command): SubgraphsElement[] =>
     description ? [{ kind: 'detail', id: `localDeployment:${d.id}:${key}`, label, description, icon, command }] : [];
@@ -70,6 +80,8 @@ export function deploymentDetails(d: LocalDeployment): SubgraphsElement[] {
   return [
     ...detail('id', 'Deployment', d.id, 'tag'),
     ...detail('blocks', 'Indexed', s.indexed === undefined ? 'no block yet' : `${s.indexed} of ${s.chainHead ?? '?'} (${s.synced ? 'synced' : 'syncing'})`, 'layers'),
+    ...detail('speed', 'Speed', indexingPace(d, speed), 'dashboard'),
+    ...detail('profile', 'Profile', 'handler times, eth_call share', 'graph', { command: COMMANDS.localGraphNode.showProfile, title: 'Show Indexing Profile', arguments: [d.id] }),
     ...detail('health', 'Health', s.health, s.health === 'healthy' ? 'pass' : 'error'),
     ...detail('entities', 'Entities', s.entityCount?.toString(), 'database'),
     ...detail(
@@ -84,4 +96,14 @@ export function deploymentDetails(d: LocalDeployment): SubgraphsElement[] {
     ),
     ...detail('manifest', 'Deployed from', d.manifest && manifestLabel(d.manifest), 'file-code', d.manifest && { command: 'vscode.open', title: 'Open', arguments: [d.manifest] }),
   ];
+}
+
+/** Blocks/s, triggers/s and the ETA while it indexes; nothing once synced or failed. */
+function indexingPace(d: LocalDeployment, speed: Speed | undefined): string | undefined {
+  if (!speed || speed.synced || d.status.health === 'failed') return undefined;
+  return speedSummary(speed);
+}
+
+function speedTooltip(pace: string, speed: Speed): string {
+  return `Speed: ${pace} (over the last ${Math.round(speed.spanSeconds)} s${speed.behind !== undefined ? `, ${speed.behind.toLocaleString('en-US')} blocks to the chain head` : ''})`;
 }

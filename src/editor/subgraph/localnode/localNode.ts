@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { GND_BINDS_ALL_INTERFACES, GND_VERSION, type InstallProgress } from '../../../core/localnode/gnd';
-import { gndLogLevel, type LogLevel } from '../../../core/localnode/gndLog';
+import { gndChannelLine, type LogLevel } from '../../../core/localnode/gndLog';
 import { fetchCurrentDeployments, isPlaceholderDeployment, type DeploymentStatus } from '../../../core/localnode/status';
 import { LocalGraphNode, type LocalNodeState, type LocalNodeUrls } from '../../../core/localnode/supervisor';
 import { inertText } from '../../../core/inert';
@@ -231,8 +231,11 @@ export class LocalNode implements vscode.Disposable {
     this.node?.removeAllListeners();
     this.node = node;
     let previous: LocalNodeState['kind'] = node.state.kind;
-    // gnd's errors and warnings keep their level in the channel; Chaindeck's own lines are info.
-    node.on('log', (line) => this.line(line, gndLogLevel(line)));
+    // gnd's errors and warnings keep their level in the channel (which stamps time and level itself); its debug lines show at the channel's Debug level; Chaindeck's own lines are info.
+    node.on('log', (line) => {
+      const { level, text } = gndChannelLine(line);
+      this.line(text, level);
+    });
     node.on('statuses', (statuses) => this.takeStatuses(statuses));
     node.on('state', (state) => {
       if (node !== this.node) return;
@@ -277,6 +280,7 @@ export class LocalNode implements vscode.Disposable {
     const safe = redactText(inertText(text));
     if (level === 'error') this.output.error(safe);
     else if (level === 'warning') this.output.warn(safe);
+    else if (level === 'debug') this.output.debug(safe);
     else this.output.info(safe);
   }
 

@@ -13,6 +13,7 @@ import type { SubgraphStore } from './store';
 import type { LocalNode } from '../localnode/localNode';
 import { deploymentDetails, deploymentItem, localNodeItem } from '../localnode/items';
 import type { SubgraphsElement } from './element';
+import type { IndexingSpeed } from '../speed/speed';
 
 /** What the tree says about a record's health. */
 export interface HealthState {
@@ -26,6 +27,7 @@ export class SubgraphsTree implements vscode.TreeDataProvider<SubgraphsElement>,
   private readonly health = new Map<string, HealthState>();
   private readonly asking = new Map<string, AbortController>();
   private readonly subscriptions: vscode.Disposable[];
+  private speed?: IndexingSpeed;
 
   constructor(
     private readonly store: SubgraphStore,
@@ -34,6 +36,12 @@ export class SubgraphsTree implements vscode.TreeDataProvider<SubgraphsElement>,
   ) {
     this.subscriptions = [store.onDidChange(() => this.refresh()), manifests.onDidChange(() => this.changed.fire(undefined))];
     if (local) this.subscriptions.push(local.onDidChange(() => this.changed.fire(undefined)));
+  }
+
+  /** Shows each local deployment's indexing speed, redrawn with every sample. */
+  setSpeed(speed: IndexingSpeed): void {
+    this.speed = speed;
+    this.subscriptions.push(speed.onDidChange(() => this.changed.fire(undefined)));
   }
 
   /** Forgets the health of every record, and redraws. */
@@ -64,7 +72,7 @@ export class SubgraphsTree implements vscode.TreeDataProvider<SubgraphsElement>,
       case 'localNode':
         return (this.local?.deployments() ?? []).map((deployment) => ({ kind: 'localDeployment', deployment }));
       case 'localDeployment':
-        return deploymentDetails(element.deployment);
+        return deploymentDetails(element.deployment, this.speed?.speedOf(element.deployment.id));
       case 'group':
         return element.group === 'records'
           ? this.store.hosted().map((record) => ({ kind: 'record', record }))
@@ -85,7 +93,7 @@ export class SubgraphsTree implements vscode.TreeDataProvider<SubgraphsElement>,
       case 'localNode':
         return localNodeItem(this.local!);
       case 'localDeployment':
-        return deploymentItem(element.deployment);
+        return deploymentItem(element.deployment, this.speed?.speedOf(element.deployment.id));
       case 'group': {
         const records = element.group === 'records';
         const item = new vscode.TreeItem(records ? 'Hosted subgraphs' : 'Workspace subgraph.yaml', vscode.TreeItemCollapsibleState.Expanded);

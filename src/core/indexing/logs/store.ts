@@ -1,0 +1,119 @@
+/**
+ * The log entries kept per deployment: a ring (the oldest go first once it is full), read through
+ * filters a page at a time, and followed (each new entry told to whoever listens).
+ */
+import { levelRank, type EntryLevel, type LogEntry } from './entry';
+
+/** How many entries a deployment keeps by default (a busy mapping logs thousands per minute). */
+export const DEFAULT_CAPACITY = 50_000;
+
+export interface LogFilter {
+  /** This level and above. */
+  level?: EntryLevel;
+  /** Exactly this handler. */
+  handler?: string;
+  fromBlock?: number;
+  toBlock?: number;
+  /** Text the message, handler, data source or transaction holds (case-insensitive). */
+  text?: string;
+}
+
+export function matches(entry: LogEntry, filter: LogFilter): boolean {
+  if (filter.level && levelRank(entry.level) < levelRank(filter.level)) return false;
+  if (filter.handler && entry.handler !== filter.handler) return false;
+  if (filter.fromBlock !== undefined && (entry.block === undefined || entry.block < filter.fromBlock)) return false;
+  if (filter.toBlock !== undefined && (entry.block === undefined || entry.block > filter.toBlock)) return false;
+  if (filter.text) {
+    const needle = filter.text.toLowerCase();
+    const hay = [entry.message, entry.handler, entry.dataSource, entry.tx].filter(Boolean).join('\n').toLowerCase();
+    if (!hay.includes(needle)) return false;
+  }
+  return true;
+}
+
+/** A fixed-size ring of one deployment's entries. */
+class Ring {
+  private readonly items: LogEntry[] = [];
+  private start = 0;
+  /** How many entries were dropped to make room. */
+  dropped = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  push(entry: LogEntry): void {
+    if (this.items.length < this.capacity) this.items.push(entry);
+    else {
+      this.items[this.start] = entry;
+      this.start = (this.start + 1) % this.capacity;
+      this.dropped++;
+    }
+  }
+
+  *oldestFirst(): Iterable<LogEntry> {
+    for (let i = 0; i < this.items.length; i++) yield this.items[(this.start + i) % this.items.length];
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+}
+
+export interface LogPage {
+  entries: LogEntry[];
+  /** How many entries match the filter in all. */
+  total: number;
+}
+
+type Listener = (entry: LogEntry) => void;
+
+export class LogStore {
+  private readonly rings = new Map<string, Ring>();
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly capacity = DEFAULT_CAPACITY) {}
+
+  add(entry: LogEntry): void {
+    let ring = this.rings.get(entry.deployment);
+    if (!ring) this.rings.set(entry.deployment, (ring = new Ring(this.capacity)));
+    ring.push(entry);
+    for (const listener of this.listeners) listener(entry);
+  }
+
+  /** Tells `listener` each entry added from now on; the result stops it. */
+  follow(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The matching entries of a deployment, oldest first, `limit` from `offset` on. */
+  page(deployment: string, filter: LogFilter, offset = 0, limit = 500): LogPage {
+    const entries: LogEntry[] = [];
+    let total = 0;
+    for (const entry of this.rings.get(deployment)?.oldestFirst() ?? []) {
+      if (!matches(entry, filter)) continue;
+      if (total >= offset && entries.length < limit) entries.push(entry);
+      total++;
+    }
+    return { entries, total };
+  }
+
+  /** The handlers a deployment's entries name, sorted (for a filter's choices). */
+  handlers(deployment: string): string[] {
+    const names = new Set<string>();
+    for (const entry of this.rings.get(deployment)?.oldestFirst() ?? []) if (entry.handler) names.add(entry.handler);
+    return [...names].sort();
+  }
+
+  size(deployment: string): number {
+    return this.rings.get(deployment)?.size ?? 0;
+  }
+
+  dropped(deployment: string): number {
+    return this.rings.get(deployment)?.dropped ?? 0;
+  }
+
+  clear(deployment?: string): void {
+    if (deployment === undefined) this.rings.clear();
+    else this.rings.delete(deployment);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * compareEndpoints against two GraphQL endpoints on loopback that answer as graph-node does
+ * (graphql-js over a graph-node-shaped schema, so every document sent is checked by a real
+ * GraphQL validator): the block chosen, collections read whole page by page, the planted
+ * differences found, and each endpoint's failure as its one redacted line.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { compareEndpoints } from '../../../../../src/core/indexing/compare/compare';
+import { closeIdleConnections } from '../../../../../src/core/rpc/http';
+import { pings, startSubgraphEndpoint as endpoint, store, type Store } from '../../../../support/subgraphEndpoint';
+
+const closers: (() => Promise<void>)[] = [];
+after(async () => {
+  closeIdleConnections();
+  await Promise.all(closers.map((c) => c()));
+});
+async function pair(a: Store, b: Store, pathB?: string) {
+  const [ea, eb] = await Promise.all([endpoint(a), endpoint(b, pathB)]);
+  closers.push(ea.close, eb.close);
+  return { a: { url: ea.url }, b: { url: eb.url } };
+}
+
+test('2,500 entities each side, read whole in pages of 1000 at the lower head; the planted differences, and nothing else', async () => {
+  const a = store(9, pings(2500));
+  const list = pings(2500);
+  list[1200] = { ...list[1200], version: 'v2' };
+  list.splice(2400, 1);
+  list.push({ id: '0xfffff-0', n: '1', version: 'v1', block: 1 }, { id: '0xfffff-1', n: '2', version: 'v1', block: 12 });
+  const b = store(12, list);
+  const result = await compareEndpoints(await pair(a, b), { query: '{ pings { n version } _meta { deployment } }' });
+  assert.equal(result.block, 9);
+  assert.equal(result.blockFrom, 'heads');
+  assert.equal(result.equal, false);
+  const [diff] = result.fields;
+  assert.equal(diff.field, 'pings');
+  assert.deepEqual([diff.countA, diff.countB, diff.truncated], [2500, 2500, false]);
+  assert.deepEqual(
+    diff.onlyInA.map((e) => e.id),
+    [pings(2500)[2400].id],
+  );
+  // The one at block 12 is past the block compared.
+  assert.deepEqual(
+    diff.onlyInB.map((e) => e.id),
+    ['0xfffff-0'],
+  );
+  assert.deepEqual(diff.changed, [{ id: list[1200].id, changes: [{ path: 'version', a: 'v1', b: 'v2' }] }]);
+  // 3 pages each (1000, 1000, 500) after the probe; every one at block 9.
+  assert.equal(a.documents.length, 4);
+  for (const d of a.documents.slice(1)) assert.match(d, /block: \{number: 9\}/);
+});
+
+test('equal endpoints are equal; --block given is used; the bound on entities cuts both sides alike', async () => {
+  const pair1 = await pair(store(5, pings(30)), store(5, pings(30)));
+  const equal = await compareEndpoints(pair1, { query: 'query { pings(where: { n: "3" }) { id n } ping(id: "0x00002-0") { n } }', block: 4 });
+  assert.equal(equal.equal, true);
+  assert.equal(equal.block, 4);
+  assert.deepEqual(
+    equal.fields.map((f) => [f.field, f.countA]),
+    [
+      ['pings', 1],
+      ['ping', 1],
+    ],
+  );
+  const longer = pings(40);
+  const bounded = await compareEndpoints(await pair(store(5, pings(30)), store(5, longer)), { query: '{ pings { id } }', maxEntities: 20, pageSize: 10 });
+  assert.equal(bounded.fields[0].truncated, true);
+  assert.equal(bounded.equal, true);
+  const unbounded = await compareEndpoints(await pair(store(5, pings(30)), store(5, longer)), { query: '{ pings { id } }', pageSize: 10 });
+  assert.equal(unbounded.fields[0].onlyInB.length, 10);
+});
+
+test("each endpoint's failure is its own one line, its key never shown", async () => {
+  const KEY = 'k3y0123456789abcdef';
+  const cases: [Partial<Store>, RegExp][] = [
+    [{ raw: { status: 401, body: 'no' } }, /refused the request \(HTTP 401/],
+    [{ raw: { status: 403, body: 'no' } }, /HTTP 403/],
+    [{ raw: { status: 429, body: 'slow down' } }, /Rate limited/],
+    [{ raw: { status: 502, body: 'bad gateway' } }, /failed \(HTTP 502/],
+    [{ raw: { status: 200, body: '<html>hi</html>' } }, /an HTML page, not a GraphQL result/],
+    [{ head: 2 }, /indexed only to block 2, behind block 4/],
+  ];
+  for (const [broken, message] of cases) {
+    const b = { ...store(8, pings(3)), ...broken };
+    const endpoints = await pair(store(8, pings(3)), b, `/api/${KEY}/subgraphs/id/Qm1`);
+    const result = await compareEndpoints({ ...endpoints, b: { url: endpoints.b.url, secrets: [KEY] } }, { query: '{ pings { id } }', block: 4 });
+    assert.equal(result.equal, false);
+    assert.equal(result.a.failure, undefined);
+    assert.match(result.b.failure ?? '', message);
+    assert.doesNotMatch(`${result.b.failure} ${result.b.shown}`, new RegExp(KEY));
+    assert.doesNotMatch(result.b.failure ?? '', /\n/);
+  }
+  // GraphQL errors: graph-node's own words.
+  const result = await compareEndpoints(await pair(store(8, pings(3)), store(8, pings(3))), { query: '{ pings { id nope } }' });
+  assert.match(result.a.failure ?? '', /^GraphQL error: Cannot query field "nope"/);
+  assert.match(result.b.failure ?? '', /^GraphQL error/);
+});
+
+test('a query that cannot be compared rejects before anything is sent', async () => {
+  const a = store(1, []);
+  const endpoints = await pair(a, store(1, []));
+  await assert.rejects(compareEndpoints(endpoints, { query: '{ _meta { deployment } }' }), /no entity field/);
+  await assert.rejects(compareEndpoints(endpoints, { query: '{ pings { id } }', maxEntities: 0 }), /bound on entities/);
+  assert.equal(a.documents.length, 0);
+});

@@ -1,0 +1,57 @@
+/**
+ * gnd's output kept in the data folder (bounded: one rotated file), redacted, and read back by
+ * another process into entries, also while it grows and across a rotation.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import type { LogEntry } from '../../../../../src/core/indexing/logs/entry';
+import { readLocalLog } from '../../../../../src/core/indexing/logs/localLog';
+import { GND_LOG_DIR, GND_LOG_FILE, GND_LOG_ROTATED, GndLogFile } from '../../../../../src/core/localnode/gndLogFile';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'chaindeck-gndlog-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+const fixture = readFileSync(path.join(__dirname, '..', '..', '..', '..', 'fixtures', 'gnd-logs', 'emitter-supervisor.log'), 'utf8').split('\n');
+const DEPLOYMENT = 'QmaSGUNZKigtRCXTE2eTfRLF7evEiLqF2a5L4VnKyVgiNj';
+const until = async (ok: () => boolean, ms = 5000) => {
+  for (const end = Date.now() + ms; !ok();) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+test('the file stays under its bound: past it the log becomes gnd.log.1 and a new one starts; URLs are masked', () => {
+  const dir = mkdtempSync(path.join(tmp, 'rotate-'));
+  const file = new GndLogFile(dir, 4096);
+  file.write('Nov 29 07:21:21.917 INFO Connecting, url: https://node.example/v2/k3ySecretKey');
+  for (let i = 0; i < 100; i++) file.write(`Nov 29 07:21:21.917 INFO line ${i} ${'x'.repeat(80)}`);
+  file.close();
+  const logs = path.join(dir, GND_LOG_DIR);
+  assert.ok(statSync(path.join(logs, GND_LOG_FILE)).size <= 4096);
+  assert.ok(statSync(path.join(logs, GND_LOG_ROTATED)).size <= 4096);
+  const all = readFileSync(path.join(logs, GND_LOG_ROTATED), 'utf8') + readFileSync(path.join(logs, GND_LOG_FILE), 'utf8');
+  assert.ok(all.includes('line 99 '));
+  assert.ok(!all.includes('k3ySecretKey'));
+});
+
+test("the saved log is read into entries (the placeholder's left out), then followed as gnd writes", async () => {
+  const dir = mkdtempSync(path.join(tmp, 'follow-'));
+  const file = new GndLogFile(dir);
+  const half = fixture.findIndex((l) => l.includes('block_number: 3') && l.includes(DEPLOYMENT));
+  fixture.slice(0, half).forEach((l) => file.write(l));
+  const seen: LogEntry[] = [];
+  const abort = new AbortController();
+  readLocalLog(dir, (e) => seen.push(e), { follow: true, signal: abort.signal });
+  try {
+    assert.deepEqual([...new Set(seen.map((e) => e.block))], [2]);
+    assert.ok(seen.every((e) => e.deployment === DEPLOYMENT && e.handler === 'handlePing'));
+    fixture.slice(half).forEach((l) => file.write(l));
+    await until(() => seen.some((e) => e.handler === 'handleBoom' && e.origin === 'graph-node'));
+    assert.deepEqual([...new Set(seen.map((e) => e.block))], [2, 3, 4]);
+  } finally {
+    abort.abort();
+    file.close();
+  }
+});
