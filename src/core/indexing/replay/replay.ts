@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { parse } from 'yaml';
 import { fetchStatuses, type DeploymentStatus } from '../../localnode/status';
 import { compileMappings, CompileError, type AscRun } from './compile';
 import { entityChanges, type EntityChanges } from './entities';
@@ -56,7 +57,8 @@ export async function deployedSchema(ipfsUrl: string, deployment: string, signal
     return (await res.text()).slice(0, 16 * 1024 * 1024);
   };
   const manifest = await cat(deployment);
-  const link = /^schema:\s*\n\s+file:\s*\n\s+\/:\s*\/ipfs\/(\w+)/m.exec(manifest)?.[1] ?? /^schema:\s*\n\s+file:\s*\{\s*['"]?\/['"]?:\s*['"]?\/ipfs\/(\w+)/m.exec(manifest)?.[1];
+  const schemaFile = (parse(manifest) as { schema?: { file?: { '/'?: unknown } } } | null)?.schema?.file?.['/'];
+  const link = typeof schemaFile === 'string' ? /^\/ipfs\/(\w+)$/.exec(schemaFile)?.[1] : undefined;
   if (!link) throw new Error(`the manifest of ${deployment} links no schema`);
   return cat(link);
 }

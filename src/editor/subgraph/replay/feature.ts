@@ -4,16 +4,19 @@
  * fails. Plans the replay (graft from the failed deployment when graph-node's rules allow the
  * project's schema, else from block N), opens its panel and runs it; one session per debug name.
  */
+import { readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { deployedSchema, debugName, planReplay } from '../../../core/indexing/replay/replay';
+import { deployedSchema, debugName, planReplay, type ReplayPlan } from '../../../core/indexing/replay/replay';
+import type { SubgraphRecord } from '../../../core/subgraph/graphnode/records';
 import { inertText } from '../../../core/inert';
 import { redactText } from '../../../core/redact';
 import { failedHandler, fatalErrorMessage } from '../../../core/subgraph/graphnode/fatalError';
 import { summarizeManifest } from '../../../core/subgraph/manifest/manifestSummary';
 import { COMMANDS } from '../../ids';
 import { registerCommand } from '../../kit/commands';
+import { SETTINGS } from '../../kit/settingsSchema';
 import type { Log } from '../../log';
 import type { LocalDeployment, LocalNode } from '../localnode/localNode';
 import { FATAL_ERROR_SOURCE } from '../localnode/problems';
@@ -60,6 +63,8 @@ export class Replays implements vscode.Disposable {
 
   /** The command: a deployment (tree item, its row, a quick fix, the notification: `{ deployment }` or its id). */
   async replay(arg: unknown): Promise<ReplaySession | undefined> {
+    const record = (arg as { record?: SubgraphRecord } | undefined)?.record;
+    if (record) return this.replayElsewhere(record);
     const given = (arg as { deployment?: LocalDeployment | string } | undefined)?.deployment ?? arg;
     const id = typeof given === 'string' ? given : (given as LocalDeployment | undefined)?.id;
     const d = this.deps.local.deployments().find((x) => x.id === id) ?? (await this.pickFailed());
@@ -76,19 +81,11 @@ export class Replays implements vscode.Disposable {
     }
     if (!this.deps.toolchain.requireTrust()) return undefined;
     const name = d.names[0] ?? d.pendingNames[0] ?? `replay-${d.id.slice(0, 8).toLowerCase()}`;
-    const open = this.sessions.get(debugName(name));
-    if (open && open.plan.block === block) {
-      open.panel.reveal();
-      return open;
-    }
-    open?.dispose();
+    const open = this.reveal(name, block);
+    if (open) return open;
     const manifest = d.manifest ?? this.deps.local.manifestOf(name) ?? (await resolveManifest(this.deps.manifests, `Replay Block ${block} with Which subgraph.yaml?`));
     if (!manifest) return undefined;
-    const projectDir = path.dirname(manifest.fsPath);
-    const text = await readFile(manifest.fsPath, 'utf8');
-    const schemaFile = summarizeManifest(text).schemaFile;
-    if (!schemaFile) throw new Error(`${manifest.fsPath} names no schema file.`);
-    const schema = await readFile(path.resolve(projectDir, schemaFile), 'utf8');
+    const { projectDir, schema } = await project(manifest);
     const baseSchema = await deployedSchema(urls.ipfs, d.id).catch((err: unknown) => {
       this.deps.log.warn(`Replay: the schema of ${d.id} could not be read (${errorLine(err)}): replaying from block ${block}.`);
       return undefined;
@@ -101,7 +98,56 @@ export class Replays implements vscode.Disposable {
       schema,
       base: baseSchema === undefined ? undefined : { deployment: d.id, schema: baseSchema, queryUrl: `${urls.graphql}/subgraphs/id/${d.id}` },
     });
+    return this.open(plan, name);
+  }
+
+  /** The open session of this name and block, brought forward; another block's session is closed. */
+  private reveal(name: string, block: number): ReplaySession | undefined {
+    const open = this.sessions.get(debugName(name));
+    if (open && open.plan.block === block) {
+      open.panel.reveal();
+      return open;
+    }
+    open?.dispose();
+    return undefined;
+  }
+
+  /**
+   * A deployment on another graph-node (a record of the tree): replayed on the local node from
+   * block N (nothing local to graft from), which must index the same chain: the node of the
+   * Nodes view it was started on.
+   */
+  private async replayElsewhere(record: SubgraphRecord): Promise<ReplaySession | undefined> {
     const local = this.deps.local;
+    if (!local.urls) {
+      void vscode.window.showInformationMessage('The local graph-node is not running: start it on a node of the chain this subgraph indexes, then replay.');
+      return undefined;
+    }
+    if (record.network && local.chainNetwork && record.network !== local.chainNetwork) {
+      void vscode.window.showErrorMessage(
+        `${inertText(record.name)} indexes ${inertText(record.network)}, the local graph-node ${inertText(local.chainNetwork)} (${inertText(local.chainNode ?? '')}): set ${SETTINGS.localGraphNodeChain.id} to a node of ${inertText(record.network)} in the Nodes view and restart the local graph-node.`,
+      );
+      return undefined;
+    }
+    if (!this.deps.toolchain.requireTrust()) return undefined;
+    const answer = await vscode.window.showInputBox({
+      title: `Replay ${record.name}: Which Block?`,
+      prompt: 'The block its fatal error names: replayed on the local graph-node from that block, with this workspace’s mapping',
+      validateInput: (v) => (/^\d{1,12}$/.test(v.trim()) ? undefined : 'A block number'),
+    });
+    if (answer === undefined) return undefined;
+    const block = Number(answer.trim());
+    const open = this.reveal(record.name, block);
+    if (open) return open;
+    const manifest = await resolveManifest(this.deps.manifests, `Replay Block ${block} with Which subgraph.yaml?`);
+    if (!manifest) return undefined;
+    const { projectDir, schema } = await project(manifest);
+    return this.open(planReplay({ projectDir, manifest: manifest.fsPath, block, name: record.name, schema }), record.name);
+  }
+
+  private open(plan: ReplayPlan, name: string): ReplaySession {
+    const local = this.deps.local;
+    const block = plan.block;
     const session = new ReplaySession(
       plan,
       { extensionUri: this.deps.extensionUri, log: this.deps.log, toolchain: this.deps.toolchain, node: () => local.urls, rpcUrl: local.chainRpcUrl },
@@ -109,7 +155,7 @@ export class Replays implements vscode.Disposable {
     );
     this.sessions.set(plan.name, session);
     session.panel.onDidDispose(() => this.sessions.get(plan.name) === session && this.sessions.delete(plan.name));
-    void session.request('mapping');
+    void session.request(builtBefore(plan.projectDir, plan.manifest) ? 'mapping' : 'all');
     return session;
   }
 
@@ -163,6 +209,42 @@ export class Replays implements vscode.Disposable {
     for (const s of this.sessions.values()) s.dispose();
     this.sessions.clear();
   }
+}
+
+/** Whether build/ is newer than the manifest and its schema (else the first replay builds all: codegen too). */
+function builtBefore(projectDir: string, manifest: string): boolean {
+  const mtime = (file: string) => {
+    try {
+      return statSync(file).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  };
+  const built = mtime(path.join(projectDir, 'build', 'subgraph.yaml'));
+  const schema = mtime(path.join(projectDir, 'build', 'schema.graphql'));
+  const sources = [
+    mtime(manifest),
+    ...readdirSafe(projectDir)
+      .filter((f) => f.endsWith('.graphql'))
+      .map((f) => mtime(path.join(projectDir, f))),
+  ];
+  return built !== undefined && schema !== undefined && sources.every((m) => m === undefined || m <= built);
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** The manifest's folder and its schema's text. */
+async function project(manifest: vscode.Uri): Promise<{ projectDir: string; schema: string }> {
+  const projectDir = path.dirname(manifest.fsPath);
+  const schemaFile = summarizeManifest(await readFile(manifest.fsPath, 'utf8')).schemaFile;
+  if (!schemaFile) throw new Error(`${manifest.fsPath} names no schema file.`);
+  return { projectDir, schema: await readFile(path.resolve(projectDir, schemaFile), 'utf8') };
 }
 
 function errorLine(err: unknown): string {
