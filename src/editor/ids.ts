@@ -92,6 +92,8 @@ export const COMMANDS = {
     deploy: 'chaindeck.localGraphNode.deploy',
     openGraphiql: 'chaindeck.localGraphNode.openGraphiql',
     showLog: 'chaindeck.localGraphNode.showLog',
+    /** Replays the block a local deployment failed at, as a debug version (src/editor/subgraph/replay/). */
+    replayBlock: 'chaindeck.localGraphNode.replayBlock',
     /** A deployment's handler times, eth_call share and the `calls:` hint (src/editor/subgraph/speed). */
     showProfile: 'chaindeck.localGraphNode.showProfile',
     /** A deployment's log entries, filtered and followed (src/editor/subgraph/logs). */

@@ -39,6 +39,7 @@ import { LocalNodeDataFolder } from './localnode/dataFolder';
 import { LocalDeployer } from './localnode/deploy';
 import { isLocalRecord, LocalNode } from './localnode/localNode';
 import { FatalErrorDiagnostics } from './localnode/problems';
+import { Replays } from './replay/feature';
 import { registerSubgraphTests } from './tests';
 import { registerSubgraphLogs } from './logs';
 import { registerIndexingSpeed } from './speed';
@@ -67,6 +68,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   const localProblems = new FatalErrorDiagnostics(localNode);
   const localDeploy = new LocalDeployer({ store, manifests, toolchain, local: localNode, settings });
   const tests = registerSubgraphTests({ manifests, toolchain, settings, log, globalStorage: extension.globalStorageUri, nodes, store, local: localNode }, extension.subscriptions);
+  const replays = new Replays({ extensionUri: extension.extensionUri, log, local: localNode, manifests, toolchain });
   const subgraphsView = vscode.window.createTreeView(VIEWS.subgraphs, { treeDataProvider: tree, showCollapseAll: true });
   const f: SubgraphsFeature = {
     extensionUri: extension.extensionUri,
@@ -83,6 +85,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     localNode,
     localDeploy,
     localProblems,
+    replays,
     tests,
   };
 
@@ -136,6 +139,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     vscode.workspace.onDidGrantWorkspaceTrust(() => manifests.refresh()),
     // After the store and the tree (disposed in order): the node stops last.
     localProblems,
+    replays,
     localDeploy,
     localNode,
     ...registerLocalNodeCommands(log, localNode, localDeploy),
