@@ -92,8 +92,12 @@ export const COMMANDS = {
     deploy: 'chaindeck.localGraphNode.deploy',
     openGraphiql: 'chaindeck.localGraphNode.openGraphiql',
     showLog: 'chaindeck.localGraphNode.showLog',
+    /** Replays the block a local deployment failed at, as a debug version (src/editor/subgraph/replay/). */
+    replayBlock: 'chaindeck.localGraphNode.replayBlock',
     /** A deployment's handler times, eth_call share and the `calls:` hint (src/editor/subgraph/speed). */
     showProfile: 'chaindeck.localGraphNode.showProfile',
+    /** A deployment's log entries, filtered and followed (src/editor/subgraph/logs). */
+    showLogs: 'chaindeck.localGraphNode.showLogs',
   },
 } as const;
 
@@ -141,8 +145,9 @@ export const WALKTHROUGH = {
 export const PANEL_TYPES = {
   storage: 'chaindeck.storage',
   queryResults: 'chaindeck.queryResults',
-  compare: 'chaindeck.compare',
   profile: 'chaindeck.indexingProfile',
+  compare: 'chaindeck.compare',
+  subgraphLogs: 'chaindeck.subgraphLogs',
 } as const;
 
 /** The command VS Code adds for every view, revealing it. */

@@ -5,6 +5,7 @@ import type { LocalDeployer } from './localnode/deploy';
 import type { LocalNode } from './localnode/localNode';
 import type { FatalErrorDiagnostics } from './localnode/problems';
 import type { Manifests } from './manifests';
+import type { Replays } from './replay/feature';
 import type { QueryFiles } from './queries/queryFiles';
 import type { QueryResults } from './queries/results';
 import type { ComparePanel } from './compare/panel';
@@ -33,6 +34,8 @@ export interface SubgraphsFeature {
   localNode: LocalNode;
   localDeploy: LocalDeployer;
   localProblems: FatalErrorDiagnostics;
+  /** Replay Block N of a local deployment that failed, and its panels. */
+  replays: Replays;
   /** The Test Explorer's subgraph tests (gnd test) and their Postgres. */
   tests: SubgraphTests;
 }

@@ -39,7 +39,9 @@ import { LocalNodeDataFolder } from './localnode/dataFolder';
 import { LocalDeployer } from './localnode/deploy';
 import { isLocalRecord, LocalNode } from './localnode/localNode';
 import { FatalErrorDiagnostics } from './localnode/problems';
+import { Replays } from './replay/feature';
 import { registerSubgraphTests } from './tests';
+import { registerSubgraphLogs } from './logs';
 import { registerIndexingSpeed } from './speed';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
@@ -66,6 +68,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   const localProblems = new FatalErrorDiagnostics(localNode);
   const localDeploy = new LocalDeployer({ store, manifests, toolchain, local: localNode, settings });
   const tests = registerSubgraphTests({ manifests, toolchain, settings, log, globalStorage: extension.globalStorageUri, nodes, store, local: localNode }, extension.subscriptions);
+  const replays = new Replays({ extensionUri: extension.extensionUri, log, local: localNode, manifests, toolchain });
   const subgraphsView = vscode.window.createTreeView(VIEWS.subgraphs, { treeDataProvider: tree, showCollapseAll: true });
   const f: SubgraphsFeature = {
     extensionUri: extension.extensionUri,
@@ -82,6 +85,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     localNode,
     localDeploy,
     localProblems,
+    replays,
     tests,
   };
 
@@ -108,6 +112,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     lenses,
     subgraphsView,
     ...registerIndexingSpeed(extension.extensionUri, log, localNode, tree, subgraphsView),
+    ...registerSubgraphLogs(extension.extensionUri, log, localNode),
     vscode.tasks.registerTaskProvider(GRAPH_TASK_TYPE, tasks),
     vscode.languages.registerCodeLensProvider(MANIFEST_SELECTOR, lenses),
     vscode.languages.registerCodeLensProvider({ language: QUERY_LANGUAGE }, queries),
@@ -134,6 +139,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     vscode.workspace.onDidGrantWorkspaceTrust(() => manifests.refresh()),
     // After the store and the tree (disposed in order): the node stops last.
     localProblems,
+    replays,
     localDeploy,
     localNode,
     ...registerLocalNodeCommands(log, localNode, localDeploy),
