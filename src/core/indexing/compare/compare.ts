@@ -7,6 +7,7 @@
  * endpoint's one line; the URLs in every message are redacted.
  */
 import { isCancellation } from '../../cancel';
+import { oneLine } from '../../inert';
 import { redactText, redactUrl } from '../../redact';
 import { errorMessages, postGraphql, type GraphqlCallOptions } from '../../subgraph/query/client';
 import { diffField, differs, type FieldAnswer, type FieldDiff } from './diff';
@@ -113,19 +114,28 @@ async function readAll(endpoint: CompareEndpoint, options: CompareOptions, block
       continue;
     }
     const entities: Record<string, unknown>[] = [];
+    // Every id read so far: a node that ignores id_gt or repeats itself is caught, not counted twice.
+    const ids = new Set<string>();
+    const pageSize = options.pageSize ?? 1000;
     let after: string | undefined;
     for (;;) {
       const page = (await ask(endpoint, options, field.document(after), field.variables))[field.key];
       if (!Array.isArray(page)) throw new SideFailure(`'${field.key}' did not answer a list`);
-      entities.push(...(page as Record<string, unknown>[]));
-      const last = page.at(-1) as { id?: unknown } | undefined;
-      const full = page.length >= (options.pageSize ?? 1000);
+      if (page.length > pageSize) throw new SideFailure(`'${field.key}' answered ${page.length} entities when asked for ${pageSize} at most`);
+      for (const entity of page as unknown[]) {
+        const id = (entity as { id?: unknown } | null)?.id;
+        if (!entity || typeof entity !== 'object' || (typeof id !== 'string' && typeof id !== 'number'))
+          throw new SideFailure(`'${field.key}' answered an entry that is not an entity with an id`);
+        if (ids.has(String(id))) throw new SideFailure(`'${field.key}' answered the entity ${oneLine(JSON.stringify(id), 100)} twice: its pages cannot be trusted`);
+        ids.add(String(id));
+        entities.push(entity as Record<string, unknown>);
+      }
+      const full = page.length === pageSize;
       if (!full || entities.length >= max) {
         answers.set(field.key, { kind: 'list', entities: entities.slice(0, max), truncated: full && entities.length >= max });
         break;
       }
-      if (last?.id === undefined || last.id === null) throw new SideFailure(`'${field.key}' answered entities without an id: they cannot be paged`);
-      after = String(last.id);
+      after = String(entities[entities.length - 1].id);
     }
   }
   return answers;

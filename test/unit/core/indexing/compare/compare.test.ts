@@ -5,6 +5,8 @@
  * differences found, and each endpoint's failure as its one redacted line.
  */
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { compareEndpoints } from '../../../../../src/core/indexing/compare/compare';
 import { closeIdleConnections } from '../../../../../src/core/rpc/http';
@@ -102,4 +104,40 @@ test('a query that cannot be compared rejects before anything is sent', async ()
   await assert.rejects(compareEndpoints(endpoints, { query: '{ _meta { deployment } }' }), /no entity field/);
   await assert.rejects(compareEndpoints(endpoints, { query: '{ pings { id } }', maxEntities: 0 }), /bound on entities/);
   assert.equal(a.documents.length, 0);
+});
+
+/** An endpoint that answers the probe as graph-node does (head 5, a pageable `pings`) and each page as `page` says. */
+async function lying(page: (query: string) => string): Promise<{ url: string }> {
+  const args = ['block', 'first', 'skip', 'orderBy', 'orderDirection', 'where'].map((name) => ({ name }));
+  const probe = { data: { _meta: { block: { number: 5 } }, __schema: { queryType: { fields: [{ name: 'pings', args, type: { kind: 'NON_NULL', ofType: { kind: 'LIST' } } }] } } } };
+  const server = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const { query } = JSON.parse(body) as { query: string };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(query.includes('__schema') ? JSON.stringify(probe) : page(query));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/subgraphs/name/x` };
+}
+
+test("a node that lies in its pages is that side's one failure, not a false verdict or a crash", async () => {
+  const ids = (list: unknown[]) => JSON.stringify({ data: { pings: list } });
+  const ten = Array.from({ length: 10 }, (_, i) => ({ id: `0x0${i}` }));
+  const cases: [string, (query: string) => string, RegExp][] = [
+    // It ignores id_gt: the same full page for ever (counted up to the bound, then "equal").
+    ['the same page again', () => ids(ten), /answered the entity "0x00" twice/],
+    ['an id twice in a page', () => ids([{ id: 'a' }, { id: 'a' }]), /answered the entity "a" twice/],
+    // More than asked: 200,000 entries overflowed the stack when spread into the list.
+    ['more than first', () => ids(Array.from({ length: 200_000 }, (_, i) => ({ id: `x${i}` }))), /answered 200000 entities when asked for 10 at most/],
+    ['null in the list', () => ids([null, { id: 'a' }]), /an entry that is not an entity with an id/],
+  ];
+  for (const [what, page, message] of cases) {
+    const honest = await lying((q) => ids(/id_gt/.test(q) ? [] : ten));
+    const result = await compareEndpoints({ a: honest, b: await lying(page) }, { query: '{ pings { id } }', pageSize: 10, maxEntities: 50 });
+    assert.equal(result.a.failure, undefined, what);
+    assert.match(result.b.failure ?? '', message, what);
+    assert.equal(result.equal, false, what);
+  }
 });
