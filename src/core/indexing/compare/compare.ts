@@ -7,7 +7,7 @@
  * endpoint's one line; the URLs in every message are redacted.
  */
 import { isCancellation } from '../../cancel';
-import { oneLine } from '../../inert';
+import { inertLine, oneLine } from '../../inert';
 import { redactText, redactUrl } from '../../redact';
 import { errorMessages, postGraphql, type GraphqlCallOptions } from '../../subgraph/query/client';
 import { diffField, differs, type FieldAnswer, type FieldDiff } from './diff';
@@ -95,13 +95,15 @@ async function ask(endpoint: CompareEndpoint, options: CompareOptions, query: st
 async function probe(endpoint: CompareEndpoint, options: CompareOptions): Promise<Probe> {
   const data = await ask(endpoint, options, PROBE);
   const meta = data._meta as { block?: { number?: unknown }; deployment?: unknown } | undefined;
-  if (typeof meta?.block?.number !== 'number') throw new SideFailure('it does not report its indexed block (_meta): is this a subgraph query URL?');
+  const head = meta?.block?.number;
+  // A head that is no block number (-3, 2.5, 1e99) would be sent on as the block to compare at.
+  if (typeof head !== 'number' || !Number.isSafeInteger(head) || head < 0) throw new SideFailure('it does not report its indexed block (_meta): is this a subgraph query URL?');
   type TypeRef = { kind?: string; ofType?: TypeRef | null };
   const fields = ((data.__schema as { queryType?: { fields?: { name: string; args?: { name: string }[]; type?: TypeRef }[] } })?.queryType?.fields ?? []).map((f) => {
     const type = f.type?.kind === 'NON_NULL' ? f.type.ofType : f.type;
     return [f.name, { list: type?.kind === 'LIST', args: new Set((f.args ?? []).map((a) => a.name)) }] as const;
   });
-  return { head: meta.block.number, deployment: typeof meta.deployment === 'string' ? meta.deployment : undefined, rootFields: new Map(fields) };
+  return { head, deployment: typeof meta?.deployment === 'string' ? meta.deployment : undefined, rootFields: new Map(fields) };
 }
 
 /** Every top-level field's answer at the block, collections paged by id up to the bound. */
@@ -144,7 +146,8 @@ async function readAll(endpoint: CompareEndpoint, options: CompareOptions, block
 /** One line for a failure of one endpoint: its own words for a SideFailure or an HTTP failure, redacted. */
 function failureLine(err: unknown, endpoint: CompareEndpoint): string {
   const said = err instanceof Error ? err.message : String(err);
-  return redactText(said, [...(endpoint.secrets ?? [])]).replace(/\s*\n\s*/g, ' ');
+  // Inert first (an escape inside a key would hide it from the mask), cut last (half a key is no longer one).
+  return oneLine(redactText(inertLine(said), [...(endpoint.secrets ?? [])]));
 }
 
 /** Runs `work` on both sides at once; a side's failure is kept as its line (a cancellation or a query error ends the compare). */

@@ -106,10 +106,10 @@ test('a query that cannot be compared rejects before anything is sent', async ()
   assert.equal(a.documents.length, 0);
 });
 
-/** An endpoint that answers the probe as graph-node does (head 5, a pageable `pings`) and each page as `page` says. */
-async function lying(page: (query: string) => string): Promise<{ url: string }> {
+/** An endpoint that answers the probe as graph-node does (head 5 unless given, a pageable `pings`) and each page as `page` says. */
+async function lying(page: (query: string) => string, head: unknown = 5): Promise<{ url: string }> {
   const args = ['block', 'first', 'skip', 'orderBy', 'orderDirection', 'where'].map((name) => ({ name }));
-  const probe = { data: { _meta: { block: { number: 5 } }, __schema: { queryType: { fields: [{ name: 'pings', args, type: { kind: 'NON_NULL', ofType: { kind: 'LIST' } } }] } } } };
+  const probe = { data: { _meta: { block: { number: head } }, __schema: { queryType: { fields: [{ name: 'pings', args, type: { kind: 'NON_NULL', ofType: { kind: 'LIST' } } }] } } } };
   const server = http.createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
@@ -140,4 +140,26 @@ test("a node that lies in its pages is that side's one failure, not a false verd
     assert.match(result.b.failure ?? '', message, what);
     assert.equal(result.equal, false, what);
   }
+});
+
+test('a head that is no block number is a failure, not the block sent on', async () => {
+  const empty = () => JSON.stringify({ data: { pings: [] } });
+  for (const head of [-3, 2.5, 1e99]) {
+    const result = await compareEndpoints({ a: await lying(empty, head), b: await lying(empty, head) }, { query: '{ pings { id } }' });
+    assert.match(result.a.failure ?? '', /does not report its indexed block/, String(head));
+    assert.equal(result.equal, false);
+  }
+});
+
+test("an endpoint's words in its failure: one inert line, bounded, its key masked", async () => {
+  const KEY = 'k3y0123456789abcdef';
+  const said = (message: string) => () => JSON.stringify({ errors: [{ message }] });
+  const many = () => JSON.stringify({ errors: Array.from({ length: 100_000 }, () => ({ message: 'no such field' })) });
+  const honest = await lying(() => JSON.stringify({ data: { pings: [] } }));
+  const result = await compareEndpoints({ a: honest, b: { ...(await lying(said(`bad\x1b]0;title\x07 key \u202e${KEY}\nline two`))), secrets: [KEY] } }, { query: '{ pings { id } }' });
+  // The title-setting escape and the bidi override gone, the line break escaped, the key masked.
+  assert.equal(result.b.failure, 'GraphQL error: bad key ***\\nline two');
+  const long = await compareEndpoints({ a: honest, b: await lying(many) }, { query: '{ pings { id } }' });
+  assert.ok((long.b.failure ?? '').length < 1100, `${long.b.failure?.length} characters`);
+  assert.match(long.b.failure ?? '', /more characters cut\)$/);
 });
