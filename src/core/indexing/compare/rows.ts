@@ -4,7 +4,7 @@
  * entity's default list query, in one operation.
  */
 import { Kind, OperationTypeNode, parse, print, type OperationDefinitionNode, type SelectionNode } from 'graphql';
-import { oneLine } from '../../inert';
+import { inertLine, oneLine } from '../../inert';
 import { defaultListQueries } from '../../subgraph/query/build';
 import { entityModel } from '../../subgraph/query/entities';
 import type { Tabular } from '../../table/table';
@@ -20,16 +20,16 @@ export const DIFF_COLUMNS = [
 /** Each value quoted as JSON, cut to one line. */
 const shown = (v: unknown) => oneLine(JSON.stringify(v ?? null), 200);
 
-/** One row per entity that differs, field by field: only in A, only in B, then changed. */
+/** One row per entity that differs, field by field: only in A, only in B, then changed. Every cell inert (ids and values are the endpoints' text). */
 export function diffRows(result: CompareResult): string[][] {
   const rows: string[][] = [];
-  const idOf = (e: Record<string, unknown>) => (typeof e.id === 'string' ? e.id : shown(e.id));
+  const idOf = (id: unknown) => (typeof id === 'string' ? oneLine(id, 200) : shown(id));
   for (const f of result.fields) {
-    for (const e of f.onlyInA) rows.push([f.field, 'only in A', idOf(e), shown(e)]);
-    for (const e of f.onlyInB) rows.push([f.field, 'only in B', idOf(e), shown(e)]);
-    for (const c of f.changed) rows.push([f.field, 'changed', c.id, c.changes.map((ch) => `${ch.path}: ${shown(ch.a)} → ${shown(ch.b)}`).join('; ')]);
+    for (const e of f.onlyInA) rows.push([f.field, 'only in A', idOf(e.id), shown(e)]);
+    for (const e of f.onlyInB) rows.push([f.field, 'only in B', idOf(e.id), shown(e)]);
+    for (const c of f.changed) rows.push([f.field, 'changed', idOf(c.id), c.changes.map((ch) => `${ch.path}: ${shown(ch.a)} → ${shown(ch.b)}`).join('; ')]);
   }
-  return rows;
+  return rows.map((row) => row.map(inertLine));
 }
 
 /** Rows `index * size` onward, and where that page stands. */

@@ -34,6 +34,28 @@ test('one row per entity that differs: only in A, only in B, changed with each v
   ]);
 });
 
+test("the endpoints' ids and values are inert in the panel's cells: no escape, bidi override or C1 control; a long id cut", () => {
+  const hostile = '\x1b]8;;http://x\x07a\u202eb\u009b2J';
+  const rows = diffRows({
+    ...result,
+    fields: [
+      {
+        field: 'pings',
+        countA: 2,
+        countB: 0,
+        truncated: false,
+        onlyInA: [{ id: hostile }, { id: 'x'.repeat(100_000) }],
+        onlyInB: [],
+        changed: [{ id: hostile, changes: [{ path: 'n', a: hostile, b: '1' }] }],
+      },
+    ],
+  });
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  for (const cell of rows.flat()) assert.doesNotMatch(cell, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/, JSON.stringify(cell));
+  assert.deepEqual([rows[0][2], rows[2][2]], ['ab2J', 'ab2J']);
+  assert.ok(rows[1][2].length < 300);
+});
+
 test('pages of rows: the last page is the furthest one can go', () => {
   const rows = Array.from({ length: 250 }, (_, i) => ['f', 'changed', String(i), '']);
   const first = diffPage(rows, 0, 100);
