@@ -83,13 +83,23 @@ function changes(a: unknown, b: unknown, path: string, out: ValueChange[], rawA:
   if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ path, a: rawA === undefined ? null : rawA, b: rawB === undefined ? null : rawB });
 }
 
-/** Ids in the order graph-node sorts them: numeric ids (Int8) by value, the rest as text. */
+/** Ids in the order graph-node sorts Int8 ids: numeric ids by value, the rest as text. */
 export function compareIds(x: string, y: string): number {
   if (/^-?\d+$/.test(x) && /^-?\d+$/.test(y)) {
     const d = BigInt(x) - BigInt(y);
     return d < 0n ? -1 : d > 0n ? 1 : 0;
   }
-  return x < y ? -1 : x > y ? 1 : 0;
+  return byText(x, y);
+}
+
+const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * The order the node sorted a list's ids in, read from the list: by value only when every id is
+ * a number and they run that way (Int8); String ids that look like numbers sort as text ("10" before "9").
+ */
+function orderOf(ids: readonly string[]): (x: string, y: string) => number {
+  return ids.every((id, i) => /^-?\d+$/.test(id) && (i === 0 || compareIds(ids[i - 1], id) < 0)) ? compareIds : byText;
 }
 
 const idOf = (entity: Record<string, unknown>) => {
@@ -99,10 +109,11 @@ const idOf = (entity: Record<string, unknown>) => {
 
 /** The entities both sides read in full: up to the lower last id of a side that stopped at the bound. */
 function comparedRange(a: FieldAnswer & { kind: 'list' }, b: FieldAnswer & { kind: 'list' }): (id: string) => boolean {
-  const ends = [a, b].filter((s) => s.truncated && s.entities.length).map((s) => idOf(s.entities[s.entities.length - 1]));
-  if (!ends.length) return () => true;
-  const end = ends.sort(compareIds)[0];
-  return (id) => compareIds(id, end) <= 0;
+  const stopped = [a, b].filter((s) => s.truncated && s.entities.length).map((s) => s.entities.map(idOf));
+  if (!stopped.length) return () => true;
+  const order = orderOf(stopped[0]);
+  const end = stopped.map((ids) => ids[ids.length - 1]).sort(order)[0];
+  return (id) => order(id, end) <= 0;
 }
 
 /** Two answers to the field `field` compared. */

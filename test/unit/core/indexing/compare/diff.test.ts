@@ -78,6 +78,28 @@ test('a side stopped at the bound is compared only up to the lower last id read'
   assert.deepEqual(gap.onlyInB, []);
 });
 
+test('String ids that look like numbers: the bound cuts them in text order, as the node read them', () => {
+  // A (150 ids) stopped at 100 read in text order: 0, 1, 10, 100, …, 53; B (0–99) read whole.
+  const a = Array.from({ length: 150 }, (_, i) => String(i)).sort();
+  const diff = diffField(
+    'pings',
+    list(
+      a.slice(0, 100).map((id) => ({ id })),
+      true,
+    ),
+    list(Array.from({ length: 100 }, (_, i) => ({ id: String(i) }))),
+  );
+  // 6–9 lie past A's end in text order: not "only in B"; 100–149 were read by both and are only in A.
+  assert.deepEqual(diff.onlyInB, []);
+  assert.deepEqual(
+    diff.onlyInA.map((e) => e.id),
+    Array.from({ length: 50 }, (_, i) => String(100 + i)),
+  );
+  // Int8 ids run by value: there the bound cuts by value.
+  const int8 = diffField('pings', list([{ id: '9' }, { id: '10' }], true), list([{ id: '9' }, { id: '10' }, { id: '11' }]));
+  assert.equal(differs(int8), false);
+});
+
 test('ids sort as graph-node sorts them: Int8 by value, the rest as text', () => {
   assert.deepEqual(['10', '9', '-1'].sort(compareIds), ['-1', '9', '10']);
   assert.deepEqual(['0xb', '0xa1', '0xa'].sort(compareIds), ['0xa', '0xa1', '0xb']);
