@@ -135,9 +135,8 @@ export class LogsPanels implements vscode.Disposable {
   /** What a panel shows now: following, the newest page. */
   view(id: string, state: OpenPanel): LogsView {
     const { filter, note } = readFilter(state.filter);
-    const total = this.store.page(id, filter, 0, 0).total;
-    if (state.follow) state.offset = Math.max(0, total - PAGE_SIZE);
-    const page = this.store.page(id, filter, state.offset, PAGE_SIZE);
+    const page = this.store.page(id, filter, state.follow ? 'last' : state.offset, PAGE_SIZE);
+    if (state.follow) state.offset = Math.max(0, page.total - PAGE_SIZE);
     state.rows = page.entries;
     const dropped = this.store.dropped(id);
     return {
