@@ -107,6 +107,16 @@ export class LocalNode implements vscode.Disposable {
     return this.chain?.node.name;
   }
 
+  /** The URL of the chain it indexes, secret and all: only for core's RPC client (a replay reads the failing block). */
+  get chainRpcUrl(): string | undefined {
+    return this.chain?.rpcUrl;
+  }
+
+  /** The network name gnd was given for its chain (while started). */
+  get chainNetwork(): string | undefined {
+    return this.chain?.network;
+  }
+
   /**
    * Whether its names (the records it serves) are not known yet because it is coming up: a start
    * under way (the chain being chosen included), or ready with its names not read yet. A query
