@@ -112,7 +112,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     lenses,
     subgraphsView,
     ...registerIndexingSpeed(extension.extensionUri, log, localNode, tree, subgraphsView),
-    ...registerSubgraphLogs(extension.extensionUri, log, localNode),
+    ...registerSubgraphLogs(extension.extensionUri, log, localNode, store),
     vscode.tasks.registerTaskProvider(GRAPH_TASK_TYPE, tasks),
     vscode.languages.registerCodeLensProvider(MANIFEST_SELECTOR, lenses),
     vscode.languages.registerCodeLensProvider({ language: QUERY_LANGUAGE }, queries),

@@ -60,7 +60,8 @@ function render(view: LogsView): void {
       return el(
         'tr',
         { className: `row level-${row.level}` },
-        el('td', { className: 'time', textContent: row.time.replace('T', ' ').replace('Z', '') }),
+        // The time of day (in UTC, as the CLI prints it); the date in its tooltip.
+        el('td', { className: 'time', textContent: row.time.slice(11, 23), title: row.time }),
         el('td', { className: 'level', textContent: row.level }),
         el('td', { className: 'handler', textContent: row.handler }),
         el('td', { className: 'block num', textContent: row.block === null ? '' : String(row.block) }),

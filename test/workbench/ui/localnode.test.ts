@@ -4,8 +4,10 @@
  * runner's anvil), ready on the chosen node, a subgraph deployed through the palette's "Deploy to
  * Local Graph Node" (the real graph CLI) appearing under it, its row leading with "synced · #N"
  * where the default side bar width still shows it, a query of several top-level fields answered
- * with a tab and row count for each, and Stop from the inline action returning it to stopped
- * with nothing left running from its data folder.
+ * with a tab and row count for each, its Subgraph Logs panel (from the row's context menu) showing
+ * each line the mapping logged with its handler, block and transaction and narrowed by its
+ * filters, and Stop from the inline action returning it to stopped with nothing left running
+ * from its data folder.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -63,6 +65,15 @@ before(async () => {
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
   approvals = await makeApprovals(env('CHAINDECK_TEST_ANVIL_URL'), ROOT, APPROVALS);
   pointManifest(path.join(folder, 'subgraph.yaml'), approvals);
+  // The mapping logs each approval twice, at debug and at info: what the Subgraph Logs panel shows and filters.
+  const mapping = path.join(folder, 'src', 'mapping.ts');
+  fs.writeFileSync(
+    mapping,
+    fs
+      .readFileSync(mapping, 'utf8')
+      .replace('import { ApprovalQuery } from "../generated/schema";', 'import { ApprovalQuery } from "../generated/schema";\nimport { log } from "@graphprotocol/graph-ts";')
+      .replace('  record.save();', "  record.save();\n  log.debug('checked approval {}', [id]);\n  log.info('approval {} of {}', [id, event.params.value.toString()]);"),
+  );
   // A query of two top-level fields: the approvals and how far the node indexed.
   fs.writeFileSync(
     path.join(folder, 'overview.graphql'),
@@ -178,6 +189,51 @@ test('a query of several top-level fields shows each under its own tab, with its
     assert.ok(Number(meta[0]) >= approvals.block, `_meta reads ${JSON.stringify(meta)}`);
     assert.equal(meta[1], 'false');
     await screenshot(page, 'localnode-query-meta');
+  }));
+
+test("the deployment's Subgraph Logs: each line the mapping logged with its handler, block and transaction, narrowed by level, text and block range", () =>
+  screenshotOnFailure(page, 'localnode-logs', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await treeRow(NAME).first().click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: 'Show Subgraph Logs' }).first().click();
+    const frame = webviewFrame(page);
+    const rows = frame.locator('tr.row');
+    await frame.locator('h1', { hasText: `Subgraph Logs: ${NAME}` }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await frame.locator('thead th').allTextContents(), ['Time', 'Level', 'Handler', 'Block', 'Transaction', 'Message']);
+    await rows.nth(APPROVALS * 2 - 1).waitFor({ timeout: 30_000 });
+    assert.equal(await rows.count(), APPROVALS * 2);
+    assert.deepEqual(await frame.locator('tr.row td.handler').allTextContents(), Array(APPROVALS * 2).fill('handleApproval'));
+    for (const block of await frame.locator('tr.row td.block').allTextContents()) assert.match(block, /^\d+$/);
+    assert.deepEqual(await frame.locator('tr.row td.level').allTextContents(), Array(APPROVALS).fill(['debug', 'info']).flat());
+    // Each row's transaction is the one its message names (the record id is `<tx>-<logIndex>`).
+    const firstMessage = (await rows.first().locator('td.message').textContent()) ?? '';
+    const tx = /0x[0-9a-f]{64}/.exec(firstMessage)![0];
+    assert.equal(await rows.first().locator('td.tx button').getAttribute('title'), `Copy ${tx}`);
+    // In a panel beside the side bars the message keeps room to be read (it was squeezed to a few letters a line).
+    const messageWidth = await rows
+      .first()
+      .locator('td.message')
+      .evaluate((e) => e.getBoundingClientRect().width);
+    assert.ok(messageWidth >= 200, `the message column is ${messageWidth}px wide`);
+    await screenshot(page, 'localnode-logs');
+
+    await frame.locator('#level').selectOption('info');
+    await rows.nth(APPROVALS).waitFor({ state: 'detached', timeout: 15_000 });
+    assert.deepEqual(await frame.locator('tr.row td.level').allTextContents(), Array(APPROVALS).fill('info'));
+
+    // One record's id (`<tx>-<logIndex>`: the approvals may share a transaction) narrows to its line.
+    const id = /0x[0-9a-f]{64}-\d+/.exec((await rows.nth(1).locator('td.message').textContent()) ?? '')![0];
+    await frame.locator('#text').fill(`${id} of`);
+    await rows.nth(1).waitFor({ state: 'detached', timeout: 15_000 });
+    assert.equal(await rows.count(), 1);
+    assert.match((await rows.first().locator('td.message').textContent()) ?? '', new RegExp(`^approval ${id} of \\d+$`));
+    await screenshot(page, 'localnode-logs-filtered');
+
+    await frame.locator('#text').fill('');
+    await frame.locator('#fromBlock').fill('99999999');
+    await frame.locator('#position', { hasText: 'no entries' }).waitFor({ timeout: 15_000 });
+    assert.equal(await rows.count(), 0);
+    await runCommand(page, 'View: Close All Editors');
   }));
 
 test('Stop from its row returns it to stopped, with nothing left running', () =>

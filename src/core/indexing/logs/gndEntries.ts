@@ -35,6 +35,8 @@ export class GndEntries {
 
   /** Reads one line of gnd's output. */
   line(raw: string, now?: Date): void {
+    // Most of gnd's lines (JSON-RPC calls, block ingestion) are no deployment's: not parsed.
+    if (!raw.includes('subgraph_id: ')) return;
     const line = parseGndLine(raw, now);
     const deployment = line?.fields.get('subgraph_id');
     if (!line || !deployment || this.ignore(deployment)) return;

@@ -6,7 +6,7 @@
  * indexer", which becomes LogsNotEnabled.
  */
 import { inertLine, oneLine } from '../../inert';
-import { errorMessages, postGraphql, type GraphqlCallOptions } from '../../subgraph/query/client';
+import { errorMessages, postGraphql, type GraphqlCallOptions, type GraphqlResponse } from '../../subgraph/query/client';
 import { handlerIn, parseLevel, sourceIn, type EntryLevel, type LogEntry } from './entry';
 
 export const LOGS_MAX_FIRST = 1000;
@@ -17,7 +17,8 @@ export class LogsNotEnabled extends Error {}
 /** The node answered something that is no page of `_logs`. */
 export class LogsQueryError extends Error {}
 
-const QUERY = `query Logs($first: Int!, $skip: Int!, $search: String, $from: String) {
+/** The `_logs` query of one page (variables from logsVariables). */
+export const LOGS_QUERY = `query Logs($first: Int!, $skip: Int!, $search: String, $from: String) {
   _logs(first: $first, skip: $skip, search: $search, from: $from, orderDirection: asc) { id timestamp level text arguments { key value } meta { module line column } }
 }`;
 
@@ -76,15 +77,20 @@ export function entryOfLogItem(item: unknown, deployment: string): LogEntry | un
   return entry;
 }
 
-/** One page of a deployment's `_logs`, oldest first. */
-export async function fetchLogsPage(queryUrl: string, deployment: string, page: LogsPageRequest, options: GraphqlCallOptions): Promise<LogEntry[]> {
+/** The variables of a page, within graph-node's bounds. */
+export function logsVariables(page: LogsPageRequest): Record<string, unknown> {
   const first = Math.max(1, Math.min(LOGS_MAX_FIRST, Math.floor(page.first)));
   const skip = Math.max(0, Math.min(LOGS_MAX_SKIP, Math.floor(page.skip)));
-  const answer = await postGraphql(
-    queryUrl,
-    { query: QUERY, variables: { first, skip, ...(page.search ? { search: page.search } : {}), ...(page.from ? { from: page.from } : {}) } },
-    options,
-  );
+  return { first, skip, ...(page.search ? { search: page.search } : {}), ...(page.from ? { from: page.from } : {}) };
+}
+
+/** One page of a deployment's `_logs`, oldest first. */
+export async function fetchLogsPage(queryUrl: string, deployment: string, page: LogsPageRequest, options: GraphqlCallOptions): Promise<LogEntry[]> {
+  return logsOfAnswer(await postGraphql(queryUrl, { query: LOGS_QUERY, variables: logsVariables(page) }, options), deployment);
+}
+
+/** The entries of a node's answer to LOGS_QUERY; its refusal as LogsNotEnabled or LogsQueryError. */
+export function logsOfAnswer(answer: Pick<GraphqlResponse, 'data' | 'errors'>, deployment: string): LogEntry[] {
   if (answer.errors?.length) {
     const said = errorMessages(answer.errors).join('; ');
     if (/`?_logs`? query is not enabled/i.test(said)) throw new LogsNotEnabled('This graph-node keeps no subgraph logs: it answered that the `_logs` query is not enabled on this indexer.');

@@ -18,17 +18,21 @@ export interface LogFilter {
   text?: string;
 }
 
+/** A filter as a test of one entry (the text lowered once, not per entry). */
+export function matcher(filter: LogFilter): (entry: LogEntry) => boolean {
+  const rank = filter.level ? levelRank(filter.level) : 0;
+  const needle = filter.text?.toLowerCase();
+  const has = (text: string | undefined) => text !== undefined && text.toLowerCase().includes(needle!);
+  return (entry) =>
+    levelRank(entry.level) >= rank &&
+    (!filter.handler || entry.handler === filter.handler) &&
+    (filter.fromBlock === undefined || (entry.block !== undefined && entry.block >= filter.fromBlock)) &&
+    (filter.toBlock === undefined || (entry.block !== undefined && entry.block <= filter.toBlock)) &&
+    (!needle || has(entry.message) || has(entry.handler) || has(entry.dataSource) || has(entry.tx));
+}
+
 export function matches(entry: LogEntry, filter: LogFilter): boolean {
-  if (filter.level && levelRank(entry.level) < levelRank(filter.level)) return false;
-  if (filter.handler && entry.handler !== filter.handler) return false;
-  if (filter.fromBlock !== undefined && (entry.block === undefined || entry.block < filter.fromBlock)) return false;
-  if (filter.toBlock !== undefined && (entry.block === undefined || entry.block > filter.toBlock)) return false;
-  if (filter.text) {
-    const needle = filter.text.toLowerCase();
-    const hay = [entry.message, entry.handler, entry.dataSource, entry.tx].filter(Boolean).join('\n').toLowerCase();
-    if (!hay.includes(needle)) return false;
-  }
-  return true;
+  return matcher(filter)(entry);
 }
 
 /** A fixed-size ring of one deployment's entries. */
@@ -85,13 +89,17 @@ export class LogStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** The matching entries of a deployment, oldest first, `limit` from `offset` on. */
-  page(deployment: string, filter: LogFilter, offset = 0, limit = 500): LogPage {
+  /** The matching entries of a deployment, oldest first, `limit` from `offset` on (`offset` 'last': the newest `limit`). */
+  page(deployment: string, filter: LogFilter, offset: number | 'last' = 0, limit = 500): LogPage {
+    const test = matcher(filter);
     const entries: LogEntry[] = [];
     let total = 0;
     for (const entry of this.rings.get(deployment)?.oldestFirst() ?? []) {
-      if (!matches(entry, filter)) continue;
-      if (total >= offset && entries.length < limit) entries.push(entry);
+      if (!test(entry)) continue;
+      if (offset === 'last') {
+        entries.push(entry);
+        if (entries.length > limit) entries.shift();
+      } else if (total >= offset && entries.length < limit) entries.push(entry);
       total++;
     }
     return { entries, total };

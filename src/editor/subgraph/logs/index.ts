@@ -1,7 +1,7 @@
 /**
  * Subgraph Logs: the local node's output read into entries per deployment (kept in a bounded
- * store for as long as the editor runs), "Show Subgraph Logs" on a deployment, and the same from
- * a fatal error in Problems.
+ * store for as long as the editor runs), "Show Subgraph Logs" on a local deployment, on a
+ * subgraph of another graph-node (its `_logs`), and from a fatal error in Problems.
  */
 import * as vscode from 'vscode';
 import { GndEntries } from '../../../core/indexing/logs/gndEntries';
@@ -12,17 +12,36 @@ import { registerCommand } from '../../kit/commands';
 import type { Log } from '../../log';
 import type { LocalNode } from '../localnode/localNode';
 import { FATAL_ERROR_SOURCE } from '../localnode/problems';
-import { LogsPanels } from './logsPanel';
+import type { SubgraphRecord } from '../../../core/subgraph/graphnode/records';
+import type { SubgraphStore } from '../records/store';
+import { LogsPanels, type LogsTarget } from './logsPanel';
+import { readRemoteLogs } from './remote';
 
 /** A handler's lines wait for the line that names it; after this long without output they are kept as they are. */
 const IDLE_FLUSH_MS = 2000;
 
-export function registerSubgraphLogs(extensionUri: vscode.Uri, log: Log, local: LocalNode): vscode.Disposable[] {
+export function registerSubgraphLogs(extensionUri: vscode.Uri, log: Log, local: LocalNode, records: SubgraphStore): vscode.Disposable[] {
   const store = new LogStore();
   const reader = new GndEntries((entry) => store.add(entry), isPlaceholderDeployment);
   let lastLine = 0;
   const idle = setInterval(() => Date.now() - lastLine > IDLE_FLUSH_MS && reader.flushAll(), IDLE_FLUSH_MS);
-  const panels = new LogsPanels(extensionUri, local, store, log);
+  const targetOf = (arg: unknown): LogsTarget | undefined => {
+    const record = (arg as { kind?: string; record?: SubgraphRecord } | undefined)?.kind === 'record' ? (arg as { record: SubgraphRecord }).record : undefined;
+    if (record) {
+      const key = `record:${record.id}`;
+      return {
+        key,
+        title: () => record.name,
+        manifest: () => records.manifestForRecord(record),
+        attach: (problem) => readRemoteLogs(records, record, key, store, problem),
+      };
+    }
+    const id = typeof arg === 'string' ? arg : (arg as { deployment?: { id?: unknown } } | undefined)?.deployment?.id;
+    if (typeof id !== 'string') return undefined;
+    const deployment = () => local.deployments().find((d) => d.id === id);
+    return { key: id, title: () => deployment()?.names.join(', ') || id, manifest: () => deployment()?.manifest };
+  };
+  const panels = new LogsPanels(extensionUri, targetOf, store, log);
   return [
     panels,
     { dispose: () => clearInterval(idle) },

@@ -16,7 +16,6 @@ import type { Log } from '../../log';
 import { readWorkspaceText } from '../../readFile';
 import { HostMessenger } from '../../webview/messenger';
 import { createPanel } from '../../webview/panel';
-import type { LocalNode } from '../localnode/localNode';
 import { besideManifest } from '../manifests';
 
 /** Rows a page shows: the page renders each, so it stays small. */
@@ -59,6 +58,17 @@ function rowOf(e: LogEntry): LogRow {
   };
 }
 
+/** Whose log a panel shows: a local deployment, or a subgraph of another graph-node read through `_logs`. */
+export interface LogsTarget {
+  /** The store's deployment key of its entries. */
+  key: string;
+  title(): string;
+  /** The subgraph.yaml it was deployed from, when this workspace has it. */
+  manifest(): vscode.Uri | undefined;
+  /** Starts reading its entries while the panel is open (a remote node's `_logs`); what it could not read, said in the panel. */
+  attach?(problem: (text: string | undefined) => void): vscode.Disposable;
+}
+
 interface OpenPanel {
   panel: vscode.WebviewPanel;
   filter: LogFilterInput;
@@ -66,6 +76,8 @@ interface OpenPanel {
   follow: boolean;
   /** The entries of the page shown, which `open` and `copyTx` name by index. */
   rows: LogEntry[];
+  target: LogsTarget;
+  problem?: string;
 }
 
 export class LogsPanels implements vscode.Disposable {
@@ -73,26 +85,27 @@ export class LogsPanels implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly local: LocalNode,
+    private readonly targetOf: (arg: unknown) => LogsTarget | undefined,
     private readonly store: LogStore,
     private readonly log: Log,
   ) {}
 
   /** Shows the logs of the deployment in `arg` (a tree element or a deployment id); resolves with what it shows (for tests). */
   async show(arg: unknown, filter?: Partial<LogFilterInput>): Promise<LogsView | undefined> {
-    const id = deploymentId(arg);
-    if (!id) {
-      void vscode.window.showInformationMessage('Choose a deployment of the local graph-node to see its logs.');
+    const target = this.targetOf(arg);
+    if (!target) {
+      void vscode.window.showInformationMessage('Choose a deployment of the local graph-node, or a subgraph, to see its logs.');
       return undefined;
     }
+    const id = target.key;
     const existing = this.open.get(id);
     if (existing) {
       existing.panel.reveal();
       if (filter) existing.filter = { ...existing.filter, ...filter };
       return this.view(id, existing);
     }
-    const panel = createPanel(this.extensionUri, { viewType: PANEL_TYPES.subgraphLogs, title: `Logs: ${this.titleOf(id)}`, entry: 'subgraphLogs', iconPath: new vscode.ThemeIcon('output') });
-    const state: OpenPanel = { panel, filter: { ...NO_FILTER, ...filter }, offset: 0, follow: true, rows: [] };
+    const panel = createPanel(this.extensionUri, { viewType: PANEL_TYPES.subgraphLogs, title: `Logs: ${target.title()}`, entry: 'subgraphLogs', iconPath: new vscode.ThemeIcon('output') });
+    const state: OpenPanel = { panel, filter: { ...NO_FILTER, ...filter }, offset: 0, follow: true, rows: [], target };
     this.open.set(id, state);
     const messenger = new HostMessenger<SubgraphLogsContract>(
       panel,
@@ -103,7 +116,7 @@ export class LogsPanels implements vscode.Disposable {
           return this.view(id, state);
         },
         open: async ({ index }) => {
-          await this.openSource(id, state.rows[index]);
+          await this.openSource(target, state.rows[index]);
           return undefined;
         },
         copyTx: async ({ index }) => {
@@ -123,7 +136,12 @@ export class LogsPanels implements vscode.Disposable {
         messenger.notify('view', this.view(id, state));
       }, FOLLOW_NOTIFY_MS);
     });
+    const reading = target.attach?.((problem) => {
+      state.problem = problem;
+      messenger.notify('view', this.view(id, state));
+    });
     panel.onDidDispose(() => {
+      reading?.dispose();
       clearTimeout(pending);
       following();
       messenger.dispose();
@@ -135,13 +153,12 @@ export class LogsPanels implements vscode.Disposable {
   /** What a panel shows now: following, the newest page. */
   view(id: string, state: OpenPanel): LogsView {
     const { filter, note } = readFilter(state.filter);
-    const total = this.store.page(id, filter, 0, 0).total;
-    if (state.follow) state.offset = Math.max(0, total - PAGE_SIZE);
-    const page = this.store.page(id, filter, state.offset, PAGE_SIZE);
+    const page = this.store.page(id, filter, state.follow ? 'last' : state.offset, PAGE_SIZE);
+    if (state.follow) state.offset = Math.max(0, page.total - PAGE_SIZE);
     state.rows = page.entries;
     const dropped = this.store.dropped(id);
     return {
-      title: text(this.titleOf(id)),
+      title: text(state.target.title()),
       deployment: id,
       rows: page.entries.map(rowOf),
       total: page.total,
@@ -151,16 +168,20 @@ export class LogsPanels implements vscode.Disposable {
       follow: state.follow,
       filter: state.filter,
       note:
-        [note, dropped ? `The ${dropped.toLocaleString('en-US')} oldest entries were dropped (${this.store.size(id).toLocaleString('en-US')} are kept).` : undefined]
+        [
+          state.problem && text(state.problem),
+          note,
+          dropped ? `The ${dropped.toLocaleString('en-US')} oldest entries were dropped (${this.store.size(id).toLocaleString('en-US')} are kept).` : undefined,
+        ]
           .filter(Boolean)
           .join(' ') || undefined,
     };
   }
 
   /** Opens where `entry` was logged: the source line graph-node named, else its handler's function. */
-  private async openSource(id: string, entry: LogEntry | undefined): Promise<void> {
+  private async openSource(target: LogsTarget, entry: LogEntry | undefined): Promise<void> {
     if (!entry) return;
-    const manifest = this.local.deployments().find((d) => d.id === id)?.manifest;
+    const manifest = target.manifest();
     if (!manifest) {
       void vscode.window.showInformationMessage('This deployment was not deployed from this workspace: its mapping cannot be opened.');
       return;
@@ -183,18 +204,7 @@ export class LogsPanels implements vscode.Disposable {
     await vscode.window.showTextDocument(document, range ? { selection: range } : {});
   }
 
-  private titleOf(id: string): string {
-    const names = this.local.deployments().find((d) => d.id === id)?.names ?? [];
-    return names.join(', ') || id;
-  }
-
   dispose(): void {
     for (const { panel } of [...this.open.values()]) panel.dispose();
   }
-}
-
-function deploymentId(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg;
-  const element = arg as { deployment?: { id?: unknown } } | undefined;
-  return typeof element?.deployment?.id === 'string' ? element.deployment.id : undefined;
 }
