@@ -13,6 +13,7 @@ import { id } from 'ethers';
 import { readCaptureManifest } from '../../src/core/gndtest/capture/manifest';
 import { endpointFromUrl } from '../../src/core/nodes/endpoint';
 import { RpcClient } from '../../src/core/rpc/client';
+import { AscWorker } from '../../src/core/indexing/replay/ascWorker';
 import { readBlock } from '../../src/core/indexing/replay/block';
 import { deployedSchema, planReplay, runReplay, type ReplayPlan } from '../../src/core/indexing/replay/replay';
 import { startDevnet, type Devnet } from '../support/devnets';
@@ -28,6 +29,7 @@ let emitter: Emitter;
 let project: string;
 let failed: string;
 let boomBlock: number;
+let asc: AscWorker;
 
 /** The handler that aborted, fixed: it stores the Boom as a Ping of version "fixed". */
 const FIXED_BOOM = `export function handleBoom(event: Boom): void {
@@ -77,12 +79,14 @@ before(async () => {
   boomBlock = await emitter.boom();
   await emitter.ping(1);
   project = emitterProject(scratch, emitter.address, emitter.block);
+  asc = new AscWorker(project);
   ({ deployment: failed } = await graph.deploy(project, NAME));
   const status = await graph.waitStatus(failed, 'failed', (s) => s.health === 'failed');
   assert.equal(status.fatalError?.block, boomBlock, 'the emitter fails at the block of boom()');
 });
 
 after(async () => {
+  asc?.close();
   emitter?.close();
   await graph?.stop();
   await anvil?.stop();
@@ -94,7 +98,7 @@ test('a fixed mapping replayed by graft from N−1 writes at N the entity eth_ge
   assert.deepEqual(p.start, { kind: 'graft', base: failed, block: boomBlock - 1 }, p.reason);
   assert.equal(p.name, `${NAME}-debug`);
   setHandleBoom(FIXED_BOOM);
-  const run = await runReplay({ plan: p, node: graph.urls, changed: 'mapping', fullBuild });
+  const run = await runReplay({ plan: p, node: graph.urls, changed: 'mapping', fullBuild, asc: (args, signal) => asc.compile(args, signal) });
   t.diagnostic(`timings ${JSON.stringify(run.timings)}`);
   assert.equal(run.outcome.kind, 'indexed', JSON.stringify(run.outcome));
   if (run.outcome.kind !== 'indexed') return;
@@ -123,12 +127,29 @@ test('a mapping that aborts elsewhere fails at N and names its own line', async 
     readFileSync(path.join(project, 'src', 'mapping.ts'), 'utf8')
       .split('\n')
       .findIndex((l) => l.includes('still wrong')) + 1;
-  const run = await runReplay({ plan: await plan(true), node: graph.urls, changed: 'mapping', fullBuild });
+  const run = await runReplay({ plan: await plan(true), node: graph.urls, changed: 'mapping', fullBuild, asc: (args, signal) => asc.compile(args, signal) });
   t.diagnostic(`timings ${JSON.stringify(run.timings)}`);
   assert.equal(run.outcome.kind, 'failed', JSON.stringify(run.outcome));
   if (run.outcome.kind !== 'failed') return;
   assert.equal(run.outcome.block, boomBlock);
   assert.deepEqual(run.outcome.location && [run.outcome.location.file, run.outcome.location.line, run.outcome.location.message], ['src/mapping.ts', line, 'still wrong']);
+});
+
+test('without a local base (a deployment of another node) the replay starts at N and writes the entity', async (t) => {
+  setHandleBoom(FIXED_BOOM.replace("'fixed'", "'remote'"));
+  const p = await plan(false);
+  assert.deepEqual(p.start, { kind: 'startBlock', block: boomBlock }, p.reason);
+  const run = await runReplay({ plan: p, node: graph.urls, changed: 'mapping', fullBuild, asc: (args, signal) => asc.compile(args, signal) });
+  t.diagnostic(`timings ${JSON.stringify(run.timings)}`);
+  assert.equal(run.outcome.kind, 'indexed', JSON.stringify(run.outcome));
+  if (run.outcome.kind !== 'indexed') return;
+  assert.deepEqual(
+    run.outcome.changes.changes.map((c) => [c.id, c.kind, c.after.version]),
+    [[(await boomLogIds(boomBlock))[0], 'created', 'remote']],
+  );
+  // Nothing before N: the Pings of earlier blocks are not there.
+  const { pings } = await graph.query<{ pings: { blockNumber: string }[] }>(`${NAME}-debug`, '{ pings { blockNumber } }');
+  assert.ok(pings.length > 0 && pings.every((x) => Number(x.blockNumber) >= boomBlock), JSON.stringify(pings));
 });
 
 test('a schema graph-node cannot graft replays from N under the debug name', async (t) => {

@@ -5,8 +5,10 @@ import type { LocalDeployer } from './localnode/deploy';
 import type { LocalNode } from './localnode/localNode';
 import type { FatalErrorDiagnostics } from './localnode/problems';
 import type { Manifests } from './manifests';
+import type { Replays } from './replay/feature';
 import type { QueryFiles } from './queries/queryFiles';
 import type { QueryResults } from './queries/results';
+import type { ComparePanel } from './compare/panel';
 import type { SubgraphStore } from './records/store';
 import type { SubgraphsTree } from './records/tree';
 import type { GraphTasks } from './tasks/graphTasks';
@@ -25,11 +27,15 @@ export interface SubgraphsFeature {
   toolchain: GraphToolchain;
   queries: QueryFiles;
   results: QueryResults;
+  /** The panel of "Compare with…": the entities that differ between two endpoints. */
+  compare: ComparePanel;
   lenses: ManifestLenses;
   /** The graph-node on this machine, deploys to it, and its fatal errors as diagnostics. */
   localNode: LocalNode;
   localDeploy: LocalDeployer;
   localProblems: FatalErrorDiagnostics;
+  /** Replay Block N of a local deployment that failed, and its panels. */
+  replays: Replays;
   /** The Test Explorer's subgraph tests (gnd test) and their Postgres. */
   tests: SubgraphTests;
 }

@@ -25,6 +25,8 @@ import { besideManifest, Manifests } from './manifests';
 import { manifestOf, resolveManifest } from './pickers';
 import { QUERY_LANGUAGE, QueryFiles } from './queries/queryFiles';
 import { QueryResults } from './queries/results';
+import { CompareWith } from './compare/compareWith';
+import { ComparePanel } from './compare/panel';
 import { addRecord, editRecord, openGraphqlUi, removeRecord, setDeployKey } from './records/commands';
 import { SubgraphStore } from './records/store';
 import { SubgraphsTree } from './records/tree';
@@ -37,7 +39,9 @@ import { LocalNodeDataFolder } from './localnode/dataFolder';
 import { LocalDeployer } from './localnode/deploy';
 import { isLocalRecord, LocalNode } from './localnode/localNode';
 import { FatalErrorDiagnostics } from './localnode/problems';
+import { Replays } from './replay/feature';
 import { registerSubgraphTests } from './tests';
+import { registerSubgraphLogs } from './logs';
 import { registerIndexingSpeed } from './speed';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
@@ -55,6 +59,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     onDidChangeRecords: localNode.onDidChangeRecords,
   });
   const results = new QueryResults(extension.extensionUri, store, log);
+  const comparePanel = new ComparePanel(extension.extensionUri, log);
   const toolchain = new GraphToolchain(isTrusted, extension.globalStorageUri.fsPath);
   const tasks = new GraphTasks({ store, manifests, log, toolchain, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
   const tree = new SubgraphsTree(store, manifests, localNode);
@@ -63,9 +68,28 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
   const localProblems = new FatalErrorDiagnostics(localNode);
   const localDeploy = new LocalDeployer({ store, manifests, toolchain, local: localNode, settings });
   const tests = registerSubgraphTests({ manifests, toolchain, settings, log, globalStorage: extension.globalStorageUri, nodes, store, local: localNode }, extension.subscriptions);
+  const replays = new Replays({ extensionUri: extension.extensionUri, log, local: localNode, manifests, toolchain });
   const subgraphsView = vscode.window.createTreeView(VIEWS.subgraphs, { treeDataProvider: tree, showCollapseAll: true });
-  const f: SubgraphsFeature = { extensionUri: extension.extensionUri, log, store, manifests, tree, tasks, toolchain, queries, results, lenses, localNode, localDeploy, localProblems, tests };
+  const f: SubgraphsFeature = {
+    extensionUri: extension.extensionUri,
+    log,
+    store,
+    manifests,
+    tree,
+    tasks,
+    toolchain,
+    queries,
+    results,
+    compare: comparePanel,
+    lenses,
+    localNode,
+    localDeploy,
+    localProblems,
+    replays,
+    tests,
+  };
 
+  const compareWith = new CompareWith({ store, local: localNode, manifests, secrets, settings, panel: comparePanel });
   const records = { store, log };
   // What a command resolves with is for callers (tests, other features).
   const command = (id: string, run: CommandRun) => registerCommand(log, id, run);
@@ -88,6 +112,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     lenses,
     subgraphsView,
     ...registerIndexingSpeed(extension.extensionUri, log, localNode, tree, subgraphsView),
+    ...registerSubgraphLogs(extension.extensionUri, log, localNode),
     vscode.tasks.registerTaskProvider(GRAPH_TASK_TYPE, tasks),
     vscode.languages.registerCodeLensProvider(MANIFEST_SELECTOR, lenses),
     vscode.languages.registerCodeLensProvider({ language: QUERY_LANGUAGE }, queries),
@@ -103,6 +128,8 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     command(COMMANDS.subgraphs.newQuery, (arg) => queries.newQuery(arg)),
     command(COMMANDS.subgraphs.runQuery, (uri, index) => queries.run(uri instanceof vscode.Uri ? uri : undefined, typeof index === 'number' ? index : undefined)),
     command(COMMANDS.subgraphs.chooseForQuery, (uri) => queries.chooseSubgraph(uri instanceof vscode.Uri ? uri : undefined)),
+    comparePanel,
+    command(COMMANDS.subgraphs.compareWith, (arg, otherUrl) => compareWith.run(arg, otherUrl)),
     command(COMMANDS.subgraphs.openHandler, (manifest, mappingFile, handler) => openHandler(manifest as vscode.Uri, String(mappingFile), String(handler))),
     command(COMMANDS.subgraph.init, () => initSubgraph({ log, toolchain })),
     command(COMMANDS.subgraph.codegen, graphTask('codegen')),
@@ -112,6 +139,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     vscode.workspace.onDidGrantWorkspaceTrust(() => manifests.refresh()),
     // After the store and the tree (disposed in order): the node stops last.
     localProblems,
+    replays,
     localDeploy,
     localNode,
     ...registerLocalNodeCommands(log, localNode, localDeploy),

@@ -344,6 +344,46 @@ describe('localnode', function () {
     assert.equal(deployment?.deployment.status.health, 'failed');
   });
 
+  it('replays the failing block from its Problems entry: the same error at its mapping line, then, the refusal saved away, the record written at that block', async () => {
+    const failed = (await ourDeployment())!.deployment;
+    const block = failed.status.fatalError!.block!;
+    assert.match(f.tree.getTreeItem((await ourDeployment())!).contextValue ?? '', /^localDeployment\.named\.failed$/);
+    const [diagnostic] = vscode.languages.getDiagnostics(manifest).filter((d) => d.source === 'local graph-node');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', manifest, diagnostic.range);
+    const replay = actions.find((a) => a.title === `Replay Block ${block}`);
+    assert.ok(replay?.command, `no "Replay Block ${block}" among ${actions.map((a) => a.title).join(', ')}`);
+    await vscode.commands.executeCommand(replay.command.command, ...(replay.command.arguments ?? []));
+    const session = await until('the replay session', () => f.replays.session(NAME));
+    assert.equal(session.plan.start.kind, 'graft', session.plan.reason);
+    const mapping = vscode.Uri.file(path.join(dir, 'src', 'mapping.ts'));
+    const refusalLine =
+      fs
+        .readFileSync(mapping.fsPath, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes(`refusing the value ${FATAL_VALUE}`)) + 1;
+    const first = await poll('the first replay', () => session.last, 180_000);
+    assert.equal(first.outcome.kind, 'failed', JSON.stringify(first.outcome));
+    assert.deepEqual(first.outcome.kind === 'failed' && [first.outcome.block, first.outcome.location?.file, first.outcome.location?.line], [block, 'src/mapping.ts', refusalLine]);
+
+    // The fix, saved: the replay runs again and the block's record is written.
+    const document = await vscode.workspace.openTextDocument(mapping);
+    const at = document.getText().indexOf(REFUSAL);
+    const edit = new vscode.WorkspaceEdit();
+    edit.delete(mapping, new vscode.Range(document.positionAt(at), document.positionAt(at + REFUSAL.length)));
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await document.save());
+    const fixed = await poll('the replay after the save', () => (session.last !== first ? session.last : undefined), 180_000);
+    assert.equal(fixed.outcome.kind, 'indexed', JSON.stringify(fixed.outcome));
+    assert.deepEqual(fixed.outcome.kind === 'indexed' && fixed.outcome.changes.changes.map((c) => [c.entity, c.kind, c.after.value]), [['ApprovalQuery', 'created', String(FATAL_VALUE)]]);
+    // The panel is closed and the refusal put back, as the next test expects the project.
+    session.panel.dispose();
+    const back = new vscode.WorkspaceEdit();
+    back.insert(mapping, document.positionAt(at), REFUSAL);
+    assert.ok(await vscode.workspace.applyEdit(back));
+    assert.ok(await document.save());
+    assert.equal(f.replays.session(NAME), undefined);
+  });
+
   it('redeploys on save (redeployOnSave): a new deployment becomes current and answers with its new behaviour', async () => {
     const before = (await ourDeployment())!.deployment.id;
     await config().update('redeployOnSave', true, vscode.ConfigurationTarget.Workspace);

@@ -58,17 +58,20 @@ function libraryDirs(dir: string): string[] {
   }
 }
 
-function run(file: string, args: string[], cwd: string, signal?: AbortSignal): Promise<void> {
+function run(file: string, args: readonly string[], cwd: string, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { cwd, timeout: COMPILE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, signal, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } }, (err, stdout, stderr) => {
+    execFile(file, [...args], { cwd, timeout: COMPILE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, signal, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } }, (err, stdout, stderr) => {
       if (err) reject((err as { name?: string }).name === 'AbortError' ? err : new CompileError(`${stdout}${stderr}` || err.message));
       else resolve();
     });
   });
 }
 
+/** Runs asc with these arguments in the project's folder (a warm AscWorker, or the project's asc as a process). */
+export type AscRun = (args: readonly string[], signal?: AbortSignal) => Promise<void>;
+
 /** Compiles each mapping of the project into build/; rejects with CompileError (asc's errors) or an Error saying what is missing. */
-export async function compileMappings(projectDir: string, sourceManifest: string, builtManifest: string, signal?: AbortSignal): Promise<void> {
+export async function compileMappings(projectDir: string, sourceManifest: string, builtManifest: string, signal?: AbortSignal, asc?: AscRun): Promise<void> {
   const bin = findAscBin(projectDir);
   if (!bin) throw new Error(`No AssemblyScript compiler (node_modules/.bin/asc) at or above ${projectDir}: install the project's dependencies.`);
   const libs = libraryDirs(projectDir);
@@ -95,7 +98,7 @@ export async function compileMappings(projectDir: string, sourceManifest: string
       first,
       '--debug',
     ];
-    await run(path.join(bin, process.platform === 'win32' ? 'asc.cmd' : 'asc'), args, projectDir, signal);
+    await (asc ? asc(args, signal) : run(path.join(bin, process.platform === 'win32' ? 'asc.cmd' : 'asc'), args, projectDir, signal));
     for (const other of rest) await copyFile(first, other);
   }
 }

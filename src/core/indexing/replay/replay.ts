@@ -8,8 +8,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { parse } from 'yaml';
 import { fetchStatuses, type DeploymentStatus } from '../../localnode/status';
-import { compileMappings, CompileError } from './compile';
+import { compileMappings, CompileError, type AscRun } from './compile';
 import { entityChanges, type EntityChanges } from './entities';
 import { mappingLocation, type MappingLocation } from './errorLine';
 import { graftProblems } from './graftRules';
@@ -56,7 +57,8 @@ export async function deployedSchema(ipfsUrl: string, deployment: string, signal
     return (await res.text()).slice(0, 16 * 1024 * 1024);
   };
   const manifest = await cat(deployment);
-  const link = /^schema:\s*\n\s+file:\s*\n\s+\/:\s*\/ipfs\/(\w+)/m.exec(manifest)?.[1] ?? /^schema:\s*\n\s+file:\s*\{\s*['"]?\/['"]?:\s*['"]?\/ipfs\/(\w+)/m.exec(manifest)?.[1];
+  const schemaFile = (parse(manifest) as { schema?: { file?: { '/'?: unknown } } } | null)?.schema?.file?.['/'];
+  const link = typeof schemaFile === 'string' ? /^\/ipfs\/(\w+)$/.exec(schemaFile)?.[1] : undefined;
   if (!link) throw new Error(`the manifest of ${deployment} links no schema`);
   return cat(link);
 }
@@ -113,6 +115,8 @@ export interface RunOptions {
   changed: 'mapping' | 'all';
   /** codegen + build through the project's toolchain; rejects with its first failure. */
   fullBuild(signal?: AbortSignal): Promise<void>;
+  /** A warm compiler (AscWorker's compile) for the mappings; absent: the project's asc runs as a process each time. */
+  asc?: AscRun;
   /** How long block N may take to be indexed (default 60 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -144,7 +148,7 @@ export async function runReplay(options: RunOptions): Promise<ReplayRun> {
   const builtManifest = path.join(plan.projectDir, 'build', 'subgraph.yaml');
   try {
     if (options.changed === 'all' || !existsSync(builtManifest)) await options.fullBuild(signal);
-    else await compileMappings(plan.projectDir, await readFile(plan.manifest, 'utf8'), await readFile(builtManifest, 'utf8'), signal);
+    else await compileMappings(plan.projectDir, await readFile(plan.manifest, 'utf8'), await readFile(builtManifest, 'utf8'), signal, options.asc);
   } catch (err) {
     lap('build', t0);
     lap('total', t0);

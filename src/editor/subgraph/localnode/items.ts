@@ -51,7 +51,9 @@ export function deploymentItem(d: LocalDeployment, speed?: Speed): vscode.TreeIt
   const label = [...d.names, ...d.pendingNames.map((n) => `${n} (pending)`)].join(', ');
   const item = new vscode.TreeItem(label || d.id, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `localDeployment:${d.id}`;
-  item.contextValue = named ? 'localDeployment.named' : 'localDeployment';
+  // `.failed` (a block to replay) is a suffix of its own: menus match the rest by regex.
+  const replayable = d.status.health === 'failed' && d.status.fatalError?.block !== undefined;
+  item.contextValue = `${named ? 'localDeployment.named' : 'localDeployment'}${replayable ? '.failed' : ''}`;
   // State and block first, where a narrow side bar still shows them; the deployment id is in the tooltip and the details.
   const pace = indexingPace(d, speed);
   item.description = [deploymentSummary(d.status), pace].filter(Boolean).join(' · ');
@@ -82,7 +84,16 @@ export function deploymentDetails(d: LocalDeployment, speed?: Speed): SubgraphsE
     ...detail('profile', 'Profile', 'handler times, eth_call share', 'graph', { command: COMMANDS.localGraphNode.showProfile, title: 'Show Indexing Profile', arguments: [d.id] }),
     ...detail('health', 'Health', s.health, s.health === 'healthy' ? 'pass' : 'error'),
     ...detail('entities', 'Entities', s.entityCount?.toString(), 'database'),
-    ...detail('error', 'Fatal error', error && [failedHandler(error), error.block !== undefined ? `block ${error.block}` : undefined, error.message].filter(Boolean).join(' · '), 'error'),
+    ...detail(
+      'error',
+      'Fatal error',
+      error && [failedHandler(error), error.block !== undefined ? `block ${error.block}` : undefined, error.message].filter(Boolean).join(' · '),
+      'error',
+      // The row replays the failing block (its panel says how, before anything is deployed twice).
+      error?.block !== undefined && s.health === 'failed'
+        ? { command: COMMANDS.localGraphNode.replayBlock, title: `Replay Block ${error.block}`, arguments: [{ deployment: d.id }] }
+        : undefined,
+    ),
     ...detail('manifest', 'Deployed from', d.manifest && manifestLabel(d.manifest), 'file-code', d.manifest && { command: 'vscode.open', title: 'Open', arguments: [d.manifest] }),
   ];
 }
