@@ -100,7 +100,7 @@ export function deploymentDetails(d: LocalDeployment, speed?: Speed): SubgraphsE
 
 /** Blocks/s, triggers/s and the ETA while it indexes; nothing once synced or failed. */
 function indexingPace(d: LocalDeployment, speed: Speed | undefined): string | undefined {
-  if (!speed || speed.synced || d.status.health === 'failed') return undefined;
+  if (!speed || speed.synced || d.status.synced || d.status.health === 'failed') return undefined;
   return speedSummary(speed);
 }
 
