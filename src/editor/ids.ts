@@ -72,6 +72,7 @@ export const COMMANDS = {
     runQuery: 'chaindeck.subgraphs.runQuery',
     chooseForQuery: 'chaindeck.subgraphs.chooseForQuery',
     openHandler: 'chaindeck.subgraphs.openHandler',
+    compareWith: 'chaindeck.subgraphs.compareWith',
   },
   /** The graph CLI on a manifest, and the manifest's quick fixes. */
   subgraph: {
@@ -95,6 +96,8 @@ export const COMMANDS = {
     replayBlock: 'chaindeck.localGraphNode.replayBlock',
     /** A deployment's handler times, eth_call share and the `calls:` hint (src/editor/subgraph/speed). */
     showProfile: 'chaindeck.localGraphNode.showProfile',
+    /** A deployment's log entries, filtered and followed (src/editor/subgraph/logs). */
+    showLogs: 'chaindeck.localGraphNode.showLogs',
   },
 } as const;
 
@@ -143,6 +146,8 @@ export const PANEL_TYPES = {
   storage: 'chaindeck.storage',
   queryResults: 'chaindeck.queryResults',
   profile: 'chaindeck.indexingProfile',
+  compare: 'chaindeck.compare',
+  subgraphLogs: 'chaindeck.subgraphLogs',
 } as const;
 
 /** The command VS Code adds for every view, revealing it. */

@@ -8,6 +8,7 @@ import type { Manifests } from './manifests';
 import type { Replays } from './replay/feature';
 import type { QueryFiles } from './queries/queryFiles';
 import type { QueryResults } from './queries/results';
+import type { ComparePanel } from './compare/panel';
 import type { SubgraphStore } from './records/store';
 import type { SubgraphsTree } from './records/tree';
 import type { GraphTasks } from './tasks/graphTasks';
@@ -26,6 +27,8 @@ export interface SubgraphsFeature {
   toolchain: GraphToolchain;
   queries: QueryFiles;
   results: QueryResults;
+  /** The panel of "Compare with…": the entities that differ between two endpoints. */
+  compare: ComparePanel;
   lenses: ManifestLenses;
   /** The graph-node on this machine, deploys to it, and its fatal errors as diagnostics. */
   localNode: LocalNode;

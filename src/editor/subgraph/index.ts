@@ -25,6 +25,8 @@ import { besideManifest, Manifests } from './manifests';
 import { manifestOf, resolveManifest } from './pickers';
 import { QUERY_LANGUAGE, QueryFiles } from './queries/queryFiles';
 import { QueryResults } from './queries/results';
+import { CompareWith } from './compare/compareWith';
+import { ComparePanel } from './compare/panel';
 import { addRecord, editRecord, openGraphqlUi, removeRecord, setDeployKey } from './records/commands';
 import { SubgraphStore } from './records/store';
 import { SubgraphsTree } from './records/tree';
@@ -39,6 +41,7 @@ import { isLocalRecord, LocalNode } from './localnode/localNode';
 import { FatalErrorDiagnostics } from './localnode/problems';
 import { Replays } from './replay/feature';
 import { registerSubgraphTests } from './tests';
+import { registerSubgraphLogs } from './logs';
 import { registerIndexingSpeed } from './speed';
 
 /** Registers everything of the feature; returns its pieces (extension-host tests use them). */
@@ -56,6 +59,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     onDidChangeRecords: localNode.onDidChangeRecords,
   });
   const results = new QueryResults(extension.extensionUri, store, log);
+  const comparePanel = new ComparePanel(extension.extensionUri, log);
   const toolchain = new GraphToolchain(isTrusted, extension.globalStorageUri.fsPath);
   const tasks = new GraphTasks({ store, manifests, log, toolchain, afterDeploy: (record, label, run) => afterDeploy(store, log, record, label, run) });
   const tree = new SubgraphsTree(store, manifests, localNode);
@@ -76,6 +80,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     toolchain,
     queries,
     results,
+    compare: comparePanel,
     lenses,
     localNode,
     localDeploy,
@@ -84,6 +89,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     tests,
   };
 
+  const compareWith = new CompareWith({ store, local: localNode, manifests, secrets, settings, panel: comparePanel });
   const records = { store, log };
   // What a command resolves with is for callers (tests, other features).
   const command = (id: string, run: CommandRun) => registerCommand(log, id, run);
@@ -106,6 +112,7 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     lenses,
     subgraphsView,
     ...registerIndexingSpeed(extension.extensionUri, log, localNode, tree, subgraphsView),
+    ...registerSubgraphLogs(extension.extensionUri, log, localNode),
     vscode.tasks.registerTaskProvider(GRAPH_TASK_TYPE, tasks),
     vscode.languages.registerCodeLensProvider(MANIFEST_SELECTOR, lenses),
     vscode.languages.registerCodeLensProvider({ language: QUERY_LANGUAGE }, queries),
@@ -121,6 +128,8 @@ export function registerSubgraph({ extension, log, secrets, settings, nodes }: E
     command(COMMANDS.subgraphs.newQuery, (arg) => queries.newQuery(arg)),
     command(COMMANDS.subgraphs.runQuery, (uri, index) => queries.run(uri instanceof vscode.Uri ? uri : undefined, typeof index === 'number' ? index : undefined)),
     command(COMMANDS.subgraphs.chooseForQuery, (uri) => queries.chooseSubgraph(uri instanceof vscode.Uri ? uri : undefined)),
+    comparePanel,
+    command(COMMANDS.subgraphs.compareWith, (arg, otherUrl) => compareWith.run(arg, otherUrl)),
     command(COMMANDS.subgraphs.openHandler, (manifest, mappingFile, handler) => openHandler(manifest as vscode.Uri, String(mappingFile), String(handler))),
     command(COMMANDS.subgraph.init, () => initSubgraph({ log, toolchain })),
     command(COMMANDS.subgraph.codegen, graphTask('codegen')),

@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GraphCommand } from '../../../src/core/subgraph/graphcli/commands';
+import type { CompareResult } from '../../../src/core/indexing/compare/compare';
 import type { SubgraphsFeature } from '../../../src/editor/subgraph/feature';
 import type { ManifestLenses } from '../../../src/editor/subgraph/language/manifestLens';
 import type { FinishedRun, GraphTasks, TaskDeps } from '../../../src/editor/subgraph/tasks/graphTasks';
@@ -297,6 +298,44 @@ describe('subgraphs', function () {
     assert.deepEqual(bodyOf(graphql.requests.at(-1)!).variables, { first: 100, skip: 0 });
     assert.equal(graphql.requests.length, sent + 1);
     await until('the results panel', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `Query: ${NAME}`));
+  });
+
+  it('Compare with…: the record through its gateway equals the subgraph queried directly; a value rewritten on the way is the one entity that differs', async () => {
+    const document = await vscode.workspace.openTextDocument({
+      language: 'graphql',
+      content: `# @subgraph ${NAME}\nquery Approvals($first: Int = 100, $skip: Int = 0) {\n  approvalQueries(first: $first, skip: $skip) {\n    id\n    owner\n    spender\n    value\n  }\n}\n`,
+    });
+    await vscode.window.showTextDocument(document);
+    const direct = `${graph.urls.graphql}/subgraphs/name/${NAME}`;
+    const equal = await vscode.commands.executeCommand<CompareResult | undefined>('chaindeck.subgraphs.compareWith', document.uri, direct);
+    assert.ok(equal, 'no compare result');
+    assert.equal(equal.equal, true, `${JSON.stringify(equal.a)} ${JSON.stringify(equal.b)}`);
+    // All 250 approvals each side, not the query's first 100: the compare reads collections whole.
+    assert.deepEqual([equal.fields[0].countA, equal.fields[0].countB], [250, 250]);
+    const shown = await until('the compare page', () => f.compare.page);
+    assert.deepEqual([shown.equal, shown.differing, shown.table.rows.length], [true, 0, 0]);
+
+    // The gateway passes the probe through, then rewrites one value of the page A reads.
+    const changed = approvals.records[7];
+    graphql.fail(
+      { rewrite: (reply) => reply },
+      {
+        rewrite: (reply) => {
+          const body = reply as { data: { approvalQueries: { id: string; value: string }[] } };
+          body.data.approvalQueries.find((a) => a.id === changed.id)!.value = '1';
+          return body;
+        },
+      },
+    );
+    const differ = await vscode.commands.executeCommand<CompareResult | undefined>('chaindeck.subgraphs.compareWith', document.uri, direct);
+    assert.equal(differ?.equal, false);
+    assert.deepEqual(differ.fields[0].changed, [{ id: changed.id, changes: [{ path: 'value', a: '1', b: changed.value }] }]);
+    assert.deepEqual([differ.fields[0].onlyInA, differ.fields[0].onlyInB], [[], []]);
+    const page = await until('the differing page', () => (f.compare.page?.differing === 1 ? f.compare.page : undefined));
+    assert.deepEqual(page.table.rows, [['approvalQueries', 'changed', changed.id, `value: "1" → "${changed.value}"`]]);
+    assert.equal(JSON.stringify(page).includes(ACCESS_KEY), false, 'the access key is in the page');
+    assert.match(page.a.label, new RegExp(`^${NAME} \\(http://127\\.0\\.0\\.1:\\d+/\\*\\*\\*`));
+    await until('the compare panel', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith(`Compare: ${NAME} ↔ `)));
   });
 
   it('flags a field the schema lacks where it is, and sends nothing', async () => {

@@ -3,7 +3,9 @@
  * one bounded read of the node, each deployment's block, triggers and chain head fed to a
  * SpeedTracker. The local node is read through its metrics endpoint (one GET of every
  * deployment at once); another graph-node, whose metrics port is not known, through its
- * index-node status (latest block and chain head: blocks/s and an ETA, no triggers). One read at
+ * index-node status (latest block and chain head: blocks/s and an ETA, no triggers; coarse, as
+ * graph-node moves that block only when it writes a batch, every 300 s by default while it
+ * catches up: gnd 0.45.0 reported block 0 for the whole of a 20 s sync of 300 blocks). One read at
  * a time: the next is timed from the end of the last, so a slow node is never asked twice at once.
  */
 import { fetchStatuses, type DeploymentStatus } from '../../localnode/status';
@@ -44,7 +46,8 @@ export class SpeedSampler {
     private readonly source: SpeedSource,
     options: SamplerOptions = {},
   ) {
-    this.tracker = options.tracker ?? new SpeedTracker();
+    // The index-node status moves in jumps, minutes apart while a deployment catches up; the metrics block by block.
+    this.tracker = options.tracker ?? new SpeedTracker(source.kind === 'status' ? { windowMs: 15 * 60_000, batched: true } : { windowMs: 10_000 });
     this.intervalMs = options.intervalMs ?? SPEED_SAMPLE_INTERVAL_MS;
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.now = options.now ?? Date.now;

@@ -2,7 +2,9 @@
  * Indexing speed over time, per deployment: blocks/s and triggers/s over a sliding window of
  * samples, and the time left to the chain head at that pace. graph-node writes in batches (its
  * index-node status may stand still for seconds, then jump), so a rate between two neighbouring
- * samples swings; one over the last half minute reads as Ponder's and Envio's counters do.
+ * samples swings; one over a window of seconds reads as Ponder's and Envio's counters do. The
+ * metrics' block moves with every block processed: 10 s follows a change of pace (cheap blocks,
+ * then eth_call-heavy ones) within seconds; the status, which jumps, is read as batched.
  * Samples come from the metrics endpoint (local node: block, triggers) or, for other
  * graph-nodes, from the index-node status (latest block and chain head only: no triggers).
  */
@@ -31,12 +33,18 @@ export interface Speed {
 }
 
 export interface SpeedOptions {
-  /** How far back the rates look (default 30 s). */
+  /** How far back the rates look (default 10 s). */
   windowMs?: number;
   /** The most samples kept per deployment (default 120). */
   maxSamples?: number;
   /** The least span a rate is given over (default 1 s). */
   minSpanMs?: number;
+  /**
+   * The block moves in jumps (a graph-node's index-node status: its latest block advances when a
+   * write batch is flushed, every GRAPH_STORE_WRITE_BATCH_DURATION, 300 s by default, while it
+   * catches up): rates run to the last jump, and are unknown, not zero, before one is seen.
+   */
+  batched?: boolean;
 }
 
 export class SpeedTracker {
@@ -44,11 +52,13 @@ export class SpeedTracker {
   private readonly windowMs: number;
   private readonly maxSamples: number;
   private readonly minSpanMs: number;
+  private readonly batched: boolean;
 
   constructor(options: SpeedOptions = {}) {
-    this.windowMs = options.windowMs ?? 30_000;
+    this.windowMs = options.windowMs ?? 10_000;
     this.maxSamples = options.maxSamples ?? 120;
     this.minSpanMs = options.minSpanMs ?? 1000;
+    this.batched = options.batched ?? false;
   }
 
   add(deployment: string, sample: SpeedSample): void {
@@ -77,10 +87,14 @@ export class SpeedTracker {
     const last = list?.at(-1);
     if (!list || !last) return undefined;
     const first = list[0];
-    const spanMs = last.at - first.at;
+    // Batched: up to the last sample whose block moved (after it, the node has written nothing yet).
+    let end = list.length - 1;
+    if (this.batched) while (end > 0 && list[end].block === list[end - 1].block) end--;
+    const to = list[end];
+    const spanMs = to.at - first.at;
     const rate = (a?: number, b?: number) => (a !== undefined && b !== undefined && spanMs >= this.minSpanMs ? ((b - a) * 1000) / spanMs : undefined);
-    const blocksPerSecond = rate(first.block, last.block);
-    const triggersPerSecond = rate(first.triggers, last.triggers);
+    const blocksPerSecond = rate(first.block, to.block);
+    const triggersPerSecond = rate(first.triggers, to.triggers);
     const behind = last.chainHead !== undefined && last.block !== undefined ? Math.max(0, last.chainHead - last.block) : undefined;
     const synced = last.synced ?? behind === 0;
     let etaSeconds: number | undefined;
@@ -109,13 +123,13 @@ export function durationText(seconds: number): string {
 }
 
 /**
- * One short line: "8.4 blocks/s · 8.4 triggers/s · ETA 1 min 5 s", "synced", "stalled · 120
- * behind"; undefined before two samples.
+ * One short line: "8.4 blocks/s · 8.4 triggers/s · ETA 1 min 5 s", "synced", "0.00 blocks/s ·
+ * stalled, 120 blocks behind", "120 blocks behind" (no rate yet); undefined when nothing is known.
  */
 export function speedSummary(speed: Speed | undefined): string | undefined {
   if (!speed) return undefined;
   if (speed.synced) return 'synced';
-  if (speed.blocksPerSecond === undefined) return undefined;
+  if (speed.blocksPerSecond === undefined) return speed.behind ? `${speed.behind.toLocaleString('en-US')} blocks behind` : undefined;
   const parts = [`${rateText(speed.blocksPerSecond)} blocks/s`];
   if (speed.triggersPerSecond !== undefined) parts.push(`${rateText(speed.triggersPerSecond)} triggers/s`);
   if (speed.etaSeconds !== undefined) parts.push(`ETA ${durationText(speed.etaSeconds)}`);

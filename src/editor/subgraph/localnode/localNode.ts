@@ -88,6 +88,9 @@ export class LocalNode implements vscode.Disposable {
   private readonly died = new vscode.EventEmitter<LocalNodeDeath>();
   /** gnd or Postgres ended while the node ran: what the notification says (fired as it is shown). */
   readonly onDidDie = this.died.event;
+  private readonly gndLines = new vscode.EventEmitter<string>();
+  /** Each line of gnd's output, as gnd wrote it (Subgraph Logs reads its entries from them). */
+  readonly onGndLine = this.gndLines.event;
 
   constructor(private readonly deps: LocalNodeDeps) {}
 
@@ -238,6 +241,7 @@ export class LocalNode implements vscode.Disposable {
     let previous: LocalNodeState['kind'] = node.state.kind;
     // gnd's errors and warnings keep their level in the channel (which stamps time and level itself); its debug lines show at the channel's Debug level; Chaindeck's own lines are info.
     node.on('log', (line) => {
+      this.gndLines.fire(line);
       const { level, text } = gndChannelLine(line);
       this.line(text, level);
     });
@@ -424,6 +428,7 @@ export class LocalNode implements vscode.Disposable {
     this.changed.dispose();
     this.recordsChanged.dispose();
     this.died.dispose();
+    this.gndLines.dispose();
     this.output.dispose();
   }
 }

@@ -59,7 +59,7 @@ test('eth_call dominates: its share, and the calls: hint at handleWeigh’s line
   assert.equal(hint.needsSpecVersion, true);
   assert.match(
     hint.message,
-    /^eth_call takes 76 % of the handler time \(2,859 calls, 4\.9 ms each; most: Profiled\.valueAt\)\. Declare the calls under `calls:` on handleWeigh \(subgraph\.yaml line 27\)/,
+    /^eth_call takes 76 % of the handler time \(2,859 calls, 4\.9 ms each; most: Profiled\.valueAt\)\. Where a call's arguments come from the event, declare it under `calls:` on handleWeigh \(subgraph\.yaml line 27\), as `label: Profiled\[event\.address\]\.valueAt\(event\.params\.…\)`/,
   );
   assert.match(hint.message, /specVersion 1\.2\.0 or later \(this manifest: 0\.0\.5\)/);
 });

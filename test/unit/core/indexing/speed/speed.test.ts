@@ -79,6 +79,21 @@ test('from the index-node status only: blocks/s and ETA, no triggers/s', () => {
   assert.equal(tracker.speed('q'), undefined);
 });
 
+test('batched (a graph-node’s index-node status): no rate before the block jumps, then the rate up to the last jump', () => {
+  const tracker = new SpeedTracker({ windowMs: 15 * 60_000, batched: true });
+  // What gnd 0.45.0's status did while it synced 300 blocks: the same block for seconds.
+  for (const at of [0, 2000, 4000]) tracker.add('q', { at, block: 1000, chainHead: 3000, synced: false });
+  const before = tracker.speed('q')!;
+  assert.equal(before.blocksPerSecond, undefined, 'a flat status is not a stall');
+  assert.equal(speedSummary(before), '2,000 blocks behind');
+  tracker.add('q', { at: 10_000, block: 1500, chainHead: 3000, synced: false });
+  tracker.add('q', { at: 12_000, block: 1500, chainHead: 3000, synced: false });
+  const after = tracker.speed('q')!;
+  assert.equal(after.blocksPerSecond, 50);
+  assert.equal(after.etaSeconds, 30);
+  assert.equal(speedSummary(after), '50.0 blocks/s · ETA 30 s');
+});
+
 test('durations read as a person says them', () => {
   assert.deepEqual([durationText(42), durationText(185), durationText(7800), durationText(3 * 86_400 + 4 * 3600 + 5)], ['42 s', '3 min 5 s', '2 h 10 min', '3 d 4 h']);
 });
