@@ -15,6 +15,7 @@ import { redactText } from '../../../core/redact';
 import { RpcClient } from '../../../core/rpc/client';
 import { buildSubgraph } from '../../../core/subgraph/graphcli/toolchain';
 import type { ReplayContract, ReplayLocation, ReplaySnapshot } from '../../../webview/replay/protocol';
+import { PANEL_TYPES } from '../../ids';
 import { errorText } from '../../kit/errors';
 import type { Log } from '../../log';
 import { HostMessenger } from '../../webview/messenger';
@@ -61,7 +62,7 @@ export class ReplaySession implements vscode.Disposable {
     this.asc = new AscWorker(plan.projectDir, nodeBinary());
     this.rebuildFiles = rebuildFilesOf(plan.manifest, readFileSync(plan.manifest, 'utf8'));
     this.snapshot = { title, debugName: plan.name, block: plan.block, plan: plan.reason, busy: '' };
-    this.panel = createPanel(deps.extensionUri, { viewType: 'chaindeck.replay', title: `Replay ${title}`, entry: 'replay' });
+    this.panel = createPanel(deps.extensionUri, { viewType: PANEL_TYPES.replay, title: `Replay ${title}`, entry: 'replay', iconPath: new vscode.ThemeIcon('debug-rerun') });
     this.messenger = new HostMessenger<ReplayContract>(
       this.panel,
       {
