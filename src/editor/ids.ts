@@ -148,6 +148,7 @@ export const PANEL_TYPES = {
   profile: 'chaindeck.indexingProfile',
   compare: 'chaindeck.compare',
   subgraphLogs: 'chaindeck.subgraphLogs',
+  replay: 'chaindeck.replay',
 } as const;
 
 /** The command VS Code adds for every view, revealing it. */

@@ -349,6 +349,8 @@ describe('localnode', function () {
     const block = failed.status.fatalError!.block!;
     assert.match(f.tree.getTreeItem((await ourDeployment())!).contextValue ?? '', /^localDeployment\.named\.failed$/);
     const [diagnostic] = vscode.languages.getDiagnostics(manifest).filter((d) => d.source === 'local graph-node');
+    // The workbench asks the providers for a document it has open.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(manifest));
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', manifest, diagnostic.range);
     const replay = actions.find((a) => a.title === `Replay Block ${block}`);
     assert.ok(replay?.command, `no "Replay Block ${block}" among ${actions.map((a) => a.title).join(', ')}`);

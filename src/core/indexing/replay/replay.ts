@@ -41,6 +41,25 @@ export interface ReplayPlan {
   beforeUrl?: string;
 }
 
+/**
+ * What a save of `file` asks of a replay of the project: a mapping (a .ts file of the project,
+ * not generated code, build output or tests) compiles alone; one of `rebuildFiles` (the
+ * manifest, its schema, its ABIs) rebuilds all; anything else (a query file, a README) nothing.
+ */
+export function changeOf(projectDir: string, file: string, rebuildFiles: ReadonlySet<string>): 'mapping' | 'all' | undefined {
+  if (rebuildFiles.has(path.resolve(file))) return 'all';
+  const rel = path.relative(projectDir, file);
+  if (rel.startsWith('..') || path.isAbsolute(rel) || /^(build|generated|node_modules|tests)[\\/]/.test(rel)) return undefined;
+  return /\.ts$/.test(rel) ? 'mapping' : undefined;
+}
+
+/** The files whose change needs codegen and a whole build: the manifest, its schema and every file it names that is not a mapping. */
+export function rebuildFilesOf(manifest: string, manifestText: string): Set<string> {
+  const dir = path.dirname(manifest);
+  const named = [...manifestText.matchAll(/^\s*(?:-\s*)?file:\s*["']?([^"'#\n]+?)["']?\s*(?:#.*)?$/gm)].map((m) => m[1]).filter((f) => !/\.ts$/.test(f));
+  return new Set([path.resolve(manifest), ...named.map((f) => path.resolve(dir, f))]);
+}
+
 /** The debug name of a subgraph name: `<name>-debug`. */
 export function debugName(name: string): string {
   return `${name.replace(/-debug$/, '')}-debug`;

@@ -3,17 +3,19 @@
  * one per save of the project's mapping, schema, manifest or ABIs, one at a time, the last save
  * winning), the block read once from the chain, and the panel kept up to date.
  */
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AscWorker } from '../../../core/indexing/replay/ascWorker';
 import { readBlock } from '../../../core/indexing/replay/block';
-import { runReplay, type ReplayNode, type ReplayPlan, type ReplayRun } from '../../../core/indexing/replay/replay';
+import { changeOf, rebuildFilesOf, runReplay, type ReplayNode, type ReplayPlan, type ReplayRun } from '../../../core/indexing/replay/replay';
 import { readCaptureManifest } from '../../../core/gndtest/capture/manifest';
 import { endpointFromUrl } from '../../../core/nodes/endpoint';
 import { redactText } from '../../../core/redact';
 import { RpcClient } from '../../../core/rpc/client';
 import { buildSubgraph } from '../../../core/subgraph/graphcli/toolchain';
 import type { ReplayContract, ReplayLocation, ReplaySnapshot } from '../../../webview/replay/protocol';
+import { PANEL_TYPES } from '../../ids';
 import { errorText } from '../../kit/errors';
 import type { Log } from '../../log';
 import { HostMessenger } from '../../webview/messenger';
@@ -32,15 +34,6 @@ export interface SessionDeps {
   rpcUrl?: string;
 }
 
-/** Which kind of file a save touched: a mapping compiles alone, the rest rebuilds all; others are not the project's. */
-export function changeOf(projectDir: string, file: string): 'mapping' | 'all' | undefined {
-  const rel = path.relative(projectDir, file);
-  if (rel.startsWith('..') || path.isAbsolute(rel) || /^(build|generated|node_modules|tests)[\\/]/.test(rel)) return undefined;
-  if (/\.ts$/.test(rel)) return 'mapping';
-  if (/\.(graphql|ya?ml|json)$/.test(rel)) return 'all';
-  return undefined;
-}
-
 export class ReplaySession implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
   private readonly messenger: HostMessenger<ReplayContract>;
@@ -53,6 +46,8 @@ export class ReplaySession implements vscode.Disposable {
   private readonly abort = new AbortController();
   /** Kept warm between saves: a mapping then compiles in a fraction of a cold start's time. */
   private readonly asc: AscWorker;
+  /** The manifest, its schema and ABIs: a save of one of them rebuilds all. */
+  private rebuildFiles: ReadonlySet<string>;
   /** The last run, for tests. */
   last?: ReplayRun;
   private readonly ran = new vscode.EventEmitter<ReplayRun | undefined>();
@@ -65,8 +60,9 @@ export class ReplaySession implements vscode.Disposable {
     title: string,
   ) {
     this.asc = new AscWorker(plan.projectDir, nodeBinary());
+    this.rebuildFiles = rebuildFilesOf(plan.manifest, readFileSync(plan.manifest, 'utf8'));
     this.snapshot = { title, debugName: plan.name, block: plan.block, plan: plan.reason, busy: '' };
-    this.panel = createPanel(deps.extensionUri, { viewType: 'chaindeck.replay', title: `Replay ${title}`, entry: 'replay' });
+    this.panel = createPanel(deps.extensionUri, { viewType: PANEL_TYPES.replay, title: `Replay ${title}`, entry: 'replay', iconPath: new vscode.ThemeIcon('debug-rerun') });
     this.messenger = new HostMessenger<ReplayContract>(
       this.panel,
       {
@@ -85,8 +81,10 @@ export class ReplaySession implements vscode.Disposable {
     this.subscriptions.push(
       this.messenger,
       vscode.workspace.onDidSaveTextDocument((doc) => {
-        const change = changeOf(plan.projectDir, doc.uri.fsPath);
-        if (change) this.request(change);
+        // The manifest's own save is read anew: it may name other files now.
+        if (path.resolve(doc.uri.fsPath) === path.resolve(plan.manifest)) this.rebuildFiles = rebuildFilesOf(plan.manifest, doc.getText());
+        const change = changeOf(plan.projectDir, doc.uri.fsPath, this.rebuildFiles);
+        if (change) void this.request(change);
       }),
     );
     this.panel.onDidDispose(() => this.dispose());

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { graftProblems } from '../../../../../src/core/indexing/replay/graftRules';
-import { planReplay } from '../../../../../src/core/indexing/replay/replay';
+import { changeOf, planReplay, rebuildFilesOf } from '../../../../../src/core/indexing/replay/replay';
 
 const BASE = `
 enum Kind { A B }
@@ -40,4 +40,19 @@ test('the plan grafts at N−1 when allowed, else starts at N, always under the 
   assert.match(refused.reason, /cannot graft \(Token\.note is Int now/);
   assert.deepEqual(planReplay(input).start, { kind: 'startBlock', block: 7 });
   assert.deepEqual(planReplay({ ...input, base, schema: 'type {' }).start, { kind: 'startBlock', block: 7 });
+});
+
+test('a save of a mapping compiles it alone; the manifest, its schema or an ABI rebuild all; other files do nothing', () => {
+  const manifest = `schema:\n  file: ./schema.graphql\ndataSources:\n  - mapping:\n      abis:\n        - name: T\n          file: "./abis/Token.json" # the token\n      file: ./src/mapping.ts\n`;
+  const rebuild = rebuildFilesOf('/p/subgraph.yaml', manifest);
+  assert.deepEqual([...rebuild].sort(), ['/p/abis/Token.json', '/p/schema.graphql', '/p/subgraph.yaml']);
+  assert.equal(changeOf('/p', '/p/src/mapping.ts', rebuild), 'mapping');
+  assert.equal(changeOf('/p', '/p/schema.graphql', rebuild), 'all');
+  assert.equal(changeOf('/p', '/p/subgraph.yaml', rebuild), 'all');
+  assert.equal(changeOf('/p', '/p/abis/Token.json', rebuild), 'all');
+  assert.equal(changeOf('/p', '/p/transfers.graphql', rebuild), undefined);
+  assert.equal(changeOf('/p', '/p/build/subgraph.yaml', rebuild), undefined);
+  assert.equal(changeOf('/p', '/p/generated/schema.ts', rebuild), undefined);
+  assert.equal(changeOf('/p', '/p/tests/token.test.ts', rebuild), undefined);
+  assert.equal(changeOf('/p', '/q/src/mapping.ts', rebuild), undefined);
 });
