@@ -74,23 +74,24 @@ function fieldLines(d: FieldDiff): string[] {
     lines.push(...items.slice(0, SHOWN_PER_KIND).map((i) => `  ${inertLine(line(i))}`));
     if (items.length > SHOWN_PER_KIND) lines.push(`  … ${items.length - SHOWN_PER_KIND} more (--format json lists them all)`);
   };
-  const idOf = (e: Record<string, unknown>) => (typeof e.id === 'string' ? e.id : quoted(e.id ?? e));
+  const idOf = (e: Record<string, unknown>) => (typeof e.id === 'string' ? oneLine(e.id, 200) : quoted(e.id ?? e));
   list(d.onlyInA, (e) => `only in A  ${idOf(e)}`);
   list(d.onlyInB, (e) => `only in B  ${idOf(e)}`);
-  list(d.changed, (c) => `changed    ${c.id}  ${c.changes.map((ch) => `${ch.path}: ${quoted(ch.a)} → ${quoted(ch.b)}`).join(', ')}`);
+  list(d.changed, (c) => `changed    ${oneLine(c.id, 200)}  ${c.changes.map((ch) => `${ch.path}: ${quoted(ch.a)} → ${quoted(ch.b)}`).join(', ')}`);
   return lines;
 }
 
 /** The text report: the block, each endpoint, each field; the verdict last. */
 export function textReport(result: CompareResult): string {
-  const lines = [`Compared at block ${result.block}${result.blockFrom === 'heads' ? " (the lower of the endpoints' indexed blocks)" : ''}`];
+  const failed = result.a.failure || result.b.failure;
+  // Nothing was compared when an endpoint failed: its line on stderr says why (and at which block, when it is behind).
+  const lines = failed ? [] : [`Compared at block ${result.block}${result.blockFrom === 'heads' ? " (the lower of the endpoints' indexed blocks)" : ''}`];
   for (const side of ['a', 'b'] as const) {
     const r = result[side];
     const facts = [r.head !== undefined && `indexed to block ${r.head}`, r.deployment && `deployment ${r.deployment}`].filter(Boolean).join(', ');
     lines.push(`${side.toUpperCase()}  ${inertLine(r.shown)}${facts ? `  ${inertLine(facts)}` : ''}`);
   }
   for (const d of result.fields) lines.push(...fieldLines(d));
-  const failed = result.a.failure || result.b.failure;
   lines.push(failed ? 'Not compared: an endpoint failed.' : result.equal ? 'Equal.' : 'The endpoints differ.');
   return `${lines.join('\n')}\n`;
 }

@@ -7,6 +7,7 @@
  * endpoint's one line; the URLs in every message are redacted.
  */
 import { isCancellation } from '../../cancel';
+import { formatBytes } from '../../files';
 import { inertLine, oneLine } from '../../inert';
 import { redactText, redactUrl } from '../../redact';
 import { errorMessages, postGraphql, type GraphqlCallOptions } from '../../subgraph/query/client';
@@ -36,6 +37,8 @@ export interface CompareOptions {
   maxEntities?: number;
   /** Entities per request (1–1000, default 1000). */
   pageSize?: number;
+  /** Bytes of answers read from each endpoint at most (default MAX_SIDE_BYTES). */
+  maxBytes?: number;
   /** Per request (default 30 s). */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -64,6 +67,11 @@ export interface CompareResult {
 
 export const DEFAULT_MAX_ENTITIES = 10_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * What one endpoint may send in all: its answers are held until both are compared, and each
+ * reply's own cap (64 MiB) times 1,000 pages would exhaust memory. 1 KB entities fit 250,000.
+ */
+export const MAX_SIDE_BYTES = 256 * 1024 * 1024;
 /** A bound on the entities read in all, whatever --max-entities says. */
 export const MAX_ENTITIES_LIMIT = 1_000_000;
 
@@ -84,9 +92,10 @@ function callOptions(endpoint: CompareEndpoint, options: CompareOptions): Graphq
 
 const shownOf = (endpoint: CompareEndpoint) => endpoint.label ?? redactUrl(endpoint.url, endpoint.secrets ?? []);
 
-/** Posts and returns `data`; the endpoint's GraphQL errors become a SideFailure. */
-async function ask(endpoint: CompareEndpoint, options: CompareOptions, query: string, variables?: Record<string, unknown>): Promise<Record<string, unknown>> {
+/** Posts and returns `data` (its size added to `read`); the endpoint's GraphQL errors become a SideFailure. */
+async function ask(endpoint: CompareEndpoint, options: CompareOptions, query: string, variables?: Record<string, unknown>, read?: { bytes: number }): Promise<Record<string, unknown>> {
   const reply = await postGraphql(endpoint.url, { query, variables }, callOptions(endpoint, options));
+  if (read) read.bytes += reply.bytes;
   if (reply.errors?.length) throw new SideFailure(`GraphQL error: ${errorMessages(reply.errors).join('; ')}`);
   if (!reply.data || typeof reply.data !== 'object') throw new SideFailure(`the answer has no data (HTTP ${reply.status})`);
   return reply.data as Record<string, unknown>;
@@ -109,10 +118,12 @@ async function probe(endpoint: CompareEndpoint, options: CompareOptions): Promis
 /** Every top-level field's answer at the block, collections paged by id up to the bound. */
 async function readAll(endpoint: CompareEndpoint, options: CompareOptions, block: number, rootFields: Map<string, RootField>): Promise<Map<string, FieldAnswer>> {
   const max = options.maxEntities ?? DEFAULT_MAX_ENTITIES;
+  const maxBytes = options.maxBytes ?? MAX_SIDE_BYTES;
+  const read = { bytes: 0 };
   const answers = new Map<string, FieldAnswer>();
   for (const field of fieldQueries(options.query, { block, rootFields, operationName: options.operationName, variables: options.variables, pageSize: options.pageSize })) {
     if (!field.paged) {
-      answers.set(field.key, { kind: 'value', value: (await ask(endpoint, options, field.document(), field.variables))[field.key] ?? null });
+      answers.set(field.key, { kind: 'value', value: (await ask(endpoint, options, field.document(), field.variables, read))[field.key] ?? null });
       continue;
     }
     const entities: Record<string, unknown>[] = [];
@@ -121,7 +132,8 @@ async function readAll(endpoint: CompareEndpoint, options: CompareOptions, block
     const pageSize = options.pageSize ?? 1000;
     let after: string | undefined;
     for (;;) {
-      const page = (await ask(endpoint, options, field.document(after), field.variables))[field.key];
+      const page = (await ask(endpoint, options, field.document(after), field.variables, read))[field.key];
+      if (read.bytes > maxBytes) throw new SideFailure(`it answered more than ${formatBytes(maxBytes)} in all: compare fewer entities or select fewer fields`);
       if (!Array.isArray(page)) throw new SideFailure(`'${field.key}' did not answer a list`);
       if (page.length > pageSize) throw new SideFailure(`'${field.key}' answered ${page.length} entities when asked for ${pageSize} at most`);
       for (const entity of page as unknown[]) {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
+import { textReport } from '../../../../src/cli/subgraph/compare';
 import { closeIdleConnections } from '../../../../src/core/rpc/http';
 import { runMain } from '../../../support/cli';
 import { pings, startSubgraphEndpoint, store, type Store } from '../../../support/subgraphEndpoint';
@@ -64,7 +65,23 @@ test('an endpoint that fails: exit 1, its one line on stderr naming it (redacted
   assert.deepEqual([lines.length, lines[1]], [2, ''], `one line: ${run.err}`);
   assert.match(lines[0], /^chaindeck subgraph compare: B \(http:\/\/127\.0\.0\.1:\d+\/\*\*\*.*\): The query endpoint refused the request \(HTTP 401/);
   assert.match(run.out, /Not compared: an endpoint failed\./);
+  // Not "Compared at block 6": nothing was.
+  assert.doesNotMatch(run.out, /Compared at/);
   assert.doesNotMatch(run.err + run.out, new RegExp(KEY));
+});
+
+test("the text report cuts an endpoint's long id to one short line", () => {
+  const id = 'x'.repeat(100_000);
+  const side = { shown: 'http://127.0.0.1:1/***', head: 3 };
+  const report = textReport({
+    block: 3,
+    blockFrom: 'heads',
+    equal: false,
+    a: side,
+    b: side,
+    fields: [{ field: 'pings', countA: 1, countB: 1, truncated: false, onlyInA: [{ id }], onlyInB: [], changed: [{ id, changes: [{ path: 'n', a: '1', b: '2' }] }] }],
+  });
+  for (const line of report.split('\n')) assert.ok(line.length < 400, `${line.length} characters`);
 });
 
 test('usage errors: exit 2 before anything is sent', async () => {

@@ -163,3 +163,13 @@ test("an endpoint's words in its failure: one inert line, bounded, its key maske
   assert.ok((long.b.failure ?? '').length < 1100, `${long.b.failure?.length} characters`);
   assert.match(long.b.failure ?? '', /more characters cut\)$/);
 });
+
+test('what one endpoint sends in all is bounded: past it, its failure, not memory running out', async () => {
+  const big = (query: string) => {
+    const from = Number(/id_gt: "(\d+)"/.exec(query)?.[1] ?? -1) + 1;
+    return JSON.stringify({ data: { pings: Array.from({ length: 10 }, (_, i) => ({ id: String(from + i).padStart(6, '0'), blob: 'x'.repeat(1000) })) } });
+  };
+  const result = await compareEndpoints({ a: await lying(big), b: await lying(big) }, { query: '{ pings { id blob } }', pageSize: 10, maxEntities: 1000, maxBytes: 50_000 });
+  assert.match(result.a.failure ?? '', /^it answered more than 48\.8 KiB in all: compare fewer entities or select fewer fields$/);
+  assert.equal(result.equal, false);
+});
