@@ -69,6 +69,8 @@ export function readNodeMetrics(samples: readonly MetricSample[]): NodeMetrics {
     else entry.seconds = sample.value;
   };
   for (const s of samples) {
+    // NaN and ±Inf are valid in the format but no block, count or time: they would show as "NaN blocks/s".
+    if (!Number.isFinite(s.value)) continue;
     const id = s.labels.deployment;
     if (s.name === 'ethereum_chain_head_number' && s.labels.network !== undefined) chainHeads.set(s.labels.network, s.value);
     if (id === undefined) continue;
