@@ -37,6 +37,8 @@ export class SpeedSampler {
   reads = 0;
   private timer?: ReturnType<typeof setTimeout>;
   private running = false;
+  /** Runs started, so a read that outlives its run ends it. */
+  private runs = 0;
   private abort?: AbortController;
   private readonly intervalMs: number;
   private readonly timeoutMs: number;
@@ -81,10 +83,12 @@ export class SpeedSampler {
   start(onSample: () => boolean | void): void {
     if (this.running) return;
     this.running = true;
+    // A read of an earlier run may still be under way (stop() then start() within it): it ends that run, not this one.
+    const run = ++this.runs;
     const tick = async () => {
       this.abort = new AbortController();
       await this.sample(this.abort.signal);
-      if (!this.running) return;
+      if (!this.running || run !== this.runs) return;
       if (onSample() === false) return this.stop();
       this.timer = setTimeout(() => void tick(), this.intervalMs);
     };
