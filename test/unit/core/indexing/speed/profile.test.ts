@@ -73,6 +73,8 @@ test('no hint where eth_call is a small share; a handler that declares its calls
   const hint = profileOf(d, declared).hint!;
   assert.deepEqual(hint.places, []);
   assert.equal(hint.needsSpecVersion, false);
+  assert.doesNotMatch(hint.message, /specVersion/, 'a manifest at 1.2.0 is not told of the specVersion');
+  assert.match(hint.message, /answered from its cache\.$/);
   assert.equal(handlerPlaces(declared).places.find((p) => p.handler === 'handleWeigh')?.declaresCalls, true);
 });
 
