@@ -47,3 +47,27 @@ test('stopped and started again during a read, the sampler still reads one at a 
     await new Promise((r) => server.close(r));
   }
 });
+
+test('a read asked for while one is under way (a Profile panel opening mid-sample) joins it: the node is asked once, the rates kept', async () => {
+  let reads = 0;
+  let block = 0;
+  const server = http.createServer((_req, res) => {
+    reads++;
+    block += 10;
+    const text = `deployment_head{deployment="Q",network="mainnet"} ${block}\ndeployment_synced{deployment="Q"} 0\nethereum_chain_head_number{network="mainnet"} 1000\n`;
+    setTimeout(() => res.end(text), 50);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
+  let now = 0;
+  const sampler = new SpeedSampler({ kind: 'metrics', url }, { now: () => (now += 2000) });
+  try {
+    await sampler.sample();
+    await Promise.all([sampler.sample(), sampler.sample()]);
+    assert.equal(reads, 2, 'the second and third asks made one read');
+    assert.equal(sampler.tracker.speed('Q')?.blocksPerSecond, 5, 'the rate over both reads, not wiped');
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
