@@ -69,16 +69,18 @@ export function readNodeMetrics(samples: readonly MetricSample[]): NodeMetrics {
     else entry.seconds = sample.value;
   };
   for (const s of samples) {
+    // NaN and ±Inf are valid in the format but no block, count or time: they would show as "NaN blocks/s".
+    if (!Number.isFinite(s.value)) continue;
     const id = s.labels.deployment;
-    if (s.name === 'ethereum_chain_head_number' && s.labels.network !== undefined) chainHeads.set(s.labels.network, s.value);
+    if (s.name === 'ethereum_chain_head_number' && s.labels.network !== undefined && isWhole(s.value)) chainHeads.set(s.labels.network, s.value);
     if (id === undefined) continue;
     switch (s.name) {
       case 'deployment_head':
-        of(id).head = s.value;
+        of(id).head = isWhole(s.value) ? s.value : undefined;
         of(id).network = s.labels.network;
         break;
       case 'deployment_block_trigger_count_sum':
-        of(id).triggers = s.value;
+        of(id).triggers = isWhole(s.value) ? s.value : undefined;
         break;
       case 'deployment_synced':
         of(id).synced = s.value === 1;
@@ -103,6 +105,9 @@ export function readNodeMetrics(samples: readonly MetricSample[]): NodeMetrics {
   }
   return { deployments, chainHeads };
 }
+
+/** A block number or a count: a chain head of 1e300 would read as an ETA of 10^295 days. */
+const isWhole = (value: number) => Number.isSafeInteger(value) && value >= 0;
 
 /** Reads a graph-node's metrics endpoint (GET, bounded in time and size). */
 export async function fetchNodeMetrics(metricsUrl: string, signal?: AbortSignal, timeoutMs = 5000): Promise<NodeMetrics> {

@@ -95,9 +95,10 @@ function callsHint(profile: Profile, manifestText: string | undefined): CallsHin
   const places = holding.filter((p) => !p.declaresCalls);
   const needsSpecVersion = manifest?.specVersion === undefined || olderThan(manifest.specVersion, MIN_SPEC);
   const where = places.length ? ` on ${places.map((p) => `${p.handler} (subgraph.yaml line ${p.line + 1})`).join(', ')}` : ' on the handlers that make them';
-  const spec = `declared eth_calls need specVersion 1.2.0 or later${manifest?.specVersion ? ` (this manifest: ${manifest.specVersion})` : ''}`;
+  // Said only where it matters: a manifest at 1.2.0 or later needs no change of specVersion.
+  const spec = needsSpecVersion ? `; declared eth_calls need specVersion 1.2.0 or later${manifest?.specVersion ? ` (this manifest: ${manifest.specVersion})` : ''}` : '';
   return {
-    message: `${spent}. Where a call's arguments come from the event, declare it under \`calls:\`${where}, as \`label: ${top.contract}[event.address].${top.method}(event.params.…)\`: graph-node then runs the calls before the handler, side by side, and the mapping's calls are answered from its cache; ${spec}.`,
+    message: `${spent}. Where a call's arguments come from the event, declare it under \`calls:\`${where}, as \`label: ${top.contract}[event.address].${top.method}(event.params.…)\`: graph-node then runs the calls before the handler, side by side, and the mapping's calls are answered from its cache${spec}.`,
     places,
     needsSpecVersion,
   };

@@ -14,6 +14,8 @@ export interface MetricSample {
 /** More than any graph-node serves (a few thousand lines for dozens of deployments); past it the text is refused. */
 export const METRICS_MAX_SAMPLES = 200_000;
 const MAX_LABELS = 32;
+/** graph-node's longest lines are a few hundred characters; a longer one is skipped unread, as reading it char by char would hold the extension host for seconds. */
+export const METRICS_MAX_LINE_CHARS = 64 * 1024;
 
 const NAME = /[a-zA-Z_:][a-zA-Z0-9_:]*/y;
 const LABEL = /[a-zA-Z_][a-zA-Z0-9_]*/y;
@@ -26,8 +28,13 @@ export function parsePrometheusText(text: string): { samples: MetricSample[]; sk
   for (let start = 0; start < text.length;) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
-    const line = text.slice(start, end).trim();
+    const long = end - start > METRICS_MAX_LINE_CHARS;
+    const line = long ? '' : text.slice(start, end).trim();
     start = end + 1;
+    if (long) {
+      skipped++;
+      continue;
+    }
     if (!line || line.startsWith('#')) continue;
     const sample = parseLine(line);
     if (!sample) {

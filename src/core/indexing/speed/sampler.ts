@@ -37,6 +37,9 @@ export class SpeedSampler {
   reads = 0;
   private timer?: ReturnType<typeof setTimeout>;
   private running = false;
+  private reading?: Promise<void>;
+  /** Runs started, so a read that outlives its run ends it. */
+  private runs = 0;
   private abort?: AbortController;
   private readonly intervalMs: number;
   private readonly timeoutMs: number;
@@ -53,8 +56,20 @@ export class SpeedSampler {
     this.now = options.now ?? Date.now;
   }
 
-  /** One read now; resolves once its samples are in the tracker (a failed read is kept in `problem`, not thrown). */
-  async sample(signal?: AbortSignal): Promise<void> {
+  /**
+   * One read now; resolves once its samples are in the tracker (a failed read is kept in `problem`,
+   * not thrown). A read already under way is joined, not doubled: the node is asked once, and an
+   * earlier read landing after a later one would look like a block that went back and wipe the rates.
+   */
+  sample(signal?: AbortSignal): Promise<void> {
+    if (this.reading) return this.reading;
+    const reading = this.read(signal).finally(() => {
+      if (this.reading === reading) this.reading = undefined;
+    });
+    return (this.reading = reading);
+  }
+
+  private async read(signal?: AbortSignal): Promise<void> {
     this.reads++;
     const at = this.now();
     try {
@@ -81,10 +96,12 @@ export class SpeedSampler {
   start(onSample: () => boolean | void): void {
     if (this.running) return;
     this.running = true;
+    // A read of an earlier run may still be under way (stop() then start() within it): it ends that run, not this one.
+    const run = ++this.runs;
     const tick = async () => {
       this.abort = new AbortController();
       await this.sample(this.abort.signal);
-      if (!this.running) return;
+      if (!this.running || run !== this.runs) return;
       if (onSample() === false) return this.stop();
       this.timer = setTimeout(() => void tick(), this.intervalMs);
     };
@@ -100,6 +117,8 @@ export class SpeedSampler {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.abort?.abort();
+    // The aborted read is no read to join.
+    this.reading = undefined;
   }
 }
 

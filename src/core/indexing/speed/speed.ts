@@ -113,9 +113,11 @@ export function rateText(perSecond: number): string {
   return perSecond.toFixed(2);
 }
 
-/** "42 s", "3 min 5 s", "2 h 10 min", "3 d 4 h". */
+/** "42 s", "3 min 5 s", "2 h 10 min", "3 d 4 h", "over a year". */
 export function durationText(seconds: number): string {
-  const s = Math.round(seconds);
+  // Past a year the figure says nothing more (and a stray pace would print days by the quadrillion).
+  if (!(seconds < 365 * 86_400)) return 'over a year';
+  const s = Math.max(0, Math.round(seconds));
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
   if (s < 86_400) return `${Math.floor(s / 3600)} h${Math.floor((s % 3600) / 60) ? ` ${Math.floor((s % 3600) / 60)} min` : ''}`;

@@ -5,10 +5,6 @@
  * each sample while it indexes; everything shown is inert text.
  */
 import * as vscode from 'vscode';
-import { profileOf } from '../../../core/indexing/speed/profile';
-import { speedSummary } from '../../../core/indexing/speed/speed';
-import { oneLine } from '../../../core/inert';
-import { redactText } from '../../../core/redact';
 import type { ProfileContract, ProfileView } from '../../../webview/profile/protocol';
 import { PANEL_TYPES } from '../../ids';
 import { readWorkspaceText } from '../../readFile';
@@ -16,6 +12,7 @@ import { createPanel } from '../../webview/panel';
 import { HostMessenger } from '../../webview/messenger';
 import type { Log } from '../../log';
 import type { LocalDeployment, LocalNode } from '../localnode/localNode';
+import { inertCell, profileView } from './profileView';
 import type { IndexingSpeed } from './speed';
 
 export class ProfilePanels implements vscode.Disposable {
@@ -41,7 +38,12 @@ export class ProfilePanels implements vscode.Disposable {
       existing.reveal();
       return this.view(deployment);
     }
-    const panel = createPanel(this.extensionUri, { viewType: PANEL_TYPES.profile, title: `Profile: ${titleOf(deployment)}`, entry: 'profile', iconPath: new vscode.ThemeIcon('dashboard') });
+    const panel = createPanel(this.extensionUri, {
+      viewType: PANEL_TYPES.profile,
+      title: `Profile: ${inertCell(titleOf(deployment))}`,
+      entry: 'profile',
+      iconPath: new vscode.ThemeIcon('dashboard'),
+    });
     this.open.set(deployment.id, panel);
     let last: ProfileView | undefined;
     const messenger = new HostMessenger<ProfileContract>(
@@ -83,29 +85,16 @@ export class ProfilePanels implements vscode.Disposable {
 
   /** What the panel shows of a deployment now. */
   async view(deployment: LocalDeployment): Promise<ProfileView> {
-    const metrics = this.speed.metricsOf(deployment.id);
     const manifestText = deployment.manifest ? await readWorkspaceText(deployment.manifest).catch(() => undefined) : undefined;
-    const profile = metrics && profileOf(metrics, manifestText);
-    const text = (s: string) => oneLine(redactText(s));
-    return {
-      title: text(titleOf(deployment)),
-      deployment: text(deployment.id),
-      speed: speedSummary(this.speed.speedOf(deployment.id)),
-      handlers: (profile?.handlers ?? []).map((h) => ({ handler: text(h.handler), count: h.count, totalMs: h.seconds * 1000, meanMs: h.meanMs, share: h.share })),
-      ethCall: {
-        count: profile?.ethCall.count ?? 0,
-        totalMs: (profile?.ethCall.seconds ?? 0) * 1000,
-        share: profile?.ethCall.share ?? 0,
-        methods: (profile?.ethCall.methods ?? []).map((m) => ({ contract: text(m.contract), method: text(m.method), count: m.count, meanMs: m.count ? (m.seconds * 1000) / m.count : 0 })),
-      },
-      hint: profile?.hint && {
-        message: text(profile.hint.message),
-        // A line to open only where the manifest is known.
-        places: deployment.manifest ? profile.hint.places.map((p) => ({ handler: text(p.handler), line: p.line })) : [],
-      },
-      problem: this.speed.problem ? text(`The metrics could not be read: ${this.speed.problem}`) : metrics ? undefined : 'The node’s metrics name no handler of this deployment yet.',
+    return profileView({
+      title: titleOf(deployment),
+      deployment: deployment.id,
+      speed: this.speed.speedOf(deployment.id),
+      metrics: this.speed.metricsOf(deployment.id),
+      manifestText,
+      problem: this.speed.problem,
       at: Date.now(),
-    };
+    });
   }
 
   dispose(): void {

@@ -73,10 +73,35 @@ test('no hint where eth_call is a small share; a handler that declares its calls
   const hint = profileOf(d, declared).hint!;
   assert.deepEqual(hint.places, []);
   assert.equal(hint.needsSpecVersion, false);
+  assert.doesNotMatch(hint.message, /specVersion/, 'a manifest at 1.2.0 is not told of the specVersion');
+  assert.match(hint.message, /answered from its cache\.$/);
   assert.equal(handlerPlaces(declared).places.find((p) => p.handler === 'handleWeigh')?.declaresCalls, true);
 });
 
 test('the profile of a deployment that handled nothing yet is empty, not NaN', () => {
   const profile = profileOf({ deployment: 'x', handlers: [], ethCalls: [], declaredCallSeconds: 0 });
   assert.deepEqual([profile.totalSeconds, profile.ethCall.share, profile.handlers.length, profile.hint], [0, 0, 0, undefined]);
+});
+
+test('NaN, ±Inf and 1e400 from a node are no block, count or time: nothing shows as NaN or ∞', () => {
+  const values = ['NaN', '+Inf', '-Inf', '1e400'];
+  const text = values
+    .map((v, i) =>
+      [
+        `deployment_head{deployment="Q${i}",network="mainnet"} ${v}`,
+        `deployment_block_trigger_count_sum{deployment="Q${i}"} ${v}`,
+        `deployment_handler_execution_time_count{deployment="Q${i}",handler="h"} ${v}`,
+        `deployment_handler_execution_time_sum{deployment="Q${i}",handler="h"} ${v}`,
+        `deployment_sync_secs{deployment="Q${i}",section="declared_ethereum_call"} ${v}`,
+        `ethereum_chain_head_number{network="n${i}"} ${v}`,
+      ].join('\n'),
+    )
+    .join('\n');
+  const node = readNodeMetrics(parsePrometheusText(text).samples);
+  assert.equal(node.chainHeads.size, 0);
+  for (const d of node.deployments.values()) {
+    assert.deepEqual([d.head, d.triggers, d.declaredCallSeconds], [undefined, undefined, 0], d.deployment);
+    const profile = profileOf(d);
+    assert.ok([profile.totalSeconds, profile.ethCall.share, ...profile.handlers.flatMap((h) => [h.count, h.seconds, h.meanMs, h.share])].every(Number.isFinite), d.deployment);
+  }
 });

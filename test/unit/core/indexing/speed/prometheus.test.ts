@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { METRICS_MAX_SAMPLES, parsePrometheusText } from '../../../../../src/core/indexing/speed/prometheus';
+import { METRICS_MAX_LINE_CHARS, METRICS_MAX_SAMPLES, parsePrometheusText } from '../../../../../src/core/indexing/speed/prometheus';
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, '..', '..', '..', '..', 'fixtures', 'metrics', name), 'utf8');
 const DEPLOYMENT = 'QmVKyC4ssQxm16QmuUjEYKcuafCZem7LkX2LTa1zyQNqR5';
@@ -48,4 +48,13 @@ test('label values with escapes, special values and timestamps; broken lines are
 test('a text with more samples than the bound is refused with a one-line reason', () => {
   const text = 'a 1\n'.repeat(METRICS_MAX_SAMPLES + 1);
   assert.throws(() => parsePrometheusText(text), /more than 200000 samples/);
+});
+
+test('a line longer than the bound (a 15 MB label value) is skipped unread, at once; the lines around it are read', () => {
+  const started = performance.now();
+  const { samples, skipped } = parsePrometheusText(`a 1\nhuge{v="${'x'.repeat(15_000_000)}"} 1\nb 2\n`);
+  const ms = performance.now() - started;
+  assert.deepEqual([samples.map((s) => s.name), skipped], [['a', 'b'], 1]);
+  assert.ok(ms < 1000, `${ms} ms`);
+  assert.equal(parsePrometheusText(`c{v="${'x'.repeat(METRICS_MAX_LINE_CHARS - 10)}"} 1`).samples.length, 1, 'a line within the bound is read');
 });

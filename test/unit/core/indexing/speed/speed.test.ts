@@ -97,3 +97,20 @@ test('batched (a graph-node’s index-node status): no rate before the block jum
 test('durations read as a person says them', () => {
   assert.deepEqual([durationText(42), durationText(185), durationText(7800), durationText(3 * 86_400 + 4 * 3600 + 5)], ['42 s', '3 min 5 s', '2 h 10 min', '3 d 4 h']);
 });
+
+test('an ETA past a year, or of a chain head no chain has (1e300), reads "over a year"; a head that is no whole number is not a head', () => {
+  assert.deepEqual(
+    [durationText(364 * 86_400), durationText(365 * 86_400), durationText(1e300), durationText(Infinity), durationText(-3)],
+    ['364 d', 'over a year', 'over a year', 'over a year', '0 s'],
+  );
+  const node = readNodeMetrics(
+    parsePrometheusText(
+      'deployment_head{deployment="Q",network="n"} 1e300\ndeployment_head{deployment="R",network="n"} 4.5\ndeployment_head{deployment="S",network="n"} -2\nethereum_chain_head_number{network="n"} 1e300',
+    ).samples,
+  );
+  assert.deepEqual(
+    [...node.deployments.values()].map((d) => d.head),
+    [undefined, undefined, undefined],
+  );
+  assert.equal(node.chainHeads.get('n'), undefined);
+});
