@@ -172,7 +172,7 @@ test('a schema graph-node cannot graft replays from N under the debug name', asy
   );
 });
 
-test('the calls graph-node cached for a block of handleWeigh name the profiled contract, each return value decoded', async () => {
+test('the calls graph-node cached for a block of handleWeigh name the profiled contract, each return value decoded', async (t) => {
   const profiled = await deployProfiled(anvil.url);
   try {
     const block = await profiled.send('weigh', 1, 1);
@@ -180,7 +180,9 @@ test('the calls graph-node cached for a block of handleWeigh name the profiled c
     const { deployment } = await graph.deploy(dir, 'test/replay-calls');
     await graph.waitSynced(deployment, block);
     const { psql, postgresUrl } = graph.node.database('test');
+    const readAt = Date.now();
     const { calls, truncated } = await readCachedCalls(psql, postgresUrl, 'mainnet', block, readCaptureManifest(path.join(dir, 'subgraph.yaml')));
+    t.diagnostic(`call cache read in ${Date.now() - readAt} ms`);
     assert.equal(truncated, false);
     // handleWeigh of Weigh n calls valueAt(n), valueAt(2n), … valueAt(20n); each returns keccak256(abi.encode(i, total)) with total = n.
     const n = BigInt((await profiled.contract.total()) as bigint);
