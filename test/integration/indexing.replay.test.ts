@@ -9,15 +9,17 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { id } from 'ethers';
+import { AbiCoder, id, keccak256 } from 'ethers';
 import { readCaptureManifest } from '../../src/core/gndtest/capture/manifest';
 import { endpointFromUrl } from '../../src/core/nodes/endpoint';
 import { RpcClient } from '../../src/core/rpc/client';
 import { AscWorker } from '../../src/core/indexing/replay/ascWorker';
 import { readBlock } from '../../src/core/indexing/replay/block';
+import { readCachedCalls } from '../../src/core/indexing/replay/callCache';
 import { deployedSchema, planReplay, runReplay, type ReplayPlan } from '../../src/core/indexing/replay/replay';
 import { startDevnet, type Devnet } from '../support/devnets';
 import { deployEmitter, emitterProject, type Emitter } from '../support/emitter';
+import { deployProfiled, profiledProject } from '../support/profiled';
 import { graphCli, removeScratch, scratchFolder, startLocalGraph, type LocalGraph } from '../support/localGraph';
 
 const NAME = 'test/replay';
@@ -168,4 +170,33 @@ test('a schema graph-node cannot graft replays from N under the debug name', asy
     run.outcome.changes.changes.map((c) => [c.id, c.kind, c.after.note]),
     [[expected[0], 'created', 'new field']],
   );
+});
+
+test('the calls graph-node cached for a block of handleWeigh name the profiled contract, each return value decoded', async (t) => {
+  const profiled = await deployProfiled(anvil.url);
+  try {
+    const block = await profiled.send('weigh', 1, 1);
+    const dir = profiledProject(scratch, profiled.address, profiled.block);
+    const { deployment } = await graph.deploy(dir, 'test/replay-calls');
+    await graph.waitSynced(deployment, block);
+    const { psql, postgresUrl } = graph.node.database('test');
+    const readAt = Date.now();
+    const { calls, truncated } = await readCachedCalls(psql, postgresUrl, 'mainnet', block, readCaptureManifest(path.join(dir, 'subgraph.yaml')));
+    t.diagnostic(`call cache read in ${Date.now() - readAt} ms`);
+    assert.equal(truncated, false);
+    // handleWeigh of Weigh n calls valueAt(n), valueAt(2n), … valueAt(20n); each returns keccak256(abi.encode(i, total)) with total = n.
+    const n = BigInt((await profiled.contract.total()) as bigint);
+    const expected = Array.from({ length: 20 }, (_, k) => BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256'], [n * BigInt(k + 1), n]))).toString());
+    assert.equal(calls.length, 20, JSON.stringify(calls));
+    for (const call of calls) {
+      assert.equal(call.address, profiled.address.toLowerCase());
+      assert.deepEqual(call.sources, ['Profiled']);
+      assert.deepEqual(call.decoded?.functions, ['total()', 'valueAt(uint256)']);
+    }
+    assert.deepEqual(calls.map((c) => c.decoded?.values[0].value).sort(), expected.sort());
+    // The block before holds no call of the profiled contract.
+    assert.deepEqual((await readCachedCalls(psql, postgresUrl, 'mainnet', block - 1, readCaptureManifest(path.join(dir, 'subgraph.yaml')))).calls, []);
+  } finally {
+    profiled.close();
+  }
 });

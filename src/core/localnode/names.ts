@@ -115,33 +115,41 @@ export function parseSubgraphNames(output: string): SubgraphName[] {
 }
 
 /**
- * Every subgraph name of the graph-node whose database `postgresUrl` names, with its current and
- * pending deployment (gnd's own placeholder, `subgraph-0`, included: callers leave it out by its
- * deployment). Bounded: connect 5 s, statement 5 s, the whole run 10 s, at most MAX_NAMES names.
+ * One statement through psql, the connection in its environment (only what psql needs of ours: no
+ * PGSERVICE or PGPASSFILE of the user's changes it); resolves with its unaligned, tuples-only
+ * output. Bounded: connect 5 s, statement 5 s, the whole run 10 s, `maxBuffer` bytes. A failure
+ * says that `what` failed, with no password, database name or URL parameter.
  */
-export async function readSubgraphNames(psql: string, postgresUrl: string, signal?: AbortSignal): Promise<SubgraphName[]> {
+export function runPsql(psql: string, postgresUrl: string, sql: string, what: string, signal?: AbortSignal, maxBuffer = 4 * 1024 * 1024): Promise<string> {
   const { env, secrets } = postgresEnv(postgresUrl);
   const clean = (text: string) => redactKnownSecrets(maskWords(text, secrets));
   return new Promise((resolve, reject) => {
     execFile(
       psql,
-      ['--no-psqlrc', '--no-align', '--tuples-only', '--quiet', '--set', 'ON_ERROR_STOP=1', '--command', SUBGRAPH_NAMES_SQL],
-      // Only what psql needs of our environment: no PGSERVICE or PGPASSFILE of the user's changes the connection.
-      { env: { PATH: process.env.PATH ?? '', LANG: 'C', ...env }, timeout: TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, signal, windowsHide: true },
+      ['--no-psqlrc', '--no-align', '--tuples-only', '--quiet', '--set', 'ON_ERROR_STOP=1', '--command', sql],
+      { env: { PATH: process.env.PATH ?? '', LANG: 'C', ...env }, timeout: TIMEOUT_MS, maxBuffer, signal, windowsHide: true },
       (err, stdout, stderr) => {
-        if (err) {
-          const why = (err as { killed?: boolean }).killed ? `no answer within ${TIMEOUT_MS / 1000} s` : stderr.trim().split('\n')[0] || err.message;
-          reject(new SubgraphNamesError(`Reading the subgraph names from Postgres failed: ${clean(why)}`));
-          return;
-        }
-        try {
-          resolve(parseSubgraphNames(stdout));
-        } catch (parseError) {
-          reject(new SubgraphNamesError(clean((parseError as Error).message)));
-        }
+        if (!err) return resolve(stdout);
+        const why = (err as { killed?: boolean }).killed ? `no answer within ${TIMEOUT_MS / 1000} s` : stderr.trim().split('\n')[0] || err.message;
+        reject(new SubgraphNamesError(`${what} failed: ${clean(why)}`));
       },
     );
   });
+}
+
+/**
+ * Every subgraph name of the graph-node whose database `postgresUrl` names, with its current and
+ * pending deployment (gnd's own placeholder, `subgraph-0`, included: callers leave it out by its
+ * deployment). Bounded as runPsql, at most MAX_NAMES names.
+ */
+export async function readSubgraphNames(psql: string, postgresUrl: string, signal?: AbortSignal): Promise<SubgraphName[]> {
+  const { secrets } = postgresEnv(postgresUrl);
+  const output = await runPsql(psql, postgresUrl, SUBGRAPH_NAMES_SQL, 'Reading the subgraph names from Postgres', signal);
+  try {
+    return parseSubgraphNames(output);
+  } catch (parseError) {
+    throw new SubgraphNamesError(redactKnownSecrets(maskWords((parseError as Error).message, secrets)));
+  }
 }
 
 /**

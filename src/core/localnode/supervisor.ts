@@ -290,17 +290,19 @@ export class LocalGraphNode extends EventEmitter<LocalNodeEvents> {
     return statuses;
   }
 
-  /**
-   * Every subgraph name the node knows (deployed from anywhere: the editor, a terminal's
-   * `graph deploy`, an earlier run on the same data), with its current and pending deployment,
-   * read from its Postgres (while ready).
-   */
+  /** Every subgraph name the node knows (deployed from anywhere), with its current and pending deployment, read from its Postgres (while ready). */
   async subgraphNames(signal?: AbortSignal): Promise<SubgraphName[]> {
+    const { psql, postgresUrl } = this.database('the names of subgraphs deployed from elsewhere cannot be read');
+    return readSubgraphNames(psql, postgresUrl, signal);
+  }
+
+  /** psql and the node's Postgres URL (secret and all: only for core's psql runs), while ready; `lost` says what cannot be done without psql. */
+  database(lost: string): { psql: string; postgresUrl: string } {
     const postgresUrl = this.urls && (this.postgres?.url ?? this.options.postgresUrl);
     if (!postgresUrl) throw new LocalNodeError('The local graph-node is not running.');
     const psql = findPsql(this.postgresBins, this.options.env ?? process.env, this.options.postgresDirs);
-    if (!psql) throw new LocalNodeError('psql (the Postgres client) was found neither beside Postgres nor on PATH: the names of subgraphs deployed from elsewhere cannot be read.');
-    return readSubgraphNames(psql, postgresUrl, signal);
+    if (!psql) throw new LocalNodeError(`psql (the Postgres client) was found neither beside Postgres nor on PATH: ${lost}.`);
+    return { psql, postgresUrl };
   }
 
   /** Asks for the statuses every `intervalMs` while ready (each answer a 'statuses' event); returns the function that ends it. */

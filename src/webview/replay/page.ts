@@ -85,6 +85,35 @@ function chainSection(chain: ReplayBlock): HTMLElement {
   );
 }
 
+/** graph-node's call cache for the block: address and return data only, said plainly. */
+function callsSection(s: ReplaySnapshot): HTMLElement {
+  const note = el('p', {
+    className: 'note',
+    textContent:
+      'From graph-node’s call cache for this block: the contract called and what it returned, from any subgraph on this node that called at this block (a call answered from the cache is listed once), in no particular order. graph-node does not keep a call’s input (function and arguments): a return value is decoded only where the ABI of the address’s data source has one output shape that fits it exactly.',
+  });
+  if (s.callsError) return section('eth_calls', note, el('p', { className: 'error', textContent: `The call cache could not be read: ${s.callsError}` }));
+  if (!s.calls) return section('eth_calls', note, el('p', { textContent: 'Read after each replay.' }));
+  const { calls, truncated } = s.calls;
+  return section(
+    `eth_calls cached for block ${s.block} · ${calls.length}${truncated ? ' (first shown)' : ''}`,
+    note,
+    calls.length
+      ? table(
+          ['Contract', 'Data source', 'Returned'],
+          calls.map((c) => [
+            c.address,
+            c.sources.join(', ') || '(not a data source)',
+            c.decoded
+              ? `${c.decoded.functions.join(' or ')} →\n${c.decoded.values.map((v) => `${v.name} (${v.type}) = ${v.value}`).join('\n')}`
+              : `${c.returned}${c.returnedBytes * 2 + 2 > c.returned.length ? ` … (${c.returnedBytes} bytes)` : ''}`,
+          ]),
+          'calls',
+        )
+      : el('p', { textContent: 'graph-node cached no eth_call for this block.' }),
+  );
+}
+
 function render(s: ReplaySnapshot): void {
   const timings = s.timings && `build ${s.timings.build} ms · deploy ${s.timings.deploy} ms · index ${s.timings.index} ms · read ${s.timings.read} ms · total ${s.timings.total} ms`;
   const rerun = el('button', { type: 'button', textContent: 'Replay Again', disabled: !!s.busy });
@@ -99,14 +128,7 @@ function render(s: ReplaySnapshot): void {
     s.result ? resultSection(s.result) : '',
     timings ? el('p', { className: 'note', textContent: `${timings}${s.deployment ? ` · ${s.deployment}` : ''}` }) : '',
     s.chain ? chainSection(s.chain) : s.chainError ? el('p', { className: 'error', textContent: `The block could not be read from the chain: ${s.chainError}` }) : '',
-    section(
-      'eth_call',
-      el('p', {
-        className: 'note',
-        textContent:
-          'Calls are not listed: graph-node answers a call it made before from its call cache without asking the chain, so a replay cannot see every call. The Profile view shows the time spent in eth_call.',
-      }),
-    ),
+    callsSection(s),
   );
 }
 

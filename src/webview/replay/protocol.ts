@@ -33,6 +33,14 @@ export interface ReplayBlock {
   truncated: boolean;
 }
 
+export interface ReplayCachedCall {
+  address: string;
+  sources: string[];
+  returned: string;
+  returnedBytes: number;
+  decoded?: { functions: string[]; values: ReplayValue[] };
+}
+
 export interface ReplayChange {
   entity: string;
   id: string;
@@ -73,6 +81,10 @@ export interface ReplaySnapshot {
   chain?: ReplayBlock;
   /** Why the block could not be read from the chain. */
   chainError?: string;
+  /** What graph-node's call cache holds for the block (read after each run). */
+  calls?: { calls: ReplayCachedCall[]; truncated: boolean };
+  /** Why the call cache could not be read. */
+  callsError?: string;
   /** A failure of the replay itself (deploy refused, node stopped). */
   error?: string;
 }

@@ -20,6 +20,8 @@ export interface CaptureSource {
   name: string;
   template: boolean;
   address?: string;
+  /** The name of the ABI its `source.abi` names (its contract's). */
+  abi?: string;
   startBlock: number;
   /** topic0 of each event its handlers take. */
   topics: Set<string>;
@@ -106,6 +108,7 @@ export function readCaptureManifest(file: string): CaptureManifest {
         name: typeof ds.name === 'string' ? ds.name : '',
         template,
         address: typeof source.address === 'string' ? source.address.toLowerCase() : undefined,
+        abi: typeof source.abi === 'string' ? source.abi : undefined,
         startBlock: typeof source.startBlock === 'number' ? source.startBlock : 0,
         topics: new Set(list(mapping.eventHandlers).flatMap((h) => (typeof obj(h).event === 'string' ? [eventTopic(obj(h).event as string)] : []))),
         blockHandlers: list(mapping.blockHandlers).length > 0,

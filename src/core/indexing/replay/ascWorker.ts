@@ -11,7 +11,13 @@ import { CompileError } from './compile';
 
 // Runs in the worker (CommonJS, node -e): asc resolved from the project's folder (its working directory).
 const WORKER_SOURCE = `
-const asc = require(require.resolve('assemblyscript/cli/asc', { paths: [process.cwd()] }));
+let asc;
+try {
+  asc = require(require.resolve('assemblyscript/cli/asc', { paths: [process.cwd()] }));
+} catch (e) {
+  process.stderr.write("assemblyscript/cli/asc cannot be loaded from the subgraph's folder (" + String((e && e.message) || e).split('\\n')[0] + '): install its dependencies\\n');
+  process.exit(1);
+}
 const lines = require('node:readline').createInterface({ input: process.stdin });
 asc.ready.then(() => lines.on('line', (line) => {
   const { id, args } = JSON.parse(line);
@@ -60,7 +66,13 @@ export class AscWorker {
       else w?.reject(new CompileError(reply.output));
     });
     const fail = (why: string) => {
-      for (const w of this.waiting.values()) w.reject(new Error(`The AssemblyScript compiler ${why}${stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`));
+      // The worker's last line says why (its own, for a missing compiler; else Node's error).
+      const last = stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.trim() && !/^\s*(at |Node\.js v|\^|})/.test(l))
+        .pop();
+      for (const w of this.waiting.values()) w.reject(new Error(`The AssemblyScript compiler ${why}${last ? `: ${last.trim()}` : ''}`));
       this.waiting.clear();
     };
     child.on('error', (err) => fail(`could not be started (${err.message})`));

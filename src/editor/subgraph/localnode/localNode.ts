@@ -117,6 +117,12 @@ export class LocalNode implements vscode.Disposable {
     return this.chain?.network;
   }
 
+  /** psql and the node's Postgres URL (secret and all: only for core's psql runs); throws while not running. */
+  database(lost: string): { psql: string; postgresUrl: string } {
+    if (!this.node) throw new Error('The local graph-node is not running.');
+    return this.node.database(lost);
+  }
+
   /**
    * Whether its names (the records it serves) are not known yet because it is coming up: a start
    * under way (the chain being chosen included), or ready with its names not read yet. A query

@@ -8,7 +8,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readCachedCalls } from '../../../core/indexing/replay/callCache';
 import { deployedSchema, debugName, planReplay, type ReplayPlan } from '../../../core/indexing/replay/replay';
+import { readCaptureManifest } from '../../../core/gndtest/capture/manifest';
 import type { SubgraphRecord } from '../../../core/subgraph/graphnode/records';
 import { inertText } from '../../../core/inert';
 import { redactText } from '../../../core/redact';
@@ -150,7 +152,17 @@ export class Replays implements vscode.Disposable {
     const block = plan.block;
     const session = new ReplaySession(
       plan,
-      { extensionUri: this.deps.extensionUri, log: this.deps.log, toolchain: this.deps.toolchain, node: () => local.urls, rpcUrl: local.chainRpcUrl },
+      {
+        extensionUri: this.deps.extensionUri,
+        log: this.deps.log,
+        toolchain: this.deps.toolchain,
+        node: () => local.urls,
+        rpcUrl: local.chainRpcUrl,
+        cachedCalls: (signal) => {
+          const { psql, postgresUrl } = local.database('graph-node’s call cache cannot be read');
+          return readCachedCalls(psql, postgresUrl, local.chainNetwork ?? '', block, readCaptureManifest(plan.manifest), signal);
+        },
+      },
       `${name} · block ${block}`,
     );
     this.sessions.set(plan.name, session);

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AscWorker } from '../../../core/indexing/replay/ascWorker';
 import { readBlock } from '../../../core/indexing/replay/block';
+import type { CachedCalls } from '../../../core/indexing/replay/callCache';
 import { changeOf, rebuildFilesOf, runReplay, type ReplayNode, type ReplayPlan, type ReplayRun } from '../../../core/indexing/replay/replay';
 import { readCaptureManifest } from '../../../core/gndtest/capture/manifest';
 import { endpointFromUrl } from '../../../core/nodes/endpoint';
@@ -32,6 +33,8 @@ export interface SessionDeps {
   node(): ReplayNode | undefined;
   /** The chain's RPC URL (secret and all: only handed to core's client). */
   rpcUrl?: string;
+  /** The calls graph-node cached for the block (core's readCachedCalls on the local node's Postgres). */
+  cachedCalls(signal: AbortSignal): Promise<CachedCalls>;
 }
 
 export class ReplaySession implements vscode.Disposable {
@@ -106,6 +109,15 @@ export class ReplaySession implements vscode.Disposable {
     }
   }
 
+  /** What graph-node's call cache holds for the block now (the failed deployment's calls and the replays'). */
+  private async readCalls(): Promise<void> {
+    try {
+      this.update({ calls: await this.deps.cachedCalls(this.abort.signal), callsError: undefined });
+    } catch (err) {
+      if (!this.abort.signal.aborted) this.update({ calls: undefined, callsError: redactText(errorText(err)) });
+    }
+  }
+
   /** Asks for a run: now when idle, else once the current one ends (saves in a burst make one run). */
   request(change: 'mapping' | 'all'): Promise<void> {
     this.next = this.next === 'all' ? 'all' : change;
@@ -164,6 +176,7 @@ export class ReplaySession implements vscode.Disposable {
               : { ...outcome, message: redactText(outcome.message), output: redactText(outcome.output) },
       });
       this.deps.log.info(`Replay of block ${this.plan.block} as ${this.plan.name}: ${outcome.kind} in ${run.timings.total} ms`);
+      await this.readCalls();
       this.ran.fire(run);
     } catch (err) {
       if (this.abort.signal.aborted) return;
