@@ -100,3 +100,45 @@ export function logsOfAnswer(answer: Pick<GraphqlResponse, 'data' | 'errors'>, d
   if (!Array.isArray(items)) throw new LogsQueryError('The node answered without a _logs list: is this a graph-node 0.44 or later?');
   return items.map((item) => entryOfLogItem(item, deployment)).filter((e): e is LogEntry => e !== undefined);
 }
+
+/** How many ids a LogsCursor remembers (entries told already), oldest forgotten first. */
+const SEEN_IDS = 20_000;
+/** A time later than this past the clock is no real entry's (a broken node): never what the next page starts from. */
+const FUTURE_SLACK_MS = 3_600_000;
+
+/**
+ * Where a reader of `_logs` is: the entries told already (by id) and the time the next page asks
+ * from. It passes only what is new, also from a node that ignores `skip` or `from` (the same page
+ * again) or answers a time that is garbage or far ahead: never an entry twice, never one older
+ * than what was told.
+ */
+export class LogsCursor {
+  private readonly seen = new Set<string>();
+  private lastMs = -Infinity;
+  private lastTime: string | undefined;
+
+  /** The entries of `page` not told before, in order (none older than a page before told); the cursor moves past them. */
+  fresh(page: readonly LogEntry[], now = Date.now()): LogEntry[] {
+    const told = this.lastMs;
+    const fresh: LogEntry[] = [];
+    for (const e of page) {
+      const ms = Date.parse(e.time);
+      if ((e.id !== undefined && this.seen.has(e.id)) || ms < told) continue;
+      fresh.push(e);
+      if (e.id !== undefined) {
+        this.seen.add(e.id);
+        if (this.seen.size > SEEN_IDS) this.seen.delete(this.seen.values().next().value!);
+      }
+      if (ms > this.lastMs && ms <= now + FUTURE_SLACK_MS) {
+        this.lastMs = ms;
+        this.lastTime = e.time;
+      }
+    }
+    return fresh;
+  }
+
+  /** The next page of a follow: what came from the last time told on. */
+  next(): LogsPageRequest {
+    return { first: LOGS_MAX_FIRST, skip: 0, ...(this.lastTime ? { from: this.lastTime } : {}) };
+  }
+}
