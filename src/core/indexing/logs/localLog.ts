@@ -4,7 +4,7 @@
  * data folder's placeholder manifest), its output read from the data folder's logs/ (see
  * localnode/gndLogFile.ts), and followed as it grows.
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { GND_LOG_DIR, GND_LOG_FILE, GND_LOG_ROTATED } from '../../localnode/gndLogFile';
 import { argumentsOf, processesWithArgument } from '../../localnode/lock';
@@ -42,11 +42,30 @@ export function localNodeDataFolder(graphqlUrl: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The log file open for reading, or an error saying why not: only a regular file of this user's,
+ * never through a symlink (the folder is named by another process's arguments) nor a FIFO (an
+ * open that would wait for ever).
+ */
+function openLog(file: string): number {
+  const refused = new Error(`${file} is no log file of this user's: not read.`);
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    throw (err as NodeJS.ErrnoException).code === 'ELOOP' ? refused : err;
+  }
+  const stat = fstatSync(fd);
+  if (stat.isFile() && (typeof process.getuid !== 'function' || stat.uid === process.getuid())) return fd;
+  closeSync(fd);
+  throw refused;
+}
+
 /** The bytes of `file` from `offset` on (at most the last `max`), and the offset after them. */
 function readFrom(file: string, offset: number, max: number): { bytes: Buffer; end: number } {
-  const fd = openSync(file, 'r');
+  const fd = openLog(file);
   try {
-    const size = statSync(file).size;
+    const size = fstatSync(fd).size;
     const start = Math.max(offset, size - max);
     const buffer = Buffer.alloc(Math.max(0, size - start));
     let read = 0;

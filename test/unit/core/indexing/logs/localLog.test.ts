@@ -3,7 +3,8 @@
  * another process into entries, also while it grows and across a rotation.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
@@ -53,5 +54,14 @@ test("the saved log is read into entries (the placeholder's left out), then foll
   } finally {
     abort.abort();
     file.close();
+  }
+});
+
+test('a log that is a FIFO or a symlink is refused in one line, never waited on nor followed out', () => {
+  for (const make of [(f: string) => execFileSync('mkfifo', [f]), (f: string) => symlinkSync('/etc/hostname', f)]) {
+    const dir = mkdtempSync(path.join(tmp, 'odd-'));
+    mkdirSync(path.join(dir, GND_LOG_DIR));
+    make(path.join(dir, GND_LOG_DIR, GND_LOG_ROTATED));
+    assert.throws(() => readLocalLog(dir, () => undefined), /gnd\.log\.1 is no log file of this user's: not read\.$/);
   }
 });
