@@ -65,3 +65,17 @@ test('a log that is a FIFO or a symlink is refused in one line, never waited on 
     assert.throws(() => readLocalLog(dir, () => undefined), /gnd\.log\.1 is no log file of this user's: not read\.$/);
   }
 });
+
+test('a mapping line of 1 MB keeps whose it is: cut in the middle of its text, kept and read back as an entry', () => {
+  const dir = mkdtempSync(path.join(tmp, 'huge-'));
+  const file = new GndLogFile(dir);
+  const context = `, data_source: Emitter, runner_index: 1, sgd: 2, subgraph_id: ${DEPLOYMENT}, component: SubgraphInstanceManager > UserMapping`;
+  file.write(`Nov 29 07:25:50.178 INFO big ${'x'.repeat(1024 * 1024)}${context}`);
+  file.close();
+  const seen: LogEntry[] = [];
+  readLocalLog(dir, (e) => seen.push(e));
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0].deployment, DEPLOYMENT);
+  assert.equal(seen[0].dataSource, 'Emitter');
+  assert.ok(seen[0].message.startsWith('big xxx') && seen[0].message.includes('…') && seen[0].message.length < 64 * 1024, seen[0].message.slice(0, 40));
+});
