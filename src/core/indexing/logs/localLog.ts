@@ -104,8 +104,10 @@ export function readLocalLog(dataDir: string, onEntry: (entry: LogEntry) => void
     for (const line of lines) reader.line(line);
   };
   const rotated = path.join(dir, GND_LOG_ROTATED);
-  const sizeOf = () => (existsSync(current) ? statSync(current).size : 0);
-  const now = sizeOf();
+  const statOf = (file: string) => (existsSync(file) ? statSync(file) : undefined);
+  const now = statOf(current)?.size ?? 0;
+  /** The file `offset` is in: when gnd.log is another, this one is gnd.log.1 now. */
+  let inode = statOf(current)?.ino;
   if (existsSync(rotated)) take(readFrom(rotated, 0, Math.max(0, MAX_READ_BYTES - now)));
   partial = '';
   offset = 0;
@@ -125,8 +127,15 @@ export function readLocalLog(dataDir: string, onEntry: (entry: LogEntry) => void
   const poll = () => {
     if (stopped) return;
     try {
-      const size = sizeOf();
-      // A smaller file is a new one (the old became gnd.log.1): read it from its start.
+      const stat = statOf(current);
+      if (stat && stat.ino !== inode) {
+        // gnd.log became gnd.log.1: what was written to it since the last poll first, then the new one from its start.
+        if (inode !== undefined && statOf(rotated)?.ino === inode) take(readFrom(rotated, offset, MAX_READ_BYTES));
+        inode = stat.ino;
+        offset = 0;
+      }
+      const size = stat?.size ?? 0;
+      // Smaller: cut short in place; read from its start.
       if (size < offset) offset = 0;
       if (size > offset) {
         take(readFrom(current, offset, MAX_READ_BYTES));

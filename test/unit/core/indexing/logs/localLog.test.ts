@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
@@ -78,4 +78,24 @@ test('a mapping line of 1 MB keeps whose it is: cut in the middle of its text, k
   assert.equal(seen[0].deployment, DEPLOYMENT);
   assert.equal(seen[0].dataSource, 'Emitter');
   assert.ok(seen[0].message.startsWith('big xxx') && seen[0].message.includes('…') && seen[0].message.length < 64 * 1024, seen[0].message.slice(0, 40));
+});
+
+test('a follow across a rotation loses nothing: what went to gnd.log before it became gnd.log.1 is read too', async () => {
+  const dir = mkdtempSync(path.join(tmp, 'rotate-'));
+  const lines = fixture.filter((l) => l.includes(DEPLOYMENT));
+  const file = new GndLogFile(dir, Math.ceil(Buffer.byteLength(lines.join('\n')) * 0.6));
+  file.write(lines[0]);
+  const seen: LogEntry[] = [];
+  const abort = new AbortController();
+  readLocalLog(dir, (e) => seen.push(e), { follow: true, signal: abort.signal });
+  try {
+    // Between two polls: the file fills, becomes gnd.log.1, and a new one starts.
+    lines.slice(1).forEach((l) => file.write(l));
+    assert.ok(existsSync(path.join(dir, GND_LOG_DIR, GND_LOG_ROTATED)));
+    await until(() => seen.some((e) => e.handler === 'handleBoom' && e.origin === 'graph-node'));
+    assert.deepEqual([...new Set(seen.map((e) => e.block))], [2, 3, 4]);
+  } finally {
+    abort.abort();
+    file.close();
+  }
 });
