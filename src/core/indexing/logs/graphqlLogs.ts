@@ -53,7 +53,8 @@ export function entryOfLogItem(item: unknown, deployment: string): LogEntry | un
       if (key && value !== undefined && !args.has(key)) args.set(key, value);
     }
   const stamp = asString(o.timestamp) ?? '';
-  const time = Number.isNaN(Date.parse(stamp)) ? stamp : new Date(stamp).toISOString();
+  // A time that is none is shown as the node said it, inert and short.
+  const time = Number.isNaN(Date.parse(stamp)) ? inertLine(oneLine(stamp, 40)) : new Date(stamp).toISOString();
   const entry: LogEntry = {
     ...(asString(o.id) ? { id: asString(o.id) } : {}),
     time,

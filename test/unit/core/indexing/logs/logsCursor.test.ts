@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { main } from '../../../../../src/cli/main';
 import type { LogEntry } from '../../../../../src/core/indexing/logs/entry';
-import { LogsCursor } from '../../../../../src/core/indexing/logs/graphqlLogs';
+import { entryOfLogItem, LogsCursor } from '../../../../../src/core/indexing/logs/graphqlLogs';
 
 const ID = 'QmaSGUNZKigtRCXTE2eTfRLF7evEiLqF2a5L4VnKyVgiNj';
 const stamp = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString();
@@ -56,4 +56,10 @@ test('a follow passes only what is new: the same page again, or older entries, a
   // A time far ahead is told but never where the next page starts.
   assert.equal(cursor.fresh([entry(6, '+275760-09-13T00:00:00.000Z')], now).length, 1);
   assert.deepEqual(cursor.next(), { first: 1000, skip: 0, from: stamp(4) });
+});
+
+test('a time that is none is kept short and inert (the panel and the CLI show it as a cell)', () => {
+  const e = entryOfLogItem({ id: '1', timestamp: `\u202e\u001b[2J${'9'.repeat(1_000_000)}`, level: 'INFO', text: 'x' }, ID)!;
+  assert.ok(e.time.length < 100, `${e.time.length} chars`);
+  assert.ok(!e.time.includes('\u202e') && !e.time.includes('\u001b'), e.time);
 });
