@@ -7,7 +7,7 @@
  */
 import { inertLine, oneLine } from '../../inert';
 import { errorMessages, postGraphql, type GraphqlCallOptions, type GraphqlResponse } from '../../subgraph/query/client';
-import { handlerIn, parseLevel, sourceIn, type EntryLevel, type LogEntry } from './entry';
+import { handlerIn, isHandlerName, parseLevel, sourceIn, type EntryLevel, type LogEntry } from './entry';
 
 export const LOGS_MAX_FIRST = 1000;
 export const LOGS_MAX_SKIP = 10_000;
@@ -63,7 +63,7 @@ export function entryOfLogItem(item: unknown, deployment: string): LogEntry | un
     deployment,
     origin: args.has('data_source') ? 'mapping' : 'graph-node',
   };
-  const handler = args.get('handler') ?? handlerIn(text);
+  const handler = [args.get('handler')].find(isHandlerName) ?? handlerIn(text);
   const block = args.get('block_number') ?? args.get('block');
   const tx = args.get('transaction') ?? args.get('tx');
   const meta = o.meta as { module?: unknown; line?: unknown; column?: unknown } | null | undefined;

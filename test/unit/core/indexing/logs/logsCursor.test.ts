@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { main } from '../../../../../src/cli/main';
 import type { LogEntry } from '../../../../../src/core/indexing/logs/entry';
 import { entryOfLogItem, LogsCursor } from '../../../../../src/core/indexing/logs/graphqlLogs';
+import { LogStore } from '../../../../../src/core/indexing/logs/store';
 
 const ID = 'QmaSGUNZKigtRCXTE2eTfRLF7evEiLqF2a5L4VnKyVgiNj';
 const stamp = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString();
@@ -62,4 +63,12 @@ test('a time that is none is kept short and inert (the panel and the CLI show it
   const e = entryOfLogItem({ id: '1', timestamp: `\u202e\u001b[2J${'9'.repeat(1_000_000)}`, level: 'INFO', text: 'x' }, ID)!;
   assert.ok(e.time.length < 100, `${e.time.length} chars`);
   assert.ok(!e.time.includes('\u202e') && !e.time.includes('\u001b'), e.time);
+});
+
+test('a node that names handlers without end: what is no function name is no handler, and the filter offers 500 at most', () => {
+  const e = entryOfLogItem({ timestamp: stamp(1), level: 'INFO', text: 'x', arguments: [{ key: 'handler', value: `<img src=x>${'h'.repeat(10_000)}` }] }, ID)!;
+  assert.equal(e.handler, undefined);
+  const store = new LogStore();
+  for (let i = 0; i < 2000; i++) store.add({ ...entry(i), handler: `handle${i}` });
+  assert.equal(store.handlers(ID).length, 500);
 });
