@@ -116,3 +116,11 @@ test("a mapping's abort message that imitates graph-node's context does not move
   assert.equal(entries[0].origin, 'graph-node');
   assert.equal(entries[0].block, 4);
 });
+
+test('a handler that logs without end is told as it goes: at most 10,000 of its lines wait for its name', () => {
+  let told = 0;
+  const reader = new GndEntries(() => told++);
+  const line = `Nov 29 07:25:50.178 INFO spam, data_source: Emitter, runner_index: 1, sgd: 2, subgraph_id: ${DEPLOYMENT}, component: SubgraphInstanceManager > UserMapping`;
+  for (let i = 0; i < 25_000; i++) reader.line(line, NOW);
+  assert.equal(told, 20_000);
+});
