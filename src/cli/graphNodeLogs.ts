@@ -6,7 +6,7 @@
  */
 import { inertJson, inertLine } from '../core/inert';
 import { parseLevel, type LogEntry } from '../core/indexing/logs/entry';
-import { deploymentQueryUrl, fetchLogsPage, LOGS_MAX_FIRST, LOGS_MAX_SKIP, LogsNotEnabled } from '../core/indexing/logs/graphqlLogs';
+import { deploymentQueryUrl, fetchLogsPage, LOGS_MAX_FIRST, LOGS_MAX_SKIP, LogsCursor, LogsNotEnabled } from '../core/indexing/logs/graphqlLogs';
 import { localNodeDataFolder, readLocalLog } from '../core/indexing/logs/localLog';
 import { matches, type LogFilter } from '../core/indexing/logs/store';
 import { redactText, redactUrl } from '../core/redact';
@@ -71,29 +71,20 @@ async function untilAborted(signal: AbortSignal): Promise<void> {
 async function viaLogsQuery(args: LogsArgs, print: (e: LogEntry) => void, signal: AbortSignal): Promise<void> {
   const url = deploymentQueryUrl(args.graphql, args.deployment);
   const call = { timeoutMs: args.timeoutMs, signal };
-  let last: LogEntry | undefined;
+  const cursor = new LogsCursor();
   for (let skip = 0; skip <= LOGS_MAX_SKIP; skip += LOGS_MAX_FIRST) {
     const page = await fetchLogsPage(url, args.deployment, { first: LOGS_MAX_FIRST, skip }, call);
-    page.forEach(print);
-    last = page.at(-1) ?? last;
+    cursor.fresh(page).forEach(print);
     if (page.length < LOGS_MAX_FIRST) break;
   }
-  if (!args.follow) return;
-  // From the last time seen on; the entries of that very time seen already are skipped by id.
-  let seen = new Set(last?.id ? [last.id] : []);
-  while (!signal.aborted) {
+  while (args.follow && !signal.aborted) {
     await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
     if (signal.aborted) break;
-    const page = await fetchLogsPage(url, args.deployment, { first: LOGS_MAX_FIRST, skip: 0, ...(last ? { from: last.time } : {}) }, call).catch((err) => {
+    const page = await fetchLogsPage(url, args.deployment, cursor.next(), call).catch((err) => {
       if (signal.aborted) return [];
       throw err;
     });
-    const fresh = page.filter((e) => !e.id || !seen.has(e.id));
-    fresh.forEach(print);
-    if (fresh.length) {
-      last = fresh.at(-1)!;
-      seen = new Set(page.filter((e) => e.time === last!.time && e.id).map((e) => e.id!));
-    }
+    cursor.fresh(page).forEach(print);
   }
 }
 

@@ -14,8 +14,15 @@ export const GND_LOG_FILE = 'gnd.log';
 /** Where a full log goes when a new one starts. */
 export const GND_LOG_ROTATED = 'gnd.log.1';
 export const GND_LOG_MAX_BYTES = 16 * 1024 * 1024;
-/** A line longer than this is cut in the file (a mapping can log megabytes at once). */
-const MAX_LINE_BYTES = 64 * 1024;
+/** A line longer than this is cut (a mapping can log megabytes at once). */
+export const MAX_LINE_CHARS = 64 * 1024;
+/** What a cut keeps of a line's end: graph-node writes the deployment and handler there, after the text. */
+const KEPT_TAIL_CHARS = 2048;
+
+/** `line` within MAX_LINE_CHARS: a long one loses the middle of its text, never its end (whose deployment it is). */
+export function boundedLine(line: string): string {
+  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS - KEPT_TAIL_CHARS - 1)}…${line.slice(-KEPT_TAIL_CHARS)}` : line;
+}
 
 export const gndLogPath = (dataDir: string) => path.join(dataDir, GND_LOG_DIR, GND_LOG_FILE);
 
@@ -31,7 +38,7 @@ export class GndLogFile {
   /** Appends one line; a failure to write (disk full) loses the line, never the node. */
   write(line: string): void {
     try {
-      const text = `${redactText(line.length > MAX_LINE_BYTES ? line.slice(0, MAX_LINE_BYTES) : line)}\n`;
+      const text = `${redactText(boundedLine(line))}\n`;
       if (this.fd === undefined) this.open();
       if (this.size + Buffer.byteLength(text) > this.maxBytes && this.size > 0) this.rotate();
       this.size += writeSync(this.fd!, text);

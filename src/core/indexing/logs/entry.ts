@@ -50,6 +50,9 @@ export function sourceIn(text: string): SourceLocation | undefined {
   return m ? { file: m[1], line: Number(m[2]), column: Number(m[3]) } : undefined;
 }
 
+/** Whether `name` can be a mapping's handler (an AssemblyScript function's name): what a node says otherwise is no handler. */
+export const isHandlerName = (name: string | undefined): name is string => name !== undefined && /^[A-Za-z_$][\w$]{0,199}$/.test(name);
+
 /** The handler named in graph-node's failure text ("in handler `handleX`", or the wasm frame "!src/mapping/handleX:"). */
 export function handlerIn(text: string): string | undefined {
   return /\bin handler `([A-Za-z_$][\w$]{0,199})`/.exec(text)?.[1] ?? /![^\s!:]*\/([A-Za-z_$][\w$]{0,199}): /.exec(text)?.[1];

@@ -12,6 +12,8 @@
 import { handlerIn, sourceIn, type LogEntry } from './entry';
 import { parseGndLine, type GndLine } from './gndLine';
 
+/** How many of a trigger's mapping lines wait for its handler's name at most. */
+const MAX_PENDING = 10_000;
 const TX = /^0x[0-9a-fA-F]{64}$/;
 const TX_IN_TEXT = /\btransaction (?:0x)?([0-9a-f]{64})\b/;
 
@@ -44,6 +46,8 @@ export class GndEntries {
     if (!state) this.states.set(deployment, (state = { pending: [] }));
     if (line.fields.get('component')?.endsWith('UserMapping')) {
       state.pending.push({ ...this.base(line, deployment, state), origin: 'mapping' });
+      // A handler that logs without end is told as it goes, without its name, rather than held.
+      if (state.pending.length >= MAX_PENDING) this.flush(state);
       return;
     }
     const handler = line.fields.get('handler');

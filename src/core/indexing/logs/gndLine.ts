@@ -4,6 +4,7 @@
  * subgraph_id: Qm…, component: SubgraphInstanceManager > UserMapping`: a local time without a
  * year, a four-letter level, the message, then its `key: value` pairs and the logger's context.
  */
+import { boundedLine } from '../../localnode/gndLogFile';
 import type { EntryLevel } from './entry';
 
 export interface GndLine {
@@ -21,8 +22,8 @@ const HEAD = /^([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d)\.(\d{3}) (TRCE|DE
 const KEY = /^([a-z_][a-z0-9_]{0,63}): /;
 /** The context graph-node puts after what the mapping logged, last first: never part of the user's text. */
 const MAPPING_CONTEXT = ['component', 'subgraph_id', 'sgd', 'runner_index', 'data_source'];
-/** A line is never longer than this when parsed (a mapping may log megabytes). */
-export const MAX_LINE_CHARS = 64 * 1024;
+/** The logger's context, at the end of every line of a deployment's: a key of it met before (in a message) is not it. */
+const LOGGER_CONTEXT = new Set(['component', 'subgraph_id', 'sgd', 'runner_index']);
 
 /** The time of a slog stamp, in the year that puts it at most a day after `now` (slog omits the year). */
 function isoTime(month: number, day: number, h: number, m: number, s: number, ms: number, now: Date): string {
@@ -33,7 +34,7 @@ function isoTime(month: number, day: number, h: number, m: number, s: number, ms
 
 /** The line's parts, or undefined when it is not a slog line (a panic's text, a backtrace frame). */
 export function parseGndLine(raw: string, now: Date = new Date()): GndLine | undefined {
-  const line = raw.length > MAX_LINE_CHARS ? raw.slice(0, MAX_LINE_CHARS) : raw;
+  const line = boundedLine(raw);
   const head = HEAD.exec(line);
   if (!head) return undefined;
   const month = MONTHS.indexOf(head[1]);
@@ -58,7 +59,9 @@ export function parseGndLine(raw: string, now: Date = new Date()): GndLine | und
     .slice(0, messageEnd)
     .map((p) => (p.key ? `${p.key}: ${p.text}` : p.text))
     .join(', ');
+  // A key's first value is graph-node's (an error's text, which a mapping's abort message is in,
+  // comes after its own keys), but for the logger's context: graph-node writes it last of all.
   const fields = new Map<string, string>();
-  for (const p of parts.slice(messageEnd)) if (!fields.has(p.key!)) fields.set(p.key!, p.text);
+  for (const p of parts.slice(messageEnd)) if (!fields.has(p.key!) || LOGGER_CONTEXT.has(p.key!)) fields.set(p.key!, p.text);
   return { time, level: SLOG_LEVELS[head[7]], message, fields };
 }

@@ -7,7 +7,7 @@
  */
 import { inertLine, oneLine } from '../../inert';
 import { errorMessages, postGraphql, type GraphqlCallOptions, type GraphqlResponse } from '../../subgraph/query/client';
-import { handlerIn, parseLevel, sourceIn, type EntryLevel, type LogEntry } from './entry';
+import { handlerIn, isHandlerName, parseLevel, sourceIn, type EntryLevel, type LogEntry } from './entry';
 
 export const LOGS_MAX_FIRST = 1000;
 export const LOGS_MAX_SKIP = 10_000;
@@ -53,7 +53,8 @@ export function entryOfLogItem(item: unknown, deployment: string): LogEntry | un
       if (key && value !== undefined && !args.has(key)) args.set(key, value);
     }
   const stamp = asString(o.timestamp) ?? '';
-  const time = Number.isNaN(Date.parse(stamp)) ? stamp : new Date(stamp).toISOString();
+  // A time that is none is shown as the node said it, inert and short.
+  const time = Number.isNaN(Date.parse(stamp)) ? inertLine(oneLine(stamp, 40)) : new Date(stamp).toISOString();
   const entry: LogEntry = {
     ...(asString(o.id) ? { id: asString(o.id) } : {}),
     time,
@@ -62,7 +63,7 @@ export function entryOfLogItem(item: unknown, deployment: string): LogEntry | un
     deployment,
     origin: args.has('data_source') ? 'mapping' : 'graph-node',
   };
-  const handler = args.get('handler') ?? handlerIn(text);
+  const handler = [args.get('handler')].find(isHandlerName) ?? handlerIn(text);
   const block = args.get('block_number') ?? args.get('block');
   const tx = args.get('transaction') ?? args.get('tx');
   const meta = o.meta as { module?: unknown; line?: unknown; column?: unknown } | null | undefined;
@@ -99,4 +100,46 @@ export function logsOfAnswer(answer: Pick<GraphqlResponse, 'data' | 'errors'>, d
   const items = (answer.data as { _logs?: unknown } | undefined)?._logs;
   if (!Array.isArray(items)) throw new LogsQueryError('The node answered without a _logs list: is this a graph-node 0.44 or later?');
   return items.map((item) => entryOfLogItem(item, deployment)).filter((e): e is LogEntry => e !== undefined);
+}
+
+/** How many ids a LogsCursor remembers (entries told already), oldest forgotten first. */
+const SEEN_IDS = 20_000;
+/** A time later than this past the clock is no real entry's (a broken node): never what the next page starts from. */
+const FUTURE_SLACK_MS = 3_600_000;
+
+/**
+ * Where a reader of `_logs` is: the entries told already (by id) and the time the next page asks
+ * from. It passes only what is new, also from a node that ignores `skip` or `from` (the same page
+ * again) or answers a time that is garbage or far ahead: never an entry twice, never one older
+ * than what was told.
+ */
+export class LogsCursor {
+  private readonly seen = new Set<string>();
+  private lastMs = -Infinity;
+  private lastTime: string | undefined;
+
+  /** The entries of `page` not told before, in order (none older than a page before told); the cursor moves past them. */
+  fresh(page: readonly LogEntry[], now = Date.now()): LogEntry[] {
+    const told = this.lastMs;
+    const fresh: LogEntry[] = [];
+    for (const e of page) {
+      const ms = Date.parse(e.time);
+      if ((e.id !== undefined && this.seen.has(e.id)) || ms < told) continue;
+      fresh.push(e);
+      if (e.id !== undefined) {
+        this.seen.add(e.id);
+        if (this.seen.size > SEEN_IDS) this.seen.delete(this.seen.values().next().value!);
+      }
+      if (ms > this.lastMs && ms <= now + FUTURE_SLACK_MS) {
+        this.lastMs = ms;
+        this.lastTime = e.time;
+      }
+    }
+    return fresh;
+  }
+
+  /** The next page of a follow: what came from the last time told on. */
+  next(): LogsPageRequest {
+    return { first: LOGS_MAX_FIRST, skip: 0, ...(this.lastTime ? { from: this.lastTime } : {}) };
+  }
 }

@@ -4,7 +4,7 @@
  * data folder's placeholder manifest), its output read from the data folder's logs/ (see
  * localnode/gndLogFile.ts), and followed as it grows.
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { GND_LOG_DIR, GND_LOG_FILE, GND_LOG_ROTATED } from '../../localnode/gndLogFile';
 import { argumentsOf, processesWithArgument } from '../../localnode/lock';
@@ -42,11 +42,30 @@ export function localNodeDataFolder(graphqlUrl: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The log file open for reading, or an error saying why not: only a regular file of this user's,
+ * never through a symlink (the folder is named by another process's arguments) nor a FIFO (an
+ * open that would wait for ever).
+ */
+function openLog(file: string): number {
+  const refused = new Error(`${file} is no log file of this user's: not read.`);
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    throw (err as NodeJS.ErrnoException).code === 'ELOOP' ? refused : err;
+  }
+  const stat = fstatSync(fd);
+  if (stat.isFile() && (typeof process.getuid !== 'function' || stat.uid === process.getuid())) return fd;
+  closeSync(fd);
+  throw refused;
+}
+
 /** The bytes of `file` from `offset` on (at most the last `max`), and the offset after them. */
 function readFrom(file: string, offset: number, max: number): { bytes: Buffer; end: number } {
-  const fd = openSync(file, 'r');
+  const fd = openLog(file);
   try {
-    const size = statSync(file).size;
+    const size = fstatSync(fd).size;
     const start = Math.max(offset, size - max);
     const buffer = Buffer.alloc(Math.max(0, size - start));
     let read = 0;
@@ -85,8 +104,10 @@ export function readLocalLog(dataDir: string, onEntry: (entry: LogEntry) => void
     for (const line of lines) reader.line(line);
   };
   const rotated = path.join(dir, GND_LOG_ROTATED);
-  const sizeOf = () => (existsSync(current) ? statSync(current).size : 0);
-  const now = sizeOf();
+  const statOf = (file: string) => (existsSync(file) ? statSync(file) : undefined);
+  const now = statOf(current)?.size ?? 0;
+  /** The file `offset` is in: when gnd.log is another, this one is gnd.log.1 now. */
+  let inode = statOf(current)?.ino;
   if (existsSync(rotated)) take(readFrom(rotated, 0, Math.max(0, MAX_READ_BYTES - now)));
   partial = '';
   offset = 0;
@@ -106,8 +127,15 @@ export function readLocalLog(dataDir: string, onEntry: (entry: LogEntry) => void
   const poll = () => {
     if (stopped) return;
     try {
-      const size = sizeOf();
-      // A smaller file is a new one (the old became gnd.log.1): read it from its start.
+      const stat = statOf(current);
+      if (stat && stat.ino !== inode) {
+        // gnd.log became gnd.log.1: what was written to it since the last poll first, then the new one from its start.
+        if (inode !== undefined && statOf(rotated)?.ino === inode) take(readFrom(rotated, offset, MAX_READ_BYTES));
+        inode = stat.ino;
+        offset = 0;
+      }
+      const size = stat?.size ?? 0;
+      // Smaller: cut short in place; read from its start.
       if (size < offset) offset = 0;
       if (size > offset) {
         take(readFrom(current, offset, MAX_READ_BYTES));

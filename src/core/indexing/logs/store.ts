@@ -6,6 +6,8 @@ import { levelRank, type EntryLevel, type LogEntry } from './entry';
 
 /** How many entries a deployment keeps by default (a busy mapping logs thousands per minute). */
 export const DEFAULT_CAPACITY = 50_000;
+/** How many handler names a filter offers at most (a node may name any number). */
+const MAX_HANDLERS = 500;
 
 export interface LogFilter {
   /** This level and above. */
@@ -105,10 +107,13 @@ export class LogStore {
     return { entries, total };
   }
 
-  /** The handlers a deployment's entries name, sorted (for a filter's choices). */
-  handlers(deployment: string): string[] {
+  /** The handlers a deployment's entries name, sorted (for a filter's choices): the first `max` (a subgraph has a few dozen). */
+  handlers(deployment: string, max = MAX_HANDLERS): string[] {
     const names = new Set<string>();
-    for (const entry of this.rings.get(deployment)?.oldestFirst() ?? []) if (entry.handler) names.add(entry.handler);
+    for (const entry of this.rings.get(deployment)?.oldestFirst() ?? []) {
+      if (entry.handler) names.add(entry.handler);
+      if (names.size >= max) break;
+    }
     return [...names].sort();
   }
 

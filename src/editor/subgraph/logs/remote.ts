@@ -4,7 +4,7 @@
  * bounds), then every few seconds what came since the last entry's time.
  */
 import type * as vscode from 'vscode';
-import { LOGS_MAX_FIRST, LOGS_MAX_SKIP, LOGS_QUERY, logsOfAnswer, logsVariables, type LogsPageRequest } from '../../../core/indexing/logs/graphqlLogs';
+import { LOGS_MAX_FIRST, LOGS_MAX_SKIP, LOGS_QUERY, LogsCursor, logsOfAnswer, logsVariables, type LogsPageRequest } from '../../../core/indexing/logs/graphqlLogs';
 import type { LogEntry } from '../../../core/indexing/logs/entry';
 import type { LogStore } from '../../../core/indexing/logs/store';
 import type { SubgraphRecord } from '../../../core/subgraph/graphnode/records';
@@ -17,30 +17,25 @@ const POLL_MS = 3000;
 export function readRemoteLogs(records: SubgraphStore, record: SubgraphRecord, key: string, store: LogStore, problem: (text: string | undefined) => void): vscode.Disposable {
   const abort = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let last: LogEntry | undefined;
-  let seen = new Set<string>();
+  let cursor: LogsCursor | undefined;
   const page = async (request: LogsPageRequest): Promise<LogEntry[]> => {
     const outcome = await records.query(record, { query: LOGS_QUERY, variables: logsVariables(request) }, undefined, abort.signal);
     return outcome.kind === 'answered' ? logsOfAnswer(outcome.response, key) : [];
   };
   const take = (entries: LogEntry[]) => {
-    const fresh = entries.filter((e) => !e.id || !seen.has(e.id));
-    for (const e of fresh) store.add(e);
-    if (fresh.length) {
-      last = fresh.at(-1)!;
-      seen = new Set(entries.filter((e) => e.time === last!.time && e.id).map((e) => e.id!));
-    }
+    for (const e of cursor!.fresh(entries)) store.add(e);
   };
   const run = async () => {
     try {
-      if (!last) {
+      if (!cursor) {
+        cursor = new LogsCursor();
         store.clear(key);
         for (let skip = 0; skip <= LOGS_MAX_SKIP; skip += LOGS_MAX_FIRST) {
           const entries = await page({ first: LOGS_MAX_FIRST, skip });
           take(entries);
           if (entries.length < LOGS_MAX_FIRST) break;
         }
-      } else take(await page({ first: LOGS_MAX_FIRST, skip: 0, from: last.time }));
+      } else take(await page(cursor.next()));
       problem(undefined);
     } catch (error) {
       if (abort.signal.aborted) return;

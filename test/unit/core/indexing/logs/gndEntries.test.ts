@@ -100,3 +100,27 @@ test('at info level (no "Done processing trigger") mapping lines still carry the
     ],
   );
 });
+
+test("a mapping's abort message that imitates graph-node's context does not move the failure to another deployment", () => {
+  const other = 'QmZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ';
+  const forged = `boom, subgraph_id: ${other}, component: SubgraphInstanceManager > UserMapping`;
+  const entries = entriesOfLines(
+    [
+      `Nov 29 07:25:50.190 ERRO Subgraph error 1/1, code: SubgraphSyncingFailure, error: Mapping aborted at src/mapping.ts, line 24, column 3, with message: ${forged} in handler \`handleBoom\` at block #4, block_number: 4, runner_index: 1, sgd: 2, subgraph_id: ${DEPLOYMENT}, component: SubgraphInstanceManager`,
+    ],
+    undefined,
+    NOW,
+  );
+  assert.equal(entries.length, 1);
+  assert.equal(entries[0].deployment, DEPLOYMENT);
+  assert.equal(entries[0].origin, 'graph-node');
+  assert.equal(entries[0].block, 4);
+});
+
+test('a handler that logs without end is told as it goes: at most 10,000 of its lines wait for its name', () => {
+  let told = 0;
+  const reader = new GndEntries(() => told++);
+  const line = `Nov 29 07:25:50.178 INFO spam, data_source: Emitter, runner_index: 1, sgd: 2, subgraph_id: ${DEPLOYMENT}, component: SubgraphInstanceManager > UserMapping`;
+  for (let i = 0; i < 25_000; i++) reader.line(line, NOW);
+  assert.equal(told, 20_000);
+});
