@@ -58,8 +58,9 @@ export class GndEntries {
     } else if (line.message === 'Done processing trigger' || line.message === 'Handler skipped due to execution failure') {
       for (const entry of state.pending) Object.assign(entry, definedOnly({ handler: entry.handler ?? handler, tx: entry.tx ?? tx }));
       this.flush(state);
-    } else if (/^(?:Applying \d+ entity operation|Committed write batch)/.test(line.message)) {
-      // The block's triggers are done (at info level no "Done processing trigger" says so).
+    } else if (/^Applying \d+ entity operation/.test(line.message)) {
+      // The block's triggers are done (at info level no "Done processing trigger" says so). Not "Committed write
+      // batch": the store's writer logs it on its own, for an earlier block, in the middle of a handler's lines.
       this.flush(state);
     }
     if (line.level === 'debug' || line.level === 'info') return;

@@ -124,3 +124,15 @@ test('a handler that logs without end is told as it goes: at most 10,000 of its 
   for (let i = 0; i < 25_000; i++) reader.line(line, NOW);
   assert.equal(told, 20_000);
 });
+
+test("the store's writer committing an earlier block in the middle of a handler's lines splits nothing (its line comes when it comes)", () => {
+  const lines = fixture('emitter-supervisor.log');
+  const firstMapping = lines.findIndex((l) => l.includes(DEPLOYMENT) && l.includes('> UserMapping'));
+  const commit = lines.find((l) => l.includes('Committed write batch') && l.includes(DEPLOYMENT));
+  assert.ok(firstMapping > 0 && commit, 'the fixture has a mapping line and a committed batch of the deployment');
+  // As seen in CI: the writer's line for block 1 between the handler's first and second line.
+  const raced = [...lines.slice(0, firstMapping + 1), commit, ...lines.slice(firstMapping + 1)];
+  const mapping = entriesOfLines(raced, placeholder, NOW).filter((e) => e.deployment === DEPLOYMENT && e.origin === 'mapping');
+  assert.ok(mapping.length >= 12, `${mapping.length} mapping entries`);
+  for (const e of mapping) assert.ok(e.handler && e.tx, `no handler or tx: ${e.level} ${e.message}`);
+});
