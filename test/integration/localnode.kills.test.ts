@@ -225,5 +225,5 @@ test('SIGKILL of the CLI at each later step of a start: nothing is left running,
     assert.ok(!existsSync(path.join(data, LOCK_FILE)), `the lock is removed after a kill at '${step}'`);
   }
   await startsCleanly(data);
-  assert.deepEqual(readdirSync(data).sort(), ['chaindeck-graph-node.json', 'dev', 'ipfs', 'pg'], 'nothing else is left in the folder');
+  assert.deepEqual(readdirSync(data).sort(), ['chaindeck-graph-node.json', 'dev', 'ipfs', 'logs', 'pg'], 'nothing else is left in the folder');
 });
