@@ -7,6 +7,7 @@
 import { FILE_CAPS, readTextFile } from '../../core/files';
 import { inertLine, oneLine } from '../../core/inert';
 import { EndpointError, endpointFromUrl, registerUrlEndpoint } from '../../core/nodes/endpoint';
+import { DEFAULT_MAX_ENTITIES, MAX_ENTITIES_LIMIT } from '../../core/indexing/compare/bounds';
 import type { CompareEndpoint, CompareResult, Side } from '../../core/indexing/compare/compare';
 import type { FieldDiff } from '../../core/indexing/compare/diff';
 import { UsageError, type OptionTable } from '../args';
@@ -16,7 +17,6 @@ import { parseTimeout } from '../endpointFlags';
 const FORMATS = ['text', 'json'] as const;
 /** Entities listed per field and kind in the text report; --format json lists them all. */
 const SHOWN_PER_KIND = 20;
-const DEFAULT_MAX = 10_000;
 
 const options = {
   query: { type: 'string', value: 'FILE', help: 'the GraphQL query file (a .graphql file; `# …` comment lines are fine)' },
@@ -24,7 +24,7 @@ const options = {
   b: { type: 'string', value: 'URL', help: 'the second endpoint, the same way' },
   block: { type: 'string', value: 'N', help: "compare at block N (default: the lower of the two endpoints' indexed blocks, so both can answer)" },
   operation: { type: 'string', value: 'NAME', help: 'the operation to run, when the file holds several' },
-  'max-entities': { type: 'string', value: 'N', help: `read at most N entities of each collection from each endpoint, 1 to 1000000 (default ${DEFAULT_MAX})` },
+  'max-entities': { type: 'string', value: 'N', help: `read at most N entities of each collection from each endpoint, 1 to ${MAX_ENTITIES_LIMIT} (default ${DEFAULT_MAX_ENTITIES})` },
   format: { type: 'string', value: 'FORMAT', help: 'text (default): a summary per field and the first entities that differ; json: the whole result on stdout' },
   timeout: { type: 'string', value: 'MS', help: 'give up a request after MS milliseconds (default 30000)' },
 } satisfies OptionTable;
@@ -170,7 +170,7 @@ export const subgraphCompareCommand = defineCommand({
       endpoints,
       block: wholeNumber('block', values.block, 0, Number.MAX_SAFE_INTEGER),
       operationName: values.operation || undefined,
-      maxEntities: wholeNumber('max-entities', values['max-entities'], 1, 1_000_000) ?? DEFAULT_MAX,
+      maxEntities: wholeNumber('max-entities', values['max-entities'], 1, MAX_ENTITIES_LIMIT) ?? DEFAULT_MAX_ENTITIES,
       format: format as CompareArgs['format'],
       timeoutMs: parseTimeout(values.timeout),
     };

@@ -11,6 +11,7 @@ import { formatBytes } from '../../files';
 import { inertLine, oneLine } from '../../inert';
 import { redactText, redactUrl } from '../../redact';
 import { errorMessages, postGraphql, type GraphqlCallOptions } from '../../subgraph/query/client';
+import { DEFAULT_MAX_ENTITIES, MAX_ENTITIES_LIMIT } from './bounds';
 import { diffField, differs, type FieldAnswer, type FieldDiff } from './diff';
 import { CompareQueryError, fieldQueries, type RootField } from './rewrite';
 
@@ -65,15 +66,12 @@ export interface CompareResult {
   equal: boolean;
 }
 
-export const DEFAULT_MAX_ENTITIES = 10_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * What one endpoint may send in all: its answers are held until both are compared, and each
  * reply's own cap (64 MiB) times 1,000 pages would exhaust memory. 1 KB entities fit 250,000.
  */
 export const MAX_SIDE_BYTES = 256 * 1024 * 1024;
-/** A bound on the entities read in all, whatever --max-entities says. */
-export const MAX_ENTITIES_LIMIT = 1_000_000;
 
 const PROBE = '{ _meta { block { number } deployment } __schema { queryType { fields { name args { name } type { kind ofType { kind } } } } } }';
 
