@@ -12,6 +12,8 @@
 import { handlerIn, sourceIn, type LogEntry } from './entry';
 import { parseGndLine, type GndLine } from './gndLine';
 
+/** How long a reader waits after gnd's last line before it tells the entries still waiting (flushAll). */
+export const IDLE_FLUSH_MS = 2000;
 /** How many of a trigger's mapping lines wait for its handler's name at most. */
 const MAX_PENDING = 10_000;
 const TX = /^0x[0-9a-fA-F]{64}$/;

@@ -9,13 +9,12 @@ import * as path from 'node:path';
 import { GND_LOG_DIR, GND_LOG_FILE, GND_LOG_ROTATED } from '../../localnode/gndLogFile';
 import { argumentsOf, processesWithArgument } from '../../localnode/lock';
 import type { LogEntry } from './entry';
-import { GndEntries } from './gndEntries';
+import { GndEntries, IDLE_FLUSH_MS } from './gndEntries';
 
 /** How much of the saved log a read takes at most (both files are bounded; this bounds a stranger's). */
 const MAX_READ_BYTES = 40 * 1024 * 1024;
 const POLL_MS = 250;
 /** A mapping line still waiting for its handler's "Done processing trigger" is told after this long without news. */
-const IDLE_FLUSH_MS = 2000;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '0.0.0.0']);
 

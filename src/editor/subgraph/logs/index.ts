@@ -4,7 +4,7 @@
  * subgraph of another graph-node (its `_logs`), and from a fatal error in Problems.
  */
 import * as vscode from 'vscode';
-import { GndEntries } from '../../../core/indexing/logs/gndEntries';
+import { GndEntries, IDLE_FLUSH_MS } from '../../../core/indexing/logs/gndEntries';
 import { isPlaceholderDeployment } from '../../../core/indexing/logs/localLog';
 import { LogStore } from '../../../core/indexing/logs/store';
 import { COMMANDS } from '../../ids';
@@ -18,7 +18,6 @@ import { LogsPanels, type LogsTarget } from './logsPanel';
 import { readRemoteLogs } from './remote';
 
 /** A handler's lines wait for the line that names it; after this long without output they are kept as they are. */
-const IDLE_FLUSH_MS = 2000;
 
 export function registerSubgraphLogs(extensionUri: vscode.Uri, log: Log, local: LocalNode, records: SubgraphStore): vscode.Disposable[] {
   const store = new LogStore();
